@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * diag.h - diagnostics are records, printed only by the programs.
+ *
+ * Library code never prints and never exits: it queues records on a
+ * struct diag_list and returns -1.  The CLI prints them in order as
+ * "FILE:LINE:COL: error|warning|note: message" followed by the source line
+ * and a caret, or turns them into JSON.  -Werror is a count check.
+ */
+#ifndef VBOX_DIAG_H
+#define VBOX_DIAG_H
+
+#include <stdio.h>
+#include "location.h"
+
+/**
+ * enum diag_severity - how bad a record is
+ * @DIAG_ERROR: the input is invalid; the command fails
+ * @DIAG_WARNING: suspicious but valid (shadowed rows); an error under -Werror
+ * @DIAG_NOTE: extra facts about the preceding error or warning
+ */
+enum diag_severity {
+	DIAG_ERROR,
+	DIAG_WARNING,
+	DIAG_NOTE,
+};
+
+/**
+ * struct diag - one diagnostic record
+ * @severity: see enum diag_severity
+ * @loc: where; @loc.in == NULL for diagnostics with no file position
+ * @msg: the message: lower-case start, no trailing period, offending text
+ *       quoted, owned by the record
+ */
+struct diag {
+	enum diag_severity severity;
+	struct location loc;
+	char *msg;
+};
+
+/**
+ * struct diag_list - the records of one run, in the order they were queued
+ * @items: the records
+ * @n: number of records
+ * @cap: allocated slots
+ * @nerrors: number of DIAG_ERROR records
+ * @nwarnings: number of DIAG_WARNING records
+ * @max_errors: after this many errors further errors are counted but not
+ *              stored (0 = unlimited); a final note says so when printing
+ * @dropped: number of errors not stored because of @max_errors
+ */
+struct diag_list {
+	struct diag *items;
+	size_t n;
+	size_t cap;
+	size_t nerrors;
+	size_t nwarnings;
+	size_t max_errors;
+	size_t dropped;
+};
+
+#define DIAG_DEFAULT_MAX_ERRORS 20
+
+void diag_list_init(struct diag_list *list);
+void diag_list_free(struct diag_list *list);
+
+/*
+ * diag_error - queue an error at @loc (may be NULL); always returns -1 so
+ * call sites read "return diag_error(...)".
+ */
+__printf(3, 4) int diag_error(struct diag_list *list,
+			      const struct location *loc, const char *fmt, ...);
+__printf(3, 4) void diag_warning(struct diag_list *list,
+				 const struct location *loc,
+				 const char *fmt, ...);
+__printf(3, 4) void diag_note(struct diag_list *list,
+			      const struct location *loc, const char *fmt, ...);
+
+/* True once the error cap is reached: parsers stop recovering then. */
+bool diag_too_many(const struct diag_list *list);
+
+/*
+ * diag_print - print every record to @out in order.  Records with a
+ * location print "In file included from FILE:LINE:COL:" lines for @include
+ * chains, the message, the source line (tabs expanded, control and invalid
+ * UTF-8 bytes shown as \xNN, long lines cut around the column with "...")
+ * and a caret line.  Records without a location print "@progname: ...".
+ */
+void diag_print(FILE *out, const struct diag_list *list, const char *progname);
+
+#endif /* VBOX_DIAG_H */

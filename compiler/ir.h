@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ir.h - the compiled policy table.
+ *
+ * Ownership rule, written once: a function taking a non-const pointer to an
+ * IR object consumes or modifies it as its docblock says; a const pointer
+ * borrows.  The table owns its rows; rows own their targets.
+ */
+#ifndef VBOX_IR_H
+#define VBOX_IR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "location.h"
+#include "stmt.h"
+#include "fspath.h"
+#include "netaddr.h"
+
+struct diag_list;
+struct target_traits;
+struct path_index;
+struct net_index;
+
+#define LEVEL_MAX 255
+
+/**
+ * enum domain - which table a row belongs to
+ * @DOMAIN_FS: file rows (deny/ro/rw)
+ * @DOMAIN_NET: network rows (allow/deny)
+ */
+enum domain {
+	DOMAIN_FS,
+	DOMAIN_NET,
+};
+
+/**
+ * struct row - one rule of the assembled table
+ * @domain: file or network
+ * @effect: what the row decides
+ * @level: number of '!' (0..255); higher levels are evaluated first
+ * @index: 0-based position in its domain's table, in assembled order
+ * @prio: 0-based position in its domain's priority order
+ * @loc: where the row was written (column of its first character)
+ * @raw: the target as written, quotes removed (owned)
+ * @fs: DOMAIN_FS: the normalized pattern
+ * @net: DOMAIN_NET: the normalized target
+ */
+struct row {
+	enum domain domain;
+	enum effect effect;
+	uint8_t level;
+	uint32_t index;
+	uint32_t prio;
+	struct location loc;
+	char *raw;
+	union {
+		struct fs_pattern fs;
+		struct net_target net;
+	};
+};
+
+/**
+ * enum finding_kind - what shadow analysis found out about a row
+ * @FINDING_INEFFECTIVE: a deny/ro row covered by a higher-priority rw row
+ * @FINDING_DEAD: any other row covered by a higher-priority row
+ */
+enum finding_kind {
+	FINDING_INEFFECTIVE,
+	FINDING_DEAD,
+};
+
+/**
+ * struct finding - one shadowed row
+ * @kind: see enum finding_kind
+ * @row: the row that can never decide (borrowed from the table)
+ * @by: the first covering row in evaluation order (borrowed)
+ */
+struct finding {
+	enum finding_kind kind;
+	const struct row *row;
+	const struct row *by;
+};
+
+/**
+ * struct rowvec - rows of one domain
+ * @order: the rows in assembled (table) order; owns them
+ * @prio: the same rows in priority order (level descending, then index)
+ * @n: number of rows
+ */
+struct rowvec {
+	struct row **order;
+	struct row **prio;
+	size_t n;
+};
+
+/**
+ * struct table - a whole compiled policy
+ * @target: the traits it was compiled for (static, borrowed)
+ * @fs: the file table
+ * @net: the network table
+ * @default_write: EFFECT_DENY or EFFECT_RW: writes that match no row
+ * @default_net: EFFECT_DENY or EFFECT_ALLOW ("open"): unmatched connects
+ * @default_write_loc: where @default_write was set (.in NULL: built in)
+ * @default_net_loc: where @default_net was set (.in NULL: built in)
+ * @upstream_proxy: the @upstream-proxy URL, or NULL (owned)
+ * @upstream_loc: where it was set
+ * @findings: shadow findings, file rows first, each domain by row index
+ *            (owned array), filled by shadow_analyze()
+ * @nfindings: number of @findings
+ * @fs_index: lookup index over @fs for evaluation (owned)
+ * @net_index: lookup index over @net for evaluation (owned)
+ */
+struct table {
+	const struct target_traits *target;
+	struct rowvec fs;
+	struct rowvec net;
+	enum effect default_write;
+	enum effect default_net;
+	struct location default_write_loc;
+	struct location default_net_loc;
+	char *upstream_proxy;
+	struct location upstream_loc;
+	struct finding *findings;
+	size_t nfindings;
+	struct path_index *fs_index;
+	struct net_index *net_index;
+};
+
+/**
+ * struct compile_opts - how to turn statements into a table
+ * @target: the target's traits
+ * @vars: where pattern variables come from
+ */
+struct compile_opts {
+	const struct target_traits *target;
+	struct var_source vars;
+};
+
+/*
+ * table_build - validate the assembled statements @stmts (directives,
+ * domains, targets, variables, guardrails), sort the rows into priority
+ * order and build the evaluation indexes.  Returns a new table (free with
+ * table_free()), or NULL with every error queued on @diags: one invalid
+ * row rejects the whole table, since dropping a row could widen it.
+ */
+struct table *table_build(const struct stmt_list *stmts,
+			  const struct compile_opts *opts,
+			  struct diag_list *diags);
+void table_free(struct table *table);
+
+/* effect_name - "deny", "ro", "rw", "allow". */
+const char *effect_name(enum effect effect);
+/* domain_name - "fs", "net". */
+const char *domain_name(enum domain domain);
+/* finding_kind_name - "ineffective", "dead". */
+const char *finding_kind_name(enum finding_kind kind);
+
+#endif /* VBOX_IR_H */

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * load.h - reading rule files and assembling the statement table.
+ */
+#ifndef VBOX_LOAD_H
+#define VBOX_LOAD_H
+
+#include <stddef.h>
+
+struct input;
+struct input_set;
+struct stmt_list;
+struct diag_list;
+
+/* Bounds on external input: exceeding one is an error, never a truncation. */
+#define LOAD_MAX_FILE_BYTES (256u << 20)
+#define LOAD_MAX_INCLUDE_DEPTH 16
+
+/*
+ * parse_input - grammar/: scan and parse one input into statements appended
+ * to @out.  @include statements are queued, not followed.  Recovers per
+ * line; stops once diag_too_many().  Returns 0, or -1 with errors queued.
+ */
+int parse_input(const struct input *in, struct stmt_list *out,
+		struct diag_list *diags);
+
+/*
+ * load_rules - read every file in @paths ("-" is standard input) in order,
+ * check its encoding (UTF-8, no NUL byte, no lone CR; a leading BOM is
+ * skipped), parse it and expand @include statements in place, depth first,
+ * into the assembled statement list @out.  Include paths are relative to
+ * the including file's directory; a cycle or a 17th nested include is an
+ * error.  Every input read is added to @inputs, which owns it.  Returns 0,
+ * or -1 with errors queued on @diags (@out may then be partial).
+ */
+int load_rules(struct input_set *inputs, const char *const *paths,
+	       size_t npaths, struct stmt_list *out, struct diag_list *diags);
+
+/*
+ * load_buffer - like load_rules for one in-memory file named @name
+ * (fuzzing, tests); @include is resolved relative to the working directory.
+ * The buffer is copied.
+ */
+int load_buffer(struct input_set *inputs, const char *name, const char *buf,
+		size_t len, struct stmt_list *out, struct diag_list *diags);
+
+#endif /* VBOX_LOAD_H */
