@@ -42,7 +42,7 @@ struct seg {
 /**
  * struct fs_pattern - a normalized file pattern
  * @text: the normalized pattern as shown to users, original case:
- *        "/srv/work/**", "**" + "/.ssh/**", "/c/Users/x" (windows)
+ *        "/srv/work/" "**", "**" "/.ssh/" "**", "/c/Users/x" (windows)
  * @key: the segments joined by '/' after folding, without a leading '/';
  *       equal keys mean identical patterns
  * @segbuf: storage for @segs' text (owned)
@@ -145,7 +145,7 @@ bool fs_seg_glob_match(const char *pat, size_t plen, const char *s,
 /*
  * fs_covers - sound (never wrong, may miss) proof that every path @inner
  * matches is also matched by @outer: identical patterns; @outer is
- * P + "/**" or has no wildcard, and @inner's first segments are covered
+ * P + "/" "**" or has no wildcard, and @inner's first segments are covered
  * segment by segment by P (literal equal, or @outer's glob segment matches
  * @inner's literal one).
  */

@@ -22,7 +22,7 @@ struct finding;
 /*
  * finding_message - the one-line text of a finding, the same words the
  * warning uses: "row 3 'deny:/srv/work/secret' is ineffective: covered by
- * higher-priority rw row 1 'rw:/srv/work/**'".  Caller frees.
+ * higher-priority rw row 1 'rw:/srv/work/' '**'".  Caller frees.
  */
 char *finding_message(const struct finding *f);
 

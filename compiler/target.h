@@ -15,7 +15,7 @@
  * @name: "linux", "darwin" or "windows"
  * @fold_case: paths compare case-insensitively (ASCII folding)
  * @windows_paths: patterns are drive paths ("C:\x", "C:/x", "/c/x"),
- *                 backslash separates, "/c" and "/c/**" are drive roots,
+ *                 backslash separates, "/c" and "/c/" "**" are drive roots,
  *                 drive-less and UNC paths are errors
  * @vars_fold_case: variable names compare case-insensitively
  * @home_vars: variables tried in order for "~" and $HOME, NULL-terminated;

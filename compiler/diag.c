@@ -1,0 +1,300 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * diag.c - diagnostic records and their one printer.
+ */
+#include <vbox.h>
+
+#include <stdarg.h>
+
+#include "diag.h"
+
+/* How many display columns of a long source line to show around a caret. */
+#define DIAG_WINDOW_BEFORE 60
+#define DIAG_WINDOW_WIDTH 140
+
+void diag_list_init(struct diag_list *list)
+{
+	memset(list, 0, sizeof(*list));
+}
+
+void diag_list_free(struct diag_list *list)
+{
+	size_t i;
+
+	for (i = 0; i < list->n; i++)
+		free(list->items[i].msg);
+	free(list->items);
+	memset(list, 0, sizeof(*list));
+}
+
+__printf(4, 0) static void diag_vqueue(struct diag_list *list,
+				       enum diag_severity severity,
+				       const struct location *loc,
+				       const char *fmt, va_list ap)
+{
+	struct diag *d;
+	char *msg;
+
+	switch (severity) {
+	case DIAG_ERROR:
+		list->nerrors++;
+		if (list->max_errors && list->nerrors > list->max_errors) {
+			list->dropped++;
+			return;
+		}
+		break;
+	case DIAG_WARNING:
+		list->nwarnings++;
+		break;
+	case DIAG_NOTE:
+		/* A note belongs to the record before it: drop it with it. */
+		if (list->max_errors && list->nerrors > list->max_errors)
+			return;
+		break;
+	default:
+		BUG("bad severity %d", severity);
+	}
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
+	if (!msg) {
+		fputs("vbox: out of memory\n", stderr);
+		abort();
+	}
+	if (list->n == list->cap) {
+		list->cap = list->cap ? list->cap * 2 : 16;
+		list->items = xreallocarray(list->items, list->cap,
+					    sizeof(*list->items));
+	}
+	d = &list->items[list->n++];
+	d->severity = severity;
+	if (loc)
+		d->loc = *loc;
+	else
+		memset(&d->loc, 0, sizeof(d->loc));
+	d->msg = msg;
+}
+
+int diag_error(struct diag_list *list, const struct location *loc,
+	       const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	diag_vqueue(list, DIAG_ERROR, loc, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+void diag_warning(struct diag_list *list, const struct location *loc,
+		  const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	diag_vqueue(list, DIAG_WARNING, loc, fmt, ap);
+	va_end(ap);
+}
+
+void diag_note(struct diag_list *list, const struct location *loc,
+	       const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	diag_vqueue(list, DIAG_NOTE, loc, fmt, ap);
+	va_end(ap);
+}
+
+bool diag_too_many(const struct diag_list *list)
+{
+	return list->max_errors && list->nerrors >= list->max_errors;
+}
+
+static const char *severity_name(enum diag_severity severity)
+{
+	switch (severity) {
+	case DIAG_ERROR:
+		return "error";
+	case DIAG_WARNING:
+		return "warning";
+	case DIAG_NOTE:
+		return "note";
+	default:
+		BUG("bad severity %d", severity);
+	}
+}
+
+/*
+ * Length of the valid UTF-8 sequence at @s (at most @n bytes), or 0 when the
+ * bytes there are not one.  Counting columns this way matches the scanner.
+ */
+static size_t utf8_seq_len(const unsigned char *s, size_t n)
+{
+	size_t len, i;
+	uint32_t cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		len = 2, cp = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		len = 3, cp = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		len = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	if (len > n)
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return len;
+}
+
+/*
+ * One unit of a rendered source line: @bytes bytes of source that take
+ * @srccols GNU columns and print as @dispcols display columns.
+ */
+struct unit {
+	size_t bytes;
+	unsigned srccols;
+	unsigned dispcols;
+	bool escape;
+	bool tab;
+};
+
+static void next_unit(const unsigned char *s, size_t n, unsigned srccol,
+		      struct unit *u)
+{
+	size_t len = utf8_seq_len(s, n);
+
+	memset(u, 0, sizeof(*u));
+	if (s[0] == '\t') {
+		u->bytes = 1;
+		u->srccols = 8 - ((srccol - 1) % 8);
+		u->dispcols = u->srccols;
+		u->tab = true;
+	} else if (len == 0 || s[0] < 0x20 || s[0] == 0x7f) {
+		/* Control and invalid bytes print escaped as \xNN. */
+		u->bytes = 1;
+		u->srccols = 1;
+		u->dispcols = 4;
+		u->escape = true;
+	} else {
+		u->bytes = len;
+		u->srccols = 1;
+		u->dispcols = 1;
+	}
+}
+
+/* Print the source line of @loc and a caret line under its span. */
+static void print_source_line(FILE *out, const struct location *loc)
+{
+	const unsigned char *line;
+	size_t len, off;
+	unsigned srccol = 1, disp = 0, caret_start = 0, caret_end = 0;
+	unsigned win_start, win_end;
+	bool have_start = false;
+	struct unit u;
+
+	line = (const unsigned char *)location_line(loc, &len);
+	if (!line)
+		return;
+
+	/* First pass: display columns of the span. */
+	for (off = 0; off < len; off += u.bytes) {
+		next_unit(line + off, len - off, srccol, &u);
+		if (!have_start && srccol + u.srccols > loc->col) {
+			caret_start = disp;
+			have_start = true;
+		}
+		if (srccol <= loc->last_col)
+			caret_end = disp + u.dispcols;
+		srccol += u.srccols;
+		disp += u.dispcols;
+	}
+	if (!have_start) {
+		/* The span is at the end of the line (e.g. missing text). */
+		caret_start = disp;
+		caret_end = disp + 1;
+	}
+	if (caret_end <= caret_start)
+		caret_end = caret_start + 1;
+
+	win_start = caret_start > DIAG_WINDOW_BEFORE ?
+		    caret_start - DIAG_WINDOW_BEFORE : 0;
+	win_end = win_start + DIAG_WINDOW_WIDTH;
+	if (caret_end > win_end)
+		caret_end = win_end;
+
+	/* Second pass: print the units inside the window. */
+	if (win_start)
+		fputs("...", out);
+	srccol = 1;
+	disp = 0;
+	for (off = 0; off < len; off += u.bytes) {
+		next_unit(line + off, len - off, srccol, &u);
+		if (disp >= win_end) {
+			fputs("...", out);
+			break;
+		}
+		if (disp >= win_start) {
+			if (u.tab)
+				fprintf(out, "%*s", (int)u.dispcols, "");
+			else if (u.escape)
+				fprintf(out, "\\x%02x", line[off]);
+			else
+				fwrite(line + off, 1, u.bytes, out);
+		}
+		srccol += u.srccols;
+		disp += u.dispcols;
+	}
+	fputc('\n', out);
+
+	if (win_start)
+		fputs("   ", out);
+	fprintf(out, "%*s^", (int)(caret_start - win_start), "");
+	for (disp = caret_start + 1; disp < caret_end; disp++)
+		fputc('~', out);
+	fputc('\n', out);
+}
+
+static void print_include_chain(FILE *out, const struct input *in)
+{
+	const struct input *p;
+
+	for (p = in; p && p->parent; p = p->parent)
+		fprintf(out, "In file included from %s:%u:%u:\n",
+			p->parent->name, p->included_at.line,
+			p->included_at.col);
+}
+
+void diag_print(FILE *out, const struct diag_list *list, const char *progname)
+{
+	const struct input *last_in = NULL;
+	size_t i;
+
+	for (i = 0; i < list->n; i++) {
+		const struct diag *d = &list->items[i];
+
+		if (!d->loc.in) {
+			fprintf(out, "%s: %s: %s\n", progname,
+				severity_name(d->severity), d->msg);
+			continue;
+		}
+		if (d->severity != DIAG_NOTE && d->loc.in != last_in)
+			print_include_chain(out, d->loc.in);
+		last_in = d->severity == DIAG_NOTE ? last_in : d->loc.in;
+		fprintf(out, "%s:%u:%u: %s: %s\n", d->loc.in->name, d->loc.line,
+			d->loc.col, severity_name(d->severity), d->msg);
+		print_source_line(out, &d->loc);
+	}
+	if (list->dropped)
+		fprintf(out, "%s: note: %zu more error%s not shown\n", progname,
+			list->dropped, list->dropped == 1 ? "" : "s");
+}

@@ -1,0 +1,284 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * index.c - the file-row trie and the network host map (see index.h).
+ */
+#include <vbox.h>
+
+#include "eval.h"
+#include "index.h"
+#include "ir.h"
+
+/*
+ * A map slot.  @key is borrowed: it points into a row's pattern or target,
+ * and rows outlive the indexes (table_free() frees the indexes first).
+ */
+struct hslot {
+	const char *key;
+	uint32_t len;
+	uint32_t tag;
+	uint32_t hash;
+	uint32_t value;
+};
+
+static uint32_t hash_bytes(uint32_t tag, const char *s, size_t len)
+{
+	/* FNV-1a, seeded with the tag; keys are short path segments. */
+	uint32_t h = 2166136261u ^ (tag * 16777619u);
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 16777619u;
+	}
+	return h;
+}
+
+static void hmap_init(struct hmap *m, size_t expect)
+{
+	size_t size = 16;
+
+	while (size < expect * 2)
+		size *= 2;
+	m->slots = xcalloc(size, sizeof(*m->slots));
+	m->mask = size - 1;
+	m->n = 0;
+}
+
+static void hmap_free(struct hmap *m)
+{
+	free(m->slots);
+	memset(m, 0, sizeof(*m));
+}
+
+static struct hslot *hmap_probe(const struct hmap *m, uint32_t tag,
+				const char *key, size_t len, uint32_t hash)
+{
+	size_t i = hash & m->mask;
+
+	for (;;) {
+		struct hslot *s = &m->slots[i];
+
+		if (!s->key)
+			return s;
+		if (s->hash == hash && s->tag == tag && s->len == len &&
+		    memcmp(s->key, key, len) == 0)
+			return s;
+		i = (i + 1) & m->mask;
+	}
+}
+
+static void hmap_grow(struct hmap *m)
+{
+	struct hslot *old = m->slots;
+	size_t oldsize = m->mask + 1, i;
+
+	m->slots = xcalloc(oldsize * 2, sizeof(*m->slots));
+	m->mask = oldsize * 2 - 1;
+	for (i = 0; i < oldsize; i++) {
+		if (old[i].key) {
+			struct hslot *s = hmap_probe(m, old[i].tag, old[i].key,
+						     old[i].len, old[i].hash);
+			*s = old[i];
+		}
+	}
+	free(old);
+}
+
+/* hmap_get - the value for the key, or INDEX_NONE. */
+static uint32_t hmap_get(const struct hmap *m, uint32_t tag, const char *key,
+			 size_t len)
+{
+	const struct hslot *s;
+
+	if (!m->slots)
+		return INDEX_NONE;
+	s = hmap_probe(m, tag, key, len, hash_bytes(tag, key, len));
+	return s->key ? s->value : INDEX_NONE;
+}
+
+/*
+ * hmap_get_or_add - the value for the key; if absent, store @value and
+ * return it.  Empty keys are stored with a non-NULL pointer so a used slot
+ * is always recognisable.
+ */
+static uint32_t hmap_get_or_add(struct hmap *m, uint32_t tag, const char *key,
+				size_t len, uint32_t value)
+{
+	uint32_t hash = hash_bytes(tag, key, len);
+	struct hslot *s;
+
+	if ((m->n + 1) * 4 > (m->mask + 1) * 3)
+		hmap_grow(m);
+	s = hmap_probe(m, tag, key, len, hash);
+	if (s->key)
+		return s->value;
+	s->key = len ? key : "";
+	s->len = len;
+	s->tag = tag;
+	s->hash = hash;
+	s->value = value;
+	m->n++;
+	return value;
+}
+
+static void idx_list_push(struct idx_list *l, uint32_t prio)
+{
+	if (l->n == l->cap) {
+		l->cap = l->cap ? l->cap * 2 : 4;
+		l->prio = xreallocarray(l->prio, l->cap, sizeof(*l->prio));
+	}
+	l->prio[l->n++] = prio;
+}
+
+bool is_subtree_pattern(const struct row *row)
+{
+	const struct fs_pattern *p = &row->fs;
+
+	return !p->wild ||
+	       (p->nsegs == p->nlit + 1 &&
+		p->segs[p->nlit].kind == SEG_STARSTAR);
+}
+
+uint32_t path_index_child(const struct path_index *idx, uint32_t node,
+			  const struct seg *s)
+{
+	uint32_t child = hmap_get(&idx->children, node, s->s, s->len);
+
+	return child == INDEX_NONE ? 0 : child;
+}
+
+static uint32_t path_index_new_node(struct path_index *idx)
+{
+	if (idx->nnodes == idx->cap) {
+		idx->cap = idx->cap ? idx->cap * 2 : 64;
+		idx->nodes = xreallocarray(idx->nodes, idx->cap,
+					   sizeof(*idx->nodes));
+	}
+	memset(&idx->nodes[idx->nnodes], 0, sizeof(idx->nodes[0]));
+	idx->nodes[idx->nnodes].min_subtree = INDEX_NONE;
+	return idx->nnodes++;
+}
+
+static struct path_index *path_index_build(const struct rowvec *rows)
+{
+	struct path_index *idx = xzalloc(sizeof(*idx));
+	size_t i;
+
+	hmap_init(&idx->children, rows->n);
+	path_index_new_node(idx);
+	for (i = 0; i < rows->n; i++) {
+		const struct row *row = rows->prio[i];
+		uint32_t node = 0, d;
+		struct pnode *pn;
+
+		for (d = 0; d < row->fs.nlit; d++) {
+			const struct seg *s = &row->fs.segs[d];
+			uint32_t next = idx->nnodes, child;
+
+			child = hmap_get_or_add(&idx->children, node, s->s,
+						s->len, next);
+			if (child == next)
+				path_index_new_node(idx);
+			node = child;
+		}
+		pn = &idx->nodes[node];
+		idx_list_push(&pn->rows, i);
+		if (pn->min_subtree == INDEX_NONE && is_subtree_pattern(row))
+			pn->min_subtree = i;
+	}
+	return idx;
+}
+
+static void path_index_free(struct path_index *idx)
+{
+	uint32_t i;
+
+	if (!idx)
+		return;
+	for (i = 0; i < idx->nnodes; i++)
+		free(idx->nodes[i].rows.prio);
+	free(idx->nodes);
+	hmap_free(&idx->children);
+	free(idx);
+}
+
+static enum net_key_tag net_tag(const struct net_target *t)
+{
+	switch (t->kind) {
+	case HOST_NAME:
+	case HOST_IPV4:
+	case HOST_IPV6:
+		return NET_KEY_EXACT;
+	case HOST_SUFFIX:
+		return NET_KEY_SUFFIX;
+	case HOST_LOOPBACK:
+		return NET_KEY_LOOPBACK;
+	default:
+		BUG("bad host kind %d", t->kind);
+	}
+}
+
+const struct idx_list *net_index_list(const struct net_index *idx,
+				      enum net_key_tag tag, const char *host,
+				      size_t len)
+{
+	uint32_t n = hmap_get(&idx->keys, tag, host, len);
+
+	return n == INDEX_NONE ? NULL : &idx->lists[n];
+}
+
+static struct net_index *net_index_build(const struct rowvec *rows)
+{
+	struct net_index *idx = xzalloc(sizeof(*idx));
+	size_t i;
+
+	hmap_init(&idx->keys, rows->n);
+	for (i = 0; i < rows->n; i++) {
+		const struct net_target *t = &rows->prio[i]->net;
+		enum net_key_tag tag = net_tag(t);
+		const char *host = tag == NET_KEY_LOOPBACK ? "" : t->host;
+		uint32_t next = idx->nlists, n;
+
+		n = hmap_get_or_add(&idx->keys, tag, host, strlen(host), next);
+		if (n == next) {
+			if (idx->nlists == idx->cap) {
+				idx->cap = idx->cap ? idx->cap * 2 : 16;
+				idx->lists = xreallocarray(idx->lists,
+							   idx->cap,
+							   sizeof(*idx->lists));
+			}
+			memset(&idx->lists[idx->nlists++], 0,
+			       sizeof(idx->lists[0]));
+		}
+		idx_list_push(&idx->lists[n], i);
+	}
+	return idx;
+}
+
+static void net_index_free(struct net_index *idx)
+{
+	uint32_t i;
+
+	if (!idx)
+		return;
+	for (i = 0; i < idx->nlists; i++)
+		free(idx->lists[i].prio);
+	free(idx->lists);
+	hmap_free(&idx->keys);
+	free(idx);
+}
+
+void index_build(struct table *table)
+{
+	index_free(table);
+	table->fs_index = path_index_build(&table->fs);
+	table->net_index = net_index_build(&table->net);
+}
+
+void index_free(struct table *table)
+{
+	path_index_free(table->fs_index);
+	net_index_free(table->net_index);
+	table->fs_index = NULL;
+	table->net_index = NULL;
+}

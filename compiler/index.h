@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * index.h - lookup structures over a table's rows, shared by evaluation
+ * and shadow analysis so neither compares all pairs of rows.
+ *
+ * File rows hang in a trie keyed by their leading literal segments: a row
+ * can only match a path whose first segments equal that literal prefix, so
+ * a query visits one node per path segment.  Network rows hang in lists
+ * keyed by their host set (exact host, suffix, loopback class).
+ */
+#ifndef VBOX_INDEX_H
+#define VBOX_INDEX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct row;
+struct seg;
+struct net_target;
+
+#define INDEX_NONE UINT32_MAX
+
+/**
+ * struct idx_list - rows stored under one key, ascending priority position
+ * @prio: priority positions (indexes into the domain's prio array)
+ * @n: number of entries
+ * @cap: allocated entries
+ */
+struct idx_list {
+	uint32_t *prio;
+	uint32_t n;
+	uint32_t cap;
+};
+
+/**
+ * struct pnode - one trie node: the rows whose literal prefix ends here
+ * @rows: those rows
+ * @min_subtree: the highest-priority row here that covers the node's whole
+ *               subtree ("/a/b" or "/a/b/" "**"), or INDEX_NONE
+ */
+struct pnode {
+	struct idx_list rows;
+	uint32_t min_subtree;
+};
+
+struct hslot;
+
+/**
+ * struct hmap - open-addressing map from (tag, bytes) to a uint32_t
+ * @slots: the slots, a power of two of them
+ * @mask: number of slots - 1
+ * @n: slots in use
+ */
+struct hmap {
+	struct hslot *slots;
+	size_t mask;
+	size_t n;
+};
+
+/**
+ * struct path_index - the file-row trie
+ * @nodes: node 0 is the root
+ * @nnodes: nodes in use
+ * @cap: nodes allocated
+ * @children: (parent node, segment) -> child node
+ */
+struct path_index {
+	struct pnode *nodes;
+	uint32_t nnodes;
+	uint32_t cap;
+	struct hmap children;
+};
+
+/**
+ * struct net_index - network rows grouped by host set
+ * @lists: one list per distinct host key
+ * @nlists: lists in use
+ * @cap: lists allocated
+ * @keys: (host kind tag, host) -> list number
+ */
+struct net_index {
+	struct idx_list *lists;
+	uint32_t nlists;
+	uint32_t cap;
+	struct hmap keys;
+};
+
+/* path_index_child - the child of @node for segment @s, or 0 (none). */
+uint32_t path_index_child(const struct path_index *idx, uint32_t node,
+			  const struct seg *s);
+
+/* Host-set key tags: exact host (name or address), suffix, loopback. */
+enum net_key_tag {
+	NET_KEY_EXACT,
+	NET_KEY_SUFFIX,
+	NET_KEY_LOOPBACK,
+};
+
+/*
+ * net_index_list - the rows whose host set is (@tag, @host[0..@len)), or
+ * NULL.  For NET_KEY_LOOPBACK @host is "".
+ */
+const struct idx_list *net_index_list(const struct net_index *idx,
+				      enum net_key_tag tag, const char *host,
+				      size_t len);
+
+/* is_subtree_pattern - does @row's pattern cover its literal prefix's
+ * whole subtree ("/a/b" or "/a/b/" "**")? */
+bool is_subtree_pattern(const struct row *row);
+
+#endif /* VBOX_INDEX_H */

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * location.c - inputs and locations.
+ */
+#include <vbox.h>
+
+#include "location.h"
+
+struct input *input_set_add(struct input_set *set, struct input *in)
+{
+	if (set->n == set->cap) {
+		set->cap = set->cap ? set->cap * 2 : 8;
+		set->items = xreallocarray(set->items, set->cap,
+					   sizeof(*set->items));
+	}
+	set->items[set->n++] = in;
+	return in;
+}
+
+void input_set_free(struct input_set *set)
+{
+	size_t i;
+
+	for (i = 0; i < set->n; i++) {
+		struct input *in = set->items[i];
+
+		free(in->name);
+		free(in->real);
+		free(in->buf);
+		free(in);
+	}
+	free(set->items);
+	set->items = NULL;
+	set->n = set->cap = 0;
+}
+
+char *location_format(const struct location *loc)
+{
+	if (!loc || !loc->in)
+		return NULL;
+	return xasprintf("%s:%u:%u", loc->in->name, loc->line, loc->col);
+}
+
+const char *location_line(const struct location *loc, size_t *len)
+{
+	const char *start, *end, *limit;
+
+	if (!loc || !loc->in || loc->line_offset > loc->in->len)
+		return NULL;
+	start = loc->in->buf + loc->line_offset;
+	limit = loc->in->buf + loc->in->len;
+	end = memchr(start, '\n', limit - start);
+	if (!end)
+		end = limit;
+	if (end > start && end[-1] == '\r')
+		end--;
+	*len = end - start;
+	return start;
+}

@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * shadow.c - rows that can never decide (SPEC §1.7).
+ *
+ * A row is reported only when a higher-priority row provably matches
+ * everything it matches (fs_covers / net_covers are sound).  Candidates
+ * come from the evaluation indexes: a file row can only be covered by rows
+ * whose literal prefix is a prefix of its own, and a network row only by
+ * rows keyed by its host, one of its parent domains or the loopback class.
+ * At most SHADOW_CANDIDATES_PER_KEY non-trivial candidates are tried per
+ * key, so crowded keys cost a bounded amount; that can only miss findings,
+ * never invent one.
+ */
+#include <vbox.h>
+
+#include "diag.h"
+#include "index.h"
+#include "ir.h"
+#include "shadow.h"
+
+#define SHADOW_CANDIDATES_PER_KEY 64
+
+/* The smallest priority position of a row in @l covering @row, or *best. */
+static void fs_scan_covers(const struct rowvec *rows, const struct idx_list *l,
+			   const struct row *row, uint32_t *best)
+{
+	uint32_t i, tried = 0;
+
+	for (i = 0; i < l->n && l->prio[i] < *best; i++) {
+		const struct row *c = rows->prio[l->prio[i]];
+
+		/* Subtree patterns are handled through min_subtree. */
+		if (is_subtree_pattern(c))
+			continue;
+		if (++tried > SHADOW_CANDIDATES_PER_KEY)
+			return;
+		if (fs_covers(&c->fs, &row->fs)) {
+			*best = l->prio[i];
+			return;
+		}
+	}
+}
+
+static const struct row *fs_cover_of(const struct table *table,
+				     const struct row *row)
+{
+	const struct path_index *idx = table->fs_index;
+	uint32_t best = row->prio, node = 0, d;
+
+	for (d = 0;; d++) {
+		const struct pnode *pn = &idx->nodes[node];
+
+		/*
+		 * Every path @row matches starts with this node's literal
+		 * prefix, so a pattern covering the node's subtree covers it.
+		 */
+		if (pn->min_subtree < best)
+			best = pn->min_subtree;
+		fs_scan_covers(&table->fs, &pn->rows, row, &best);
+		if (d == row->fs.nlit)
+			break;
+		node = path_index_child(idx, node, &row->fs.segs[d]);
+		if (!node)
+			break;
+	}
+	return best == row->prio ? NULL : table->fs.prio[best];
+}
+
+static void net_scan_covers(const struct rowvec *rows,
+			    const struct idx_list *l, const struct row *row,
+			    uint32_t *best)
+{
+	uint32_t i, tried = 0;
+
+	if (!l)
+		return;
+	for (i = 0; i < l->n && l->prio[i] < *best; i++) {
+		if (++tried > SHADOW_CANDIDATES_PER_KEY)
+			return;
+		if (net_covers(&rows->prio[l->prio[i]]->net, &row->net)) {
+			*best = l->prio[i];
+			return;
+		}
+	}
+}
+
+static const struct row *net_cover_of(const struct table *table,
+				      const struct row *row)
+{
+	const struct net_index *idx = table->net_index;
+	const struct net_target *t = &row->net;
+	uint32_t best = row->prio;
+	const char *dot;
+
+	switch (t->kind) {
+	case HOST_LOOPBACK:
+		net_scan_covers(&table->net,
+				net_index_list(idx, NET_KEY_LOOPBACK, "", 0),
+				row, &best);
+		return best == row->prio ? NULL : table->net.prio[best];
+	case HOST_SUFFIX:
+		net_scan_covers(&table->net,
+				net_index_list(idx, NET_KEY_SUFFIX, t->host,
+					       strlen(t->host)),
+				row, &best);
+		break;
+	case HOST_NAME:
+	case HOST_IPV4:
+	case HOST_IPV6:
+		net_scan_covers(&table->net,
+				net_index_list(idx, NET_KEY_EXACT, t->host,
+					       strlen(t->host)),
+				row, &best);
+		break;
+	default:
+		BUG("bad host kind %d", t->kind);
+	}
+	/* Names and suffixes are also covered by suffixes of their parents. */
+	if (t->kind == HOST_NAME || t->kind == HOST_SUFFIX)
+		for (dot = strchr(t->host, '.'); dot; dot = strchr(dot + 1, '.'))
+			net_scan_covers(&table->net,
+					net_index_list(idx, NET_KEY_SUFFIX,
+						       dot + 1,
+						       strlen(dot + 1)),
+					row, &best);
+	return best == row->prio ? NULL : table->net.prio[best];
+}
+
+static char *row_display(const struct row *row)
+{
+	const char *target = row->domain == DOMAIN_FS ? row->fs.text :
+							row->net.text;
+	char bangs[LEVEL_MAX + 1];
+
+	memset(bangs, '!', row->level);
+	bangs[row->level] = '\0';
+	return xasprintf("%s%s:%s", bangs, effect_name(row->effect), target);
+}
+
+char *finding_message(const struct finding *f)
+{
+	char *row = row_display(f->row), *by = row_display(f->by), *msg;
+
+	msg = xasprintf("row %u '%s' is %s: covered by higher-priority %s "
+			"row %u '%s'", f->row->index, row,
+			finding_kind_name(f->kind), effect_name(f->by->effect),
+			f->by->index, by);
+	free(row);
+	free(by);
+	return msg;
+}
+
+static enum finding_kind classify(const struct row *row, const struct row *by)
+{
+	/*
+	 * The dangerous case gets its own name: the user believes the path
+	 * is protected, and a writable row above decides instead.
+	 */
+	if (by->effect == EFFECT_RW &&
+	    (row->effect == EFFECT_DENY || row->effect == EFFECT_RO))
+		return FINDING_INEFFECTIVE;
+	return FINDING_DEAD;
+}
+
+static void analyze_domain(struct table *table, const struct rowvec *rows,
+			   size_t *cap)
+{
+	size_t i;
+
+	/* In table order, so findings come out sorted by row index. */
+	for (i = 0; i < rows->n; i++) {
+		const struct row *row = rows->order[i], *by;
+		struct finding *f;
+
+		by = row->domain == DOMAIN_FS ? fs_cover_of(table, row) :
+						net_cover_of(table, row);
+		if (!by)
+			continue;
+		if (table->nfindings == *cap) {
+			*cap = *cap ? *cap * 2 : 16;
+			table->findings = xreallocarray(table->findings, *cap,
+							sizeof(*table->findings));
+		}
+		f = &table->findings[table->nfindings++];
+		f->kind = classify(row, by);
+		f->row = row;
+		f->by = by;
+	}
+}
+
+void shadow_analyze(struct table *table, struct diag_list *diags)
+{
+	size_t cap = 0, i;
+
+	free(table->findings);
+	table->findings = NULL;
+	table->nfindings = 0;
+	analyze_domain(table, &table->fs, &cap);
+	analyze_domain(table, &table->net, &cap);
+
+	for (i = 0; i < table->nfindings; i++) {
+		const struct finding *f = &table->findings[i];
+		char *msg = finding_message(f);
+
+		diag_warning(diags, &f->row->loc, "%s", msg);
+		diag_note(diags, &f->by->loc, "row %u is here", f->by->index);
+		free(msg);
+	}
+}

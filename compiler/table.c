@@ -1,0 +1,413 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * table.c - from assembled statements to a validated, priority-ordered
+ * table.
+ *
+ * Every row is checked even after an error so one run reports every bad
+ * row; but one bad row rejects the whole table, because leaving a row out
+ * could make the sandbox wider than the policy.
+ */
+#include <vbox.h>
+
+#include "diag.h"
+#include "eval.h"
+#include "ir.h"
+#include "target.h"
+
+const char *effect_name(enum effect effect)
+{
+	switch (effect) {
+	case EFFECT_DENY:
+		return "deny";
+	case EFFECT_RO:
+		return "ro";
+	case EFFECT_RW:
+		return "rw";
+	case EFFECT_ALLOW:
+		return "allow";
+	default:
+		BUG("bad effect %d", effect);
+	}
+}
+
+const char *domain_name(enum domain domain)
+{
+	switch (domain) {
+	case DOMAIN_FS:
+		return "fs";
+	case DOMAIN_NET:
+		return "net";
+	default:
+		BUG("bad domain %d", domain);
+	}
+}
+
+const char *finding_kind_name(enum finding_kind kind)
+{
+	switch (kind) {
+	case FINDING_INEFFECTIVE:
+		return "ineffective";
+	case FINDING_DEAD:
+		return "dead";
+	default:
+		BUG("bad finding kind %d", kind);
+	}
+}
+
+static void row_free(struct row *row)
+{
+	if (!row)
+		return;
+	switch (row->domain) {
+	case DOMAIN_FS:
+		fs_pattern_free(&row->fs);
+		break;
+	case DOMAIN_NET:
+		net_target_free(&row->net);
+		break;
+	default:
+		BUG("bad domain %d", row->domain);
+	}
+	free(row->raw);
+	free(row);
+}
+
+static void rowvec_push(struct rowvec *vec, size_t *cap, struct row *row)
+{
+	if (vec->n == *cap) {
+		*cap = *cap ? *cap * 2 : 64;
+		vec->order = xreallocarray(vec->order, *cap,
+					   sizeof(*vec->order));
+	}
+	row->index = vec->n;
+	vec->order[vec->n++] = row;
+}
+
+static void rowvec_free(struct rowvec *vec)
+{
+	size_t i;
+
+	for (i = 0; i < vec->n; i++)
+		row_free(vec->order[i]);
+	free(vec->order);
+	free(vec->prio);
+	memset(vec, 0, sizeof(*vec));
+}
+
+void table_free(struct table *table)
+{
+	if (!table)
+		return;
+	index_free(table);
+	rowvec_free(&table->fs);
+	rowvec_free(&table->net);
+	free(table->upstream_proxy);
+	free(table->findings);
+	free(table);
+}
+
+/*
+ * Order is policy: higher level first, then table order.  A counting sort
+ * over the 256 levels is stable and linear.
+ */
+static void rowvec_sort_priority(struct rowvec *vec)
+{
+	size_t start[LEVEL_MAX + 2] = { 0 };
+	size_t i;
+	int level;
+
+	vec->prio = xcalloc(vec->n ? vec->n : 1, sizeof(*vec->prio));
+	for (i = 0; i < vec->n; i++)
+		start[LEVEL_MAX - vec->order[i]->level + 1]++;
+	for (level = 1; level <= LEVEL_MAX + 1; level++)
+		start[level] += start[level - 1];
+	for (i = 0; i < vec->n; i++) {
+		struct row *row = vec->order[i];
+		size_t pos = start[LEVEL_MAX - row->level]++;
+
+		row->prio = pos;
+		vec->prio[pos] = row;
+	}
+}
+
+/* A directive set twice must agree with itself. */
+static int directive_once(struct diag_list *diags, const char *what,
+			  const struct location *first, bool *seen,
+			  bool same, const struct stmt *s)
+{
+	if (*seen && !same) {
+		diag_error(diags, &s->loc, "%s given twice with different "
+			   "values", what);
+		diag_note(diags, first, "first given here");
+		return -1;
+	}
+	*seen = true;
+	return 0;
+}
+
+struct build_state {
+	struct table *table;
+	const struct compile_opts *opts;
+	struct diag_list *diags;
+	size_t fs_cap;
+	size_t net_cap;
+	bool seen_write;
+	bool seen_net;
+	bool seen_upstream;
+};
+
+static int handle_default(struct build_state *st, const struct stmt *s)
+{
+	struct table *t = st->table;
+	enum effect value;
+
+	if (strcmp(s->arg, "write") == 0) {
+		if (strcmp(s->value, "deny") == 0)
+			value = EFFECT_DENY;
+		else if (strcmp(s->value, "rw") == 0)
+			value = EFFECT_RW;
+		else
+			return diag_error(st->diags, &s->value_loc,
+					  "invalid value '%s' for '@default "
+					  "write': expected 'deny' or 'rw'",
+					  s->value);
+		if (directive_once(st->diags, "'@default write'",
+				   &t->default_write_loc, &st->seen_write,
+				   value == t->default_write, s))
+			return -1;
+		t->default_write = value;
+		t->default_write_loc = s->loc;
+		return 0;
+	}
+	if (strcmp(s->arg, "net") == 0) {
+		if (strcmp(s->value, "deny") == 0)
+			value = EFFECT_DENY;
+		else if (strcmp(s->value, "open") == 0)
+			value = EFFECT_ALLOW;
+		else
+			return diag_error(st->diags, &s->value_loc,
+					  "invalid value '%s' for '@default "
+					  "net': expected 'deny' or 'open'",
+					  s->value);
+		if (directive_once(st->diags, "'@default net'",
+				   &t->default_net_loc, &st->seen_net,
+				   value == t->default_net, s))
+			return -1;
+		t->default_net = value;
+		t->default_net_loc = s->loc;
+		return 0;
+	}
+	return diag_error(st->diags, &s->arg_loc,
+			  "unknown '@default' setting '%s': expected 'write' "
+			  "or 'net'", s->arg);
+}
+
+/*
+ * SPEC §5: a scheme (http, socks5, socks5h), an optional user:password@,
+ * a host (IPv6 bracketed) and a port, nothing after the port.
+ */
+static int validate_upstream(struct build_state *st, const struct stmt *s)
+{
+	static const char *const schemes[] = { "http://", "socks5://",
+					       "socks5h://" };
+	const char *url = s->value, *rest = NULL, *at;
+	struct net_target hp;
+	char *err = NULL, *hostport;
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < array_size(schemes); i++) {
+		if (strncmp(url, schemes[i], strlen(schemes[i])) == 0) {
+			rest = url + strlen(schemes[i]);
+			break;
+		}
+	}
+	if (!rest)
+		return diag_error(st->diags, &s->value_loc,
+				  "invalid '@upstream-proxy' URL '%s': the "
+				  "scheme must be http://, socks5:// or "
+				  "socks5h://", url);
+	at = strrchr(rest, '@');
+	if (at) {
+		const char *colon = memchr(rest, ':', at - rest);
+
+		if (at == rest || colon == rest)
+			return diag_error(st->diags, &s->value_loc,
+					  "invalid '@upstream-proxy' URL '%s': "
+					  "empty user name", url);
+		rest = at + 1;
+	}
+	if (!*rest)
+		return diag_error(st->diags, &s->value_loc,
+				  "invalid '@upstream-proxy' URL '%s': missing "
+				  "host", url);
+	hostport = xstrdup(rest);
+	if (net_rule_parse(hostport, &hp, &err)) {
+		ret = diag_error(st->diags, &s->value_loc,
+				 "invalid '@upstream-proxy' URL '%s': %s", url,
+				 err);
+		free(err);
+		free(hostport);
+		return ret;
+	}
+	if (hp.kind == HOST_SUFFIX)
+		ret = diag_error(st->diags, &s->value_loc,
+				 "invalid '@upstream-proxy' URL '%s': a "
+				 "wildcard host is not a proxy", url);
+	else if (hp.any_port)
+		ret = diag_error(st->diags, &s->value_loc,
+				 "invalid '@upstream-proxy' URL '%s': a port "
+				 "is required", url);
+	net_target_free(&hp);
+	free(hostport);
+	return ret;
+}
+
+static int handle_upstream(struct build_state *st, const struct stmt *s)
+{
+	struct table *t = st->table;
+
+	if (validate_upstream(st, s))
+		return -1;
+	if (directive_once(st->diags, "'@upstream-proxy'", &t->upstream_loc,
+			   &st->seen_upstream,
+			   t->upstream_proxy &&
+				   strcmp(t->upstream_proxy, s->value) == 0,
+			   s))
+		return -1;
+	if (!t->upstream_proxy) {
+		t->upstream_proxy = xstrdup(s->value);
+		t->upstream_loc = s->loc;
+	}
+	return 0;
+}
+
+/* Which table a row goes to: SPEC §1.1 and the [fs]/[net] sections. */
+static int row_domain(struct build_state *st, const struct stmt *s,
+		      enum domain *out)
+{
+	bool fs_effect = s->effect == EFFECT_RO || s->effect == EFFECT_RW;
+
+	switch (s->section) {
+	case SECTION_FS:
+		if (s->effect == EFFECT_ALLOW)
+			return diag_error(st->diags, &s->loc,
+					  "'allow' row in a [fs] section: "
+					  "'allow' is a network effect");
+		*out = DOMAIN_FS;
+		return 0;
+	case SECTION_NET:
+		if (fs_effect)
+			return diag_error(st->diags, &s->loc,
+					  "'%s' row in a [net] section: '%s' "
+					  "is a file effect",
+					  effect_name(s->effect),
+					  effect_name(s->effect));
+		*out = DOMAIN_NET;
+		return 0;
+	case SECTION_NONE:
+		if (s->effect == EFFECT_DENY)
+			*out = fs_target_is_pathlike(s->value) ? DOMAIN_FS :
+								 DOMAIN_NET;
+		else
+			*out = fs_effect ? DOMAIN_FS : DOMAIN_NET;
+		return 0;
+	default:
+		BUG("bad section %d", s->section);
+	}
+}
+
+static int handle_row(struct build_state *st, const struct stmt *s)
+{
+	struct table *t = st->table;
+	enum domain domain;
+	struct row *row;
+	char *err = NULL;
+
+	if (s->level > LEVEL_MAX)
+		return diag_error(st->diags, &s->loc,
+				  "level %u is above the maximum %d", s->level,
+				  LEVEL_MAX);
+	if (row_domain(st, s, &domain))
+		return -1;
+
+	row = xzalloc(sizeof(*row));
+	row->domain = domain;
+	row->effect = s->effect;
+	row->level = s->level;
+	row->loc = s->loc;
+	row->raw = xstrdup(s->value);
+	switch (domain) {
+	case DOMAIN_FS:
+		if (fs_pattern_compile(s->value, s->effect == EFFECT_DENY,
+				       &s->value_loc, st->opts->target,
+				       &st->opts->vars, &row->fs,
+				       st->diags)) {
+			free(row->raw);
+			free(row);
+			return -1;
+		}
+		rowvec_push(&t->fs, &st->fs_cap, row);
+		return 0;
+	case DOMAIN_NET:
+		if (net_rule_parse(s->value, &row->net, &err)) {
+			diag_error(st->diags, &s->value_loc, "%s", err);
+			free(err);
+			free(row->raw);
+			free(row);
+			return -1;
+		}
+		rowvec_push(&t->net, &st->net_cap, row);
+		return 0;
+	default:
+		BUG("bad domain %d", domain);
+	}
+}
+
+struct table *table_build(const struct stmt_list *stmts,
+			  const struct compile_opts *opts,
+			  struct diag_list *diags)
+{
+	struct build_state st = {
+		.opts = opts,
+		.diags = diags,
+	};
+	size_t errors_before = diags->nerrors;
+	size_t i;
+
+	st.table = xzalloc(sizeof(*st.table));
+	st.table->target = opts->target;
+	st.table->default_write = EFFECT_DENY;
+	st.table->default_net = EFFECT_DENY;
+
+	for (i = 0; i < stmts->n; i++) {
+		const struct stmt *s = &stmts->items[i];
+
+		if (diag_too_many(diags))
+			break;
+		switch (s->kind) {
+		case STMT_ROW:
+			handle_row(&st, s);
+			break;
+		case STMT_DEFAULT:
+			handle_default(&st, s);
+			break;
+		case STMT_UPSTREAM:
+			handle_upstream(&st, s);
+			break;
+		case STMT_INCLUDE:
+			/* Already expanded in place by the loader. */
+			break;
+		default:
+			BUG("bad statement kind %d", s->kind);
+		}
+	}
+	if (diags->nerrors != errors_before) {
+		table_free(st.table);
+		return NULL;
+	}
+	rowvec_sort_priority(&st.table->fs);
+	rowvec_sort_priority(&st.table->net);
+	index_build(st.table);
+	return st.table;
+}
