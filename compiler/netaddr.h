@@ -71,11 +71,4 @@ bool net_match(const struct net_target *rule, const struct net_target *q);
  */
 bool net_covers(const struct net_target *outer, const struct net_target *inner);
 
-/*
- * net_host_key - the key two rule hosts share when they name the same host
- * set: "localhost" for the loopback class, "*.name" for suffixes, the
- * canonical host otherwise.  Borrowed from @t or static.
- */
-const char *net_host_key(const struct net_target *t);
-
 #endif /* VBOX_NETADDR_H */
