@@ -128,7 +128,9 @@ void fs_path_free(struct fs_path *p);
  * fs_path_resolve - resolve symbolic links of the cleaned absolute @path
  * against the host file system: every component (@follow_last) or every
  * component but the last.  The longest existing prefix is resolved and the
- * rest appended.  Returns a new string (caller frees).
+ * rest appended.  Returns a new string (caller frees), or NULL with errno
+ * set: EINVAL for a relative path, ENAMETOOLONG past the pattern length
+ * bound, or what realpath() reported (ELOOP, EACCES ...).
  */
 char *fs_path_resolve(const char *path, bool follow_last);
 
