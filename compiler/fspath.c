@@ -223,15 +223,18 @@ static char *shown_as(const char *raw, const char *text)
 }
 
 /*
- * Every segment is a wildcard, or there is none ("/"): the guardrails
- * treat such a pattern as covering everything.
+ * Every segment is a bare wildcard ("*", "**", "***" ...), or there is no
+ * segment ("/"): the guardrails treat such a pattern as covering
+ * everything (SPEC §5).  A segment such as "w*k" or "?" only matches some
+ * names, so a pattern like "/w" "*k/" "*.txt" is an ordinary one.
  */
 static bool all_wild(const struct fs_pattern *p)
 {
 	uint32_t i;
 
 	for (i = 0; i < p->nsegs; i++)
-		if (p->segs[i].kind == SEG_LIT)
+		if (p->segs[i].len == 0 ||
+		    strspn(p->segs[i].s, "*") != p->segs[i].len)
 			return false;
 	return true;
 }

@@ -320,7 +320,7 @@ static int row_domain(struct build_state *st, const struct stmt *s,
 static int handle_row(struct build_state *st, const struct stmt *s)
 {
 	struct table *t = st->table;
-	enum domain domain;
+	enum domain domain = DOMAIN_FS;
 	struct row *row;
 	char *err = NULL;
 

@@ -490,7 +490,7 @@ static void test_cleaning(void)
 static void test_guardrails(void)
 {
 	static const char *const everything[] = {
-		"/", "/**", "**", "/*", "/**/**", "/*/**", "/**x", "/?/*",
+		"/", "/**", "**", "/*", "/**/**", "/*/**", "/***",
 		"/./", "/..",
 	};
 	const char *defs_home[] = { "HOME=/Users/Me" };
@@ -512,6 +512,11 @@ static void test_guardrails(void)
 		   "pattern '/srv/..' (that is '/') would cover everything");
 	expect_err(&t_linux, &vs_unix, "//", false, "cover everything");
 	expect_text(&t_linux, &vs_unix, "/*/x", true, "/*/x");
+	/* Only bare '*' segments match every name. */
+	expect_text(&t_linux, &vs_unix, "/w*k/*.txt", false, "/w*k/*.txt");
+	expect_text(&t_linux, &vs_unix, "/?", false, "/?");
+	expect_text(&t_linux, &vs_unix, "/q*/**", true, "/q*/**");
+	expect_err(&t_linux, &vs_unix, "/***/**", false, "cover everything");
 
 	/* Home root for ro/rw rows, and its expansions. */
 	expect_err(&t_linux, &vs_unix, "~", false,
