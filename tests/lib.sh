@@ -1,0 +1,112 @@
+# SPDX-License-Identifier: MIT
+# tests/lib.sh - shared helpers for the TAP shell tests; source it first.
+#
+# Gives: strict mode, LC_ALL=C, a private $workdir removed on exit, TAP
+# helpers (plan, ok, not_ok, check, is, done_testing, skip_all), run (to
+# capture $rc, $workdir/out and $workdir/err) and golden_compare.
+
+set -eu
+LC_ALL=C
+export LC_ALL
+
+: "${srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
+: "${top_srcdir:=$srcdir}"
+golden_dir=$top_srcdir/golden
+
+workdir=$(mktemp -d "${TMPDIR:-/tmp}/vbox-test.XXXXXX")
+trap 'rm -rf "$workdir"' EXIT
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+tap_n=0
+tap_failed=0
+
+# plan N - announce N tests up front (or call done_testing at the end).
+plan() {
+	echo "1..$1"
+	tap_planned=1
+}
+
+ok() {
+	tap_n=$((tap_n + 1))
+	echo "ok $tap_n - $*"
+}
+
+not_ok() {
+	tap_n=$((tap_n + 1))
+	tap_failed=$((tap_failed + 1))
+	echo "not ok $tap_n - $*"
+}
+
+# check DESC CMD... - ok when CMD succeeds.
+check() {
+	_desc=$1
+	shift
+	if "$@"; then ok "$_desc"; else not_ok "$_desc"; fi
+}
+
+# is GOT WANT DESC - string equality, both sides shown on failure.
+is() {
+	if [ "$1" = "$2" ]; then
+		ok "$3"
+	else
+		not_ok "$3"
+		printf '%s\n' "got:  $1" "want: $2" | sed 's/^/# /'
+	fi
+}
+
+# run CMD... - run CMD with stdout in $workdir/out, stderr in
+# $workdir/err and its exit status in $rc; never fails itself.
+run() {
+	rc=0
+	"$@" >"$workdir/out" 2>"$workdir/err" || rc=$?
+}
+
+# skip_all REASON - skip the whole script.  TAP's "1..0 # SKIP" with
+# status 0: tap-driver.sh reports any other status as an error.
+skip_all() {
+	echo "1..0 # SKIP $*"
+	exit 0
+}
+
+# done_testing - print the plan (unless given) and exit 0 only if every
+# test passed.
+done_testing() {
+	[ -n "${tap_planned:-}" ] || echo "1..$tap_n"
+	if [ "$tap_failed" -eq 0 ]; then
+		exit 0
+	fi
+	exit 1
+}
+
+# golden_compare NAME FILE - compare FILE with golden/NAME.  On mismatch
+# write golden/NAME.got and fail showing `diff -u`.  VBOX_GOLDEN=update
+# rewrites existing goldens; VBOX_GOLDEN=all also creates missing ones.
+golden_compare() {
+	_want=$golden_dir/$1
+	if [ ! -f "$_want" ]; then
+		if [ "${VBOX_GOLDEN:-}" = all ]; then
+			cp "$2" "$_want"
+			echo "# created $_want"
+			return 0
+		fi
+		echo "# missing golden $_want (VBOX_GOLDEN=all creates it)"
+		return 1
+	fi
+	if cmp -s "$_want" "$2"; then
+		rm -f "$_want.got"
+		return 0
+	fi
+	case ${VBOX_GOLDEN:-} in
+	update | all)
+		cp "$2" "$_want"
+		rm -f "$_want.got"
+		echo "# updated $_want"
+		return 0
+		;;
+	esac
+	cp "$2" "$_want.got" 2>/dev/null || :
+	diff -u "$_want" "$2" | sed 's/^/# /' || :
+	return 1
+}

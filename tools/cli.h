@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cli.h - shared pieces of the vboxc program: option parsing, loading and
+ * building the table, printing diagnostics and deterministic JSON.
+ *
+ * The program is thin on purpose: every decision about the policy is made
+ * in compiler/; this layer only turns the command line into library calls
+ * and library results into bytes on stdout/stderr.
+ */
+#ifndef VBOX_CLI_H
+#define VBOX_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "location.h"
+#include "diag.h"
+#include "stmt.h"
+
+struct table;
+struct target_traits;
+
+#define CLI_PROGNAME "vboxc"
+
+/* Exit statuses of SPEC §3.1. */
+#define CLI_EXIT_OK 0
+#define CLI_EXIT_FAIL 1
+#define CLI_EXIT_USAGE 2
+
+/*
+ * The one dump flag set for every JSON document vboxc prints: compact
+ * (explain is one object per line), keys in insertion order.
+ */
+#define CLI_JSON_FLAGS (JSON_COMPACT | JSON_PRESERVE_ORDER)
+
+/* Bounds on a --queries file: exceeding them is an error, never a cut. */
+#define CLI_MAX_QUERY_LINE (64u << 10)
+#define CLI_MAX_QUERIES (1u << 20)
+#define CLI_MAX_QUERIES_BYTES (64u << 20)
+
+/**
+ * enum cli_format - output format of check and explain
+ * @CLI_FORMAT_TEXT: human-readable text (the default)
+ * @CLI_FORMAT_JSON: JSON as SPEC §3.1 describes
+ */
+enum cli_format {
+	CLI_FORMAT_TEXT,
+	CLI_FORMAT_JSON,
+};
+
+/**
+ * enum cli_query_op - what an explain query asks
+ * @CLI_QUERY_READ: may the process read PATH?
+ * @CLI_QUERY_WRITE: may the process write PATH?
+ * @CLI_QUERY_NET: may the process connect to HOST[:PORT]?
+ */
+enum cli_query_op {
+	CLI_QUERY_READ,
+	CLI_QUERY_WRITE,
+	CLI_QUERY_NET,
+};
+
+/**
+ * struct cli_query - one explain query, in command-line order
+ * @op: see enum cli_query_op
+ * @arg: the path or host as given (owned); NULL when @error is set
+ *       before evaluation
+ * @label: "<op> <arg>" as printed in the "query" member (owned, may hold
+ *         any byte but NUL; printers sanitize it)
+ * @error: set while parsing a --queries file when the line is malformed:
+ *         the query is invalid and answered with this message (owned)
+ */
+struct cli_query {
+	enum cli_query_op op;
+	char *arg;
+	char *label;
+	char *error;
+};
+
+/**
+ * struct cli_opts - a parsed command line
+ * @target: --target, or the host's traits
+ * @defines: -D values "NAME=VALUE" in order (borrowed from argv)
+ * @ndefines: number of @defines
+ * @werror: -Werror was given
+ * @format: --format
+ * @rules: the RULES operands ("-" is standard input; borrowed from argv)
+ * @nrules: number of @rules
+ * @queries: explain's queries in command-line order (owned array)
+ * @nqueries: number of @queries
+ * @qcap: allocated slots of @queries
+ * @query_given: some query option was given (even a --queries file that
+ *               turned out to hold no query)
+ * @resolve: --follow or --no-follow was given: resolve symbolic links
+ * @follow_last: --follow (resolve the last component too)
+ * @stdin_used: something already claimed standard input
+ */
+struct cli_opts {
+	const struct target_traits *target;
+	const char **defines;
+	size_t ndefines;
+	bool werror;
+	enum cli_format format;
+	const char **rules;
+	size_t nrules;
+	struct cli_query *queries;
+	size_t nqueries;
+	size_t qcap;
+	bool query_given;
+	bool resolve;
+	bool follow_last;
+	bool stdin_used;
+};
+
+/* Which optional option groups a command accepts (struct cli_command). */
+#define CLI_OPT_QUERIES 0x1u
+
+/**
+ * struct cli_command - one vboxc subcommand
+ * @name: the word on the command line
+ * @summary: one line for "vboxc --help"
+ * @synopsis: what follows "Usage: vboxc " in the command's help
+ * @help: the rest of the command's help text (description and options)
+ * @flags: CLI_OPT_* option groups the command accepts
+ * @run: runs the command on parsed options and returns the exit status;
+ *       NULL for a command reserved for a later release
+ */
+struct cli_command {
+	const char *name;
+	const char *summary;
+	const char *synopsis;
+	const char *help;
+	unsigned flags;
+	int (*run)(const struct cli_opts *opts);
+};
+
+/* The implemented subcommands (cli_check.c, cli_explain.c). */
+extern const struct cli_command cli_check_command;
+extern const struct cli_command cli_explain_command;
+
+/**
+ * struct cli_session - everything one compilation owns
+ * @inputs: every rule file read (locations point into them)
+ * @stmts: the assembled statements
+ * @diags: the diagnostic records, in order
+ * @table: the built and analyzed table, or NULL when the rules are invalid
+ */
+struct cli_session {
+	struct input_set inputs;
+	struct stmt_list stmts;
+	struct diag_list diags;
+	struct table *table;
+};
+
+/*
+ * cli_command_main - parse @argv (argv[0] is the command name) for @cmd,
+ * print its help on --help, run it (@cmd->run must be set).  Returns the
+ * exit status; the caller still has to flush standard output
+ * (cli_finish_stdout()).
+ */
+int cli_command_main(const struct cli_command *cmd, int argc, char **argv);
+
+/* cli_print_version - "vboxc (vbox) VERSION" to standard output. */
+void cli_print_version(void);
+
+/* cli_print_help - @cmd's full help text to @out. */
+void cli_print_help(const struct cli_command *cmd, FILE *out);
+
+/*
+ * cli_usage_error - print "vboxc: MESSAGE" and a hint naming @cmd (NULL:
+ * the program) to stderr; returns CLI_EXIT_USAGE.
+ */
+__printf(2, 3) int cli_usage_error(const struct cli_command *cmd,
+				   const char *fmt, ...);
+
+/*
+ * cli_session_load - read, parse and build the rules of @opts and run
+ * shadow analysis.  Returns 0 when a table was built (s->table set), -1
+ * when the rules are invalid (errors queued on s->diags).  Free with
+ * cli_session_free() in either case.
+ */
+int cli_session_load(struct cli_session *s, const struct cli_opts *opts);
+void cli_session_free(struct cli_session *s);
+
+/*
+ * cli_print_diags - print every record of @s in text form to stderr, and
+ * under -Werror a closing line saying warnings were treated as errors.
+ */
+void cli_print_diags(const struct cli_session *s,
+		     const struct cli_opts *opts);
+
+/*
+ * cli_failed - the exit decision after loading: true when the rules are
+ * invalid or, under -Werror, when there is a warning.
+ */
+bool cli_failed(const struct cli_session *s, const struct cli_opts *opts);
+
+/*
+ * cli_sanitize - a NUL-terminated copy of @s (@len bytes) that is valid
+ * UTF-8: invalid bytes, NUL and other C0 controls but tab are written as
+ * "\xNN".  Caller frees.
+ */
+char *cli_sanitize(const char *s, size_t len);
+
+/*
+ * cli_json_string - a new JSON string holding sanitized @s, or JSON null
+ * when @s is NULL.  Never returns NULL.
+ */
+json_t *cli_json_string(const char *s);
+
+/*
+ * cli_json_location - "FILE:LINE:COL" of @loc as a new JSON string, or
+ * JSON null when @loc is in no file.
+ */
+json_t *cli_json_location(const struct location *loc);
+
+/*
+ * cli_json_pack - json_pack() that reports the caller's file and line on
+ * stderr when packing fails and then returns NULL.  "o" arguments are
+ * stolen even on failure (jansson >= 2.11).
+ */
+#define cli_json_pack(...) cli_json_pack_at(__FILE__, __LINE__, __VA_ARGS__)
+json_t *cli_json_pack_at(const char *file, int line, const char *fmt, ...);
+
+/*
+ * cli_json_print - dump @obj (consumed; NULL means building it failed) to
+ * standard output with CLI_JSON_FLAGS followed by "\n".  Returns 0, or -1
+ * after printing a message to stderr.
+ */
+int cli_json_print(json_t *obj);
+
+/*
+ * cli_finish_stdout - flush and close standard output; returns @status,
+ * or CLI_EXIT_FAIL after a message when the output could not be written.
+ */
+int cli_finish_stdout(int status);
+
+#endif /* VBOX_CLI_H */

@@ -1,0 +1,723 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cli_common.c - option parsing shared by the vboxc subcommands, loading
+ * and building the table, printing diagnostics, JSON helpers.
+ */
+#include <vbox.h>
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "cli.h"
+#include "diag.h"
+#include "ir.h"
+#include "load.h"
+#include "location.h"
+#include "shadow.h"
+#include "stmt.h"
+#include "target.h"
+
+/* getopt_long values of the long-only options. */
+enum {
+	OPT_TARGET = 0x100,
+	OPT_WERROR,
+	OPT_FORMAT,
+	OPT_VERSION,
+	OPT_READ,
+	OPT_WRITE,
+	OPT_NET,
+	OPT_QUERIES,
+	OPT_FOLLOW,
+	OPT_NO_FOLLOW,
+};
+
+static const struct option common_options[] = {
+	{ "target", required_argument, NULL, OPT_TARGET },
+	{ "define", required_argument, NULL, 'D' },
+	{ "Werror", no_argument, NULL, OPT_WERROR },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, OPT_VERSION },
+};
+
+static const struct option query_options[] = {
+	{ "read", required_argument, NULL, OPT_READ },
+	{ "write", required_argument, NULL, OPT_WRITE },
+	{ "net", required_argument, NULL, OPT_NET },
+	{ "queries", required_argument, NULL, OPT_QUERIES },
+	{ "follow", no_argument, NULL, OPT_FOLLOW },
+	{ "no-follow", no_argument, NULL, OPT_NO_FOLLOW },
+};
+
+static const char *const query_op_names[] = {
+	[CLI_QUERY_READ] = "read",
+	[CLI_QUERY_WRITE] = "write",
+	[CLI_QUERY_NET] = "net",
+};
+
+/*
+ * The option table of @cmd, terminated by a zero entry.  Options a
+ * command does not accept are absent, so getopt reports them as unknown
+ * instead of silently ignoring them.
+ */
+static struct option *build_options(const struct cli_command *cmd)
+{
+	size_t n = array_size(common_options), i = 0;
+	struct option *opts;
+
+	if (cmd->flags & CLI_OPT_QUERIES)
+		n += array_size(query_options);
+	opts = xcalloc(n + 1, sizeof(*opts));
+	memcpy(opts, common_options, sizeof(common_options));
+	i = array_size(common_options);
+	if (cmd->flags & CLI_OPT_QUERIES)
+		memcpy(opts + i, query_options, sizeof(query_options));
+	return opts;
+}
+
+int cli_usage_error(const struct cli_command *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", CLI_PROGNAME);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	if (cmd)
+		fprintf(stderr, "\nTry '%s %s --help' for more information.\n",
+			CLI_PROGNAME, cmd->name);
+	else
+		fprintf(stderr, "\nTry '%s --help' for more information.\n",
+			CLI_PROGNAME);
+	return CLI_EXIT_USAGE;
+}
+
+void cli_print_help(const struct cli_command *cmd, FILE *out)
+{
+	fprintf(out, "Usage: %s %s\n%s", CLI_PROGNAME, cmd->synopsis,
+		cmd->help);
+}
+
+/*
+ * Does the argument @arg consume the next argument as its value?  Used
+ * only to keep "-Werror" rewriting away from option values ("-D -Werror").
+ * Abbreviated long options count when they prefix an option that takes a
+ * value.
+ */
+static bool takes_separate_value(const char *arg, const struct option *opts)
+{
+	size_t len;
+
+	if (arg[0] != '-' || arg[1] == '\0')
+		return false;
+	if (arg[1] != '-') {
+		const char *d = strchr(arg + 1, 'D');
+
+		/* A short cluster: only -D takes a value, "-hD X" too. */
+		return d && d[1] == '\0';
+	}
+	if (strchr(arg, '='))
+		return false;
+	len = strlen(arg + 2);
+	if (len == 0)
+		return false;
+	for (; opts->name; opts++)
+		if (opts->has_arg == required_argument &&
+		    strncmp(opts->name, arg + 2, len) == 0)
+			return true;
+	return false;
+}
+
+static void add_query(struct cli_opts *o, enum cli_query_op op, char *arg,
+		      char *label, char *error)
+{
+	struct cli_query *q;
+
+	if (o->nqueries == o->qcap) {
+		o->qcap = o->qcap ? 2 * o->qcap : 8;
+		o->queries = xreallocarray(o->queries, o->qcap,
+					   sizeof(*o->queries));
+	}
+	q = &o->queries[o->nqueries++];
+	q->op = op;
+	q->arg = arg;
+	q->label = label;
+	q->error = error;
+}
+
+static void add_arg_query(struct cli_opts *o, enum cli_query_op op,
+			  const char *arg)
+{
+	add_query(o, op, xstrdup(arg),
+		  xasprintf("%s %s", query_op_names[op], arg), NULL);
+}
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/*
+ * One line of a --queries file, @len bytes at @line (line end removed).
+ * Blank and comment lines add nothing; a malformed line becomes an invalid
+ * query at its position so it is reported in order, not dropped.
+ */
+static void parse_query_line(struct cli_opts *o, const char *name,
+			     unsigned long lineno, char *line, size_t len)
+{
+	static const char expected[] =
+		"expected 'read PATH', 'write PATH' or 'net HOST:PORT'";
+	char *end, *word, *arg;
+	size_t i, wlen;
+
+	if (len && line[len - 1] == '\r')
+		len--;
+	line[len] = '\0';
+	if (memchr(line, '\0', len)) {
+		add_query(o, CLI_QUERY_READ, NULL,
+			  cli_sanitize(line, len),
+			  xasprintf("%s:%lu: query line contains a NUL byte",
+				    name, lineno));
+		return;
+	}
+	while (is_blank(*line))
+		line++;
+	end = line + strlen(line);
+	while (end > line && is_blank(end[-1]))
+		*--end = '\0';
+	if (*line == '\0' || *line == '#')
+		return;
+
+	word = line;
+	for (wlen = 0; word[wlen] && !is_blank(word[wlen]); wlen++)
+		;
+	arg = word + wlen;
+	while (is_blank(*arg))
+		arg++;
+	for (i = 0; i < array_size(query_op_names); i++) {
+		if (strlen(query_op_names[i]) != wlen ||
+		    strncmp(word, query_op_names[i], wlen) != 0)
+			continue;
+		if (*arg == '\0')
+			break;
+		add_arg_query(o, (enum cli_query_op)i, arg);
+		return;
+	}
+	add_query(o, CLI_QUERY_READ, NULL, xstrdup(line),
+		  xasprintf("%s:%lu: malformed query: %s", name, lineno,
+			    expected));
+}
+
+/* A line over CLI_MAX_QUERY_LINE: an invalid query labelled by its head. */
+static void add_overlong_query(struct cli_opts *o, const char *name,
+			       unsigned long lineno, const char *buf)
+{
+	char *head = cli_sanitize(buf, 64);
+
+	add_query(o, CLI_QUERY_READ, NULL, xasprintf("%s...", head),
+		  xasprintf("%s:%lu: query line longer than %u bytes", name,
+			    lineno, CLI_MAX_QUERY_LINE));
+	free(head);
+}
+
+/*
+ * Read the --queries file @path ("-" is standard input) at its position in
+ * the query order.  Returns 0, or CLI_EXIT_USAGE after a message when the
+ * file cannot be read or is beyond the bounds.
+ */
+static int read_queries_file(const struct cli_command *cmd,
+			     struct cli_opts *o, const char *path)
+{
+	const char *name = strcmp(path, "-") ? path : "<stdin>";
+	size_t len = 0, total = 0;
+	unsigned long lineno = 0;
+	bool overlong = false;
+	int status = 0, c;
+	char *buf;
+	FILE *f;
+
+	if (strcmp(path, "-") == 0) {
+		if (o->stdin_used)
+			return cli_usage_error(cmd,
+					       "standard input used twice");
+		o->stdin_used = true;
+		f = stdin;
+	} else {
+		f = fopen(path, "r");
+		if (!f)
+			return cli_usage_error(cmd, "cannot open '%s': %s",
+					       path, strerror(errno));
+	}
+
+	buf = xmalloc(CLI_MAX_QUERY_LINE + 1);
+	for (;;) {
+		c = getc(f);
+		if (c != EOF && ++total > CLI_MAX_QUERIES_BYTES) {
+			status = cli_usage_error(cmd,
+				"'%s' is larger than %u bytes", name,
+				CLI_MAX_QUERIES_BYTES);
+			break;
+		}
+		if (c != EOF && c != '\n') {
+			if (len < CLI_MAX_QUERY_LINE)
+				buf[len++] = (char)c;
+			else
+				overlong = true;
+			continue;
+		}
+		if (c == EOF && ferror(f)) {
+			status = cli_usage_error(cmd, "cannot read '%s': %s",
+						 name, strerror(errno));
+			break;
+		}
+		if (c == EOF && len == 0 && !overlong)
+			break;
+		lineno++;
+		if (o->nqueries >= CLI_MAX_QUERIES) {
+			status = cli_usage_error(cmd,
+				"'%s' holds more than %u queries", name,
+				CLI_MAX_QUERIES);
+			break;
+		}
+		if (overlong)
+			add_overlong_query(o, name, lineno, buf);
+		else
+			parse_query_line(o, name, lineno, buf, len);
+		len = 0;
+		overlong = false;
+		if (c == EOF)
+			break;
+	}
+	free(buf);
+	if (f != stdin && fclose(f) != 0 && status == 0)
+		status = cli_usage_error(cmd, "cannot read '%s': %s", name,
+					 strerror(errno));
+	return status;
+}
+
+static int set_target(const struct cli_command *cmd, struct cli_opts *o,
+		      const char *arg)
+{
+	o->target = target_lookup(arg);
+	if (!o->target)
+		return cli_usage_error(cmd, "unknown target '%s' (expected %s)",
+				       arg, target_names());
+	return 0;
+}
+
+static int set_format(const struct cli_command *cmd, struct cli_opts *o,
+		      const char *arg)
+{
+	if (strcmp(arg, "text") == 0)
+		o->format = CLI_FORMAT_TEXT;
+	else if (strcmp(arg, "json") == 0)
+		o->format = CLI_FORMAT_JSON;
+	else
+		return cli_usage_error(cmd, "unknown format '%s' %s", arg,
+				       "(expected text|json)");
+	return 0;
+}
+
+static int add_define(const struct cli_command *cmd, struct cli_opts *o,
+		      const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+
+	if (!eq || eq == arg)
+		return cli_usage_error(cmd, "invalid definition '%s' %s", arg,
+				       "(expected NAME=VALUE)");
+	o->defines = xreallocarray(o->defines, o->ndefines + 1,
+				   sizeof(*o->defines));
+	o->defines[o->ndefines++] = arg;
+	return 0;
+}
+
+/* Does the long option @arg ("--na[=v]") abbreviate several options? */
+static bool is_ambiguous(const char *arg, const struct option *opts)
+{
+	size_t len, n = 0;
+
+	if (strncmp(arg, "--", 2) != 0)
+		return false;
+	arg += 2;
+	len = strcspn(arg, "=");
+	for (; opts->name; opts++)
+		if (strncmp(opts->name, arg, len) == 0)
+			n++;
+	return n > 1;
+}
+
+/* Report getopt's '?' or ':' for the argument vector @args. */
+static int option_error(const struct cli_command *cmd,
+			const struct option *longopts, char **args, int c)
+{
+	const char *arg = args[optind - 1];
+
+	if (c == ':') {
+		if (optopt > 0 && optopt < 0x100)
+			return cli_usage_error(cmd, "option '-%c' %s", optopt,
+					       "requires an argument");
+		return cli_usage_error(cmd, "option '%s' requires an argument",
+				       arg);
+	}
+	if (optopt == 0)
+		return cli_usage_error(cmd, "%s option '%.*s'",
+				       is_ambiguous(arg, longopts) ?
+				       "ambiguous" : "unknown",
+				       (int)strcspn(arg, "="), arg);
+	if (optopt >= 0x100)
+		return cli_usage_error(cmd, "option '%.*s' takes no argument",
+				       (int)strcspn(arg, "="), arg);
+	return cli_usage_error(cmd, "unknown option '-%c'", optopt);
+}
+
+/*
+ * One option returned by getopt_long.  Returns 0 to go on, -1 when the
+ * command is done successfully (help, version), or a usage exit status.
+ */
+static int handle_option(const struct cli_command *cmd, struct cli_opts *o,
+			 int c, const char *arg)
+{
+	switch (c) {
+	case OPT_TARGET:
+		return set_target(cmd, o, arg);
+	case 'D':
+		return add_define(cmd, o, arg);
+	case OPT_WERROR:
+		o->werror = true;
+		return 0;
+	case OPT_FORMAT:
+		return set_format(cmd, o, arg);
+	case 'h':
+		cli_print_help(cmd, stdout);
+		return -1;
+	case OPT_VERSION:
+		cli_print_version();
+		return -1;
+	case OPT_READ:
+		o->query_given = true;
+		add_arg_query(o, CLI_QUERY_READ, arg);
+		return 0;
+	case OPT_WRITE:
+		o->query_given = true;
+		add_arg_query(o, CLI_QUERY_WRITE, arg);
+		return 0;
+	case OPT_NET:
+		o->query_given = true;
+		add_arg_query(o, CLI_QUERY_NET, arg);
+		return 0;
+	case OPT_QUERIES:
+		o->query_given = true;
+		return read_queries_file(cmd, o, arg);
+	case OPT_FOLLOW:
+		o->resolve = true;
+		o->follow_last = true;
+		return 0;
+	case OPT_NO_FOLLOW:
+		o->resolve = true;
+		o->follow_last = false;
+		return 0;
+	default:
+		BUG("unexpected option value %d", c);
+	}
+}
+
+/*
+ * Parse @argc/@argv (argv[0] is the command name) into @o.  Returns 0 to
+ * run the command, -1 when it is done (help, version), or a usage exit
+ * status.
+ */
+static int parse_args(const struct cli_command *cmd, int argc, char **argv,
+		      struct cli_opts *o)
+{
+	/* getopt_long wants writable strings; it only permutes pointers. */
+	static char werror_long[] = "--Werror";
+	struct option *longopts = build_options(cmd);
+	char **args = xcalloc((size_t)argc + 1, sizeof(*args));
+	int i, c, status = 0;
+
+	memset(o, 0, sizeof(*o));
+	o->target = target_host();
+	o->format = CLI_FORMAT_TEXT;
+
+	/*
+	 * getopt_long knows no single-dash long options: "-Werror" becomes
+	 * "--Werror", except after "--" and where it is another option's
+	 * value.
+	 */
+	for (i = 0; i < argc; i++) {
+		args[i] = argv[i];
+		if (i == 0)
+			continue;
+		if (strcmp(argv[i], "--") == 0) {
+			for (i++; i < argc; i++)
+				args[i] = argv[i];
+			break;
+		}
+		if (strcmp(argv[i], "-Werror") == 0) {
+			args[i] = werror_long;
+		} else if (takes_separate_value(argv[i], longopts) &&
+			   i + 1 < argc) {
+			i++;
+			args[i] = argv[i];
+		}
+	}
+
+	opterr = 0;
+	optind = 0;
+	while (status == 0) {
+		c = getopt_long(argc, args, ":D:h", longopts, NULL);
+		if (c == -1)
+			break;
+		if (c == '?' || c == ':')
+			status = option_error(cmd, longopts, args, c);
+		else
+			status = handle_option(cmd, o, c, optarg);
+	}
+	if (status != 0)
+		goto out;
+
+	o->nrules = (size_t)(argc - optind);
+	o->rules = xcalloc(o->nrules + 1, sizeof(*o->rules));
+	for (i = optind; i < argc; i++) {
+		o->rules[i - optind] = args[i];
+		if (strcmp(args[i], "-") != 0)
+			continue;
+		if (o->stdin_used) {
+			status = cli_usage_error(cmd,
+						 "standard input used twice");
+			goto out;
+		}
+		o->stdin_used = true;
+	}
+	if (o->nrules == 0) {
+		status = cli_usage_error(cmd, "missing RULES operand");
+		goto out;
+	}
+	if ((cmd->flags & CLI_OPT_QUERIES) && !o->query_given)
+		status = cli_usage_error(cmd, "no query given (%s)",
+			"use --read, --write, --net or --queries");
+out:
+	free(args);
+	free(longopts);
+	return status;
+}
+
+static void opts_free(struct cli_opts *o)
+{
+	size_t i;
+
+	for (i = 0; i < o->nqueries; i++) {
+		free(o->queries[i].arg);
+		free(o->queries[i].label);
+		free(o->queries[i].error);
+	}
+	free(o->queries);
+	free(o->defines);
+	free(o->rules);
+}
+
+void cli_print_version(void)
+{
+	printf("%s (vbox) %s\n", CLI_PROGNAME, PACKAGE_VERSION);
+}
+
+int cli_command_main(const struct cli_command *cmd, int argc, char **argv)
+{
+	struct cli_opts opts;
+	int status;
+
+	status = parse_args(cmd, argc, argv, &opts);
+	if (status == 0)
+		status = cmd->run(&opts);
+	else if (status < 0)
+		status = CLI_EXIT_OK;
+	opts_free(&opts);
+	return status;
+}
+
+int cli_session_load(struct cli_session *s, const struct cli_opts *opts)
+{
+	struct compile_opts copts;
+
+	memset(s, 0, sizeof(*s));
+	diag_list_init(&s->diags);
+	s->diags.max_errors = DIAG_DEFAULT_MAX_ERRORS;
+
+	if (load_rules(&s->inputs, opts->rules, opts->nrules, &s->stmts,
+		       &s->diags) < 0 || s->diags.nerrors)
+		return -1;
+
+	memset(&copts, 0, sizeof(copts));
+	copts.target = opts->target;
+	copts.vars.defines = opts->defines;
+	copts.vars.ndefines = opts->ndefines;
+	copts.vars.environ = environ;
+	copts.vars.home_override = NULL;
+	s->table = table_build(&s->stmts, &copts, &s->diags);
+	if (!s->table)
+		return -1;
+	shadow_analyze(s->table, &s->diags);
+	/* Fail closed should a library layer queue an error yet succeed. */
+	return s->diags.nerrors ? -1 : 0;
+}
+
+void cli_session_free(struct cli_session *s)
+{
+	table_free(s->table);
+	s->table = NULL;
+	stmt_list_free(&s->stmts);
+	diag_list_free(&s->diags);
+	input_set_free(&s->inputs);
+}
+
+bool cli_failed(const struct cli_session *s, const struct cli_opts *opts)
+{
+	if (!s->table || s->diags.nerrors)
+		return true;
+	return opts->werror && s->diags.nwarnings;
+}
+
+void cli_print_diags(const struct cli_session *s, const struct cli_opts *opts)
+{
+	diag_print(stderr, &s->diags, CLI_PROGNAME);
+	if (opts->werror && s->diags.nwarnings)
+		fprintf(stderr,
+			"%s: error: %zu warning%s treated as error%s (-Werror)\n",
+			CLI_PROGNAME, s->diags.nwarnings,
+			s->diags.nwarnings == 1 ? "" : "s",
+			s->diags.nwarnings == 1 ? "" : "s");
+}
+
+/*
+ * Length of the valid UTF-8 sequence at @s (at most @len bytes), or 0.
+ * Overlong forms, surrogates and code points above U+10FFFF are invalid,
+ * as jansson requires.
+ */
+static size_t utf8_seq_len(const unsigned char *s, size_t len)
+{
+	unsigned char lo = 0x80, hi = 0xbf;
+	size_t n, i;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	if (s[0] == 0xe0)
+		lo = 0xa0;
+	else if (s[0] == 0xed)
+		hi = 0x9f;
+	else if (s[0] == 0xf0)
+		lo = 0x90;
+	else if (s[0] == 0xf4)
+		hi = 0x8f;
+	if (n > len || s[1] < lo || s[1] > hi)
+		return 0;
+	for (i = 2; i < n; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	return n;
+}
+
+char *cli_sanitize(const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	char *out = xmalloc(4 * len + 1), *w = out;
+	size_t i = 0, n;
+
+	while (i < len) {
+		n = utf8_seq_len(p + i, len - i);
+		if (n == 0 || (n == 1 && ((p[i] < 0x20 && p[i] != '\t') ||
+					  p[i] == 0x7f))) {
+			w += sprintf(w, "\\x%02x", p[i]);
+			i++;
+			continue;
+		}
+		memcpy(w, p + i, n);
+		w += n;
+		i += n;
+	}
+	*w = '\0';
+	return out;
+}
+
+json_t *cli_json_string(const char *s)
+{
+	json_t *j;
+	char *clean;
+
+	if (!s)
+		return json_null();
+	clean = cli_sanitize(s, strlen(s));
+	j = json_string(clean);
+	free(clean);
+	/* Only allocation can fail on sanitized text: out of memory. */
+	if (!j)
+		BUG("json_string failed");
+	return j;
+}
+
+json_t *cli_json_location(const struct location *loc)
+{
+	char *text = loc->in ? location_format(loc) : NULL;
+	json_t *j = cli_json_string(text);
+
+	free(text);
+	return j;
+}
+
+json_t *cli_json_pack_at(const char *file, int line, const char *fmt, ...)
+{
+	json_error_t err;
+	json_t *j;
+	va_list ap;
+
+	va_start(ap, fmt);
+	j = json_vpack_ex(&err, 0, fmt, ap);
+	va_end(ap);
+	if (!j)
+		fprintf(stderr, "%s: %s:%d: cannot build JSON: %s\n",
+			CLI_PROGNAME, file, line, err.text);
+	return j;
+}
+
+int cli_json_print(json_t *obj)
+{
+	int ret = 0;
+
+	if (!obj)
+		return -1;
+	if (json_dumpf(obj, stdout, CLI_JSON_FLAGS) != 0 ||
+	    putchar('\n') == EOF) {
+		fprintf(stderr, "%s: error writing standard output: %s\n",
+			CLI_PROGNAME, strerror(errno));
+		ret = -1;
+	}
+	json_decref(obj);
+	return ret;
+}
+
+int cli_finish_stdout(int status)
+{
+	bool bad = fflush(stdout) != 0 || ferror(stdout);
+
+	if (fclose(stdout) != 0)
+		bad = true;
+	if (bad) {
+		fprintf(stderr, "%s: error writing standard output: %s\n",
+			CLI_PROGNAME, strerror(errno));
+		return CLI_EXIT_FAIL;
+	}
+	return status;
+}
