@@ -1,0 +1,431 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * load.c - reading rule files, checking their encoding and expanding
+ * @include into the assembled statement list.
+ *
+ * Everything here is about bytes and files: the grammar turns one checked
+ * input into statements, and the compiler judges what they mean.
+ */
+#include <vbox.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "diag.h"
+#include "load.h"
+#include "location.h"
+#include "stmt.h"
+
+/**
+ * struct loader - one load_rules()/load_buffer() call
+ * @inputs: owns every input read
+ * @out: the assembled statement list
+ * @diags: where errors go
+ */
+struct loader {
+	struct input_set *inputs;
+	struct stmt_list *out;
+	struct diag_list *diags;
+};
+
+static int load_input(struct loader *ld, struct input *in);
+
+/*
+ * Read all of @fd into a new NUL-terminated buffer.  Returns 0, an errno
+ * value, or EFBIG when the file exceeds LOAD_MAX_FILE_BYTES: a rule file
+ * is never silently truncated.
+ */
+static int read_all(int fd, char **bufp, size_t *lenp)
+{
+	size_t len = 0, cap = 4096;
+	struct stat st;
+	char *buf;
+
+	if (fstat(fd, &st) < 0)
+		return errno;
+	if (S_ISDIR(st.st_mode))
+		return EISDIR;
+	if (S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    (uintmax_t)st.st_size < LOAD_MAX_FILE_BYTES)
+		cap = (size_t)st.st_size + 2;
+
+	buf = xmalloc(cap);
+	for (;;) {
+		ssize_t n;
+
+		if (cap - len < 2) {
+			/* One byte past the limit is enough to know. */
+			if (len > LOAD_MAX_FILE_BYTES)
+				break;
+			cap = cap * 2 > LOAD_MAX_FILE_BYTES + 2 ?
+			      LOAD_MAX_FILE_BYTES + 2 : cap * 2;
+			buf = xrealloc(buf, cap);
+		}
+		n = read(fd, buf + len, cap - len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int err = errno;
+
+			free(buf);
+			return err;
+		}
+		if (n == 0)
+			break;
+		len += n;
+	}
+	if (len > LOAD_MAX_FILE_BYTES) {
+		free(buf);
+		return EFBIG;
+	}
+	buf[len] = '\0';
+	*bufp = buf;
+	*lenp = len;
+	return 0;
+}
+
+static const char *read_strerror(int err)
+{
+	if (err == EFBIG)
+		return "file larger than 256 MiB";
+	return strerror(err);
+}
+
+/* Read the file @path.  Returns 0 or an errno value. */
+static int read_file(const char *path, char **bufp, size_t *lenp)
+{
+	int fd, err;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return errno;
+	err = read_all(fd, bufp, lenp);
+	close(fd);
+	return err;
+}
+
+static struct input *input_new(struct loader *ld, char *name, char *real,
+			       char *buf, size_t len)
+{
+	struct input *in = xzalloc(sizeof(*in));
+
+	/* The BOM is not content: columns count from after it. */
+	if (len >= 3 && memcmp(buf, "\xef\xbb\xbf", 3) == 0) {
+		memmove(buf, buf + 3, len - 3 + 1);
+		len -= 3;
+	}
+	in->name = name;
+	in->real = real;
+	in->buf = buf;
+	in->len = len;
+	return input_set_add(ld->inputs, in);
+}
+
+/*
+ * Length of the UTF-8 character at @s (@n bytes left), or 0 with *@why
+ * set when the bytes there are not valid UTF-8.
+ */
+static size_t utf8_check(const unsigned char *s, size_t n, const char **why)
+{
+	size_t len, i;
+	uint32_t cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] < 0xc0) {
+		*why = "unexpected continuation byte";
+		return 0;
+	}
+	if (s[0] < 0xc2) {
+		*why = "overlong encoding";
+		return 0;
+	}
+	if (s[0] < 0xe0)
+		len = 2, cp = s[0] & 0x1f;
+	else if (s[0] < 0xf0)
+		len = 3, cp = s[0] & 0x0f;
+	else if (s[0] < 0xf5)
+		len = 4, cp = s[0] & 0x07;
+	else if (s[0] < 0xf8) {
+		*why = "code point above U+10FFFF";
+		return 0;
+	} else {
+		*why = "byte that starts no character";
+		return 0;
+	}
+	for (i = 1; i < len; i++) {
+		if (i >= n || (s[i] & 0xc0) != 0x80) {
+			*why = "truncated sequence";
+			return 0;
+		}
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000)) {
+		*why = "overlong encoding";
+		return 0;
+	}
+	if (cp >= 0xd800 && cp <= 0xdfff) {
+		*why = "surrogate code point";
+		return 0;
+	}
+	if (cp > 0x10ffff) {
+		*why = "code point above U+10FFFF";
+		return 0;
+	}
+	return len;
+}
+
+/*
+ * Check that @in is text the grammar may see: UTF-8, no NUL byte, no CR
+ * outside a CRLF.  Reports at most one error a line; returns the number
+ * of errors.  Bytes the scanner never sees cannot confuse it, and a path
+ * with an invalid byte in it would mean different files on different
+ * systems.
+ */
+static size_t check_encoding(const struct input *in, struct diag_list *diags)
+{
+	const unsigned char *s = (const unsigned char *)in->buf;
+	struct location loc = { .in = in, .line = 1, .col = 1 };
+	size_t i = 0, nerr = 0;
+
+	while (i < in->len) {
+		const char *why = NULL;
+		size_t n = 1;
+
+		if (s[i] == '\n') {
+			loc.line++;
+			loc.col = 1;
+			loc.line_offset = ++i;
+			continue;
+		}
+		if (s[i] == '\0') {
+			why = "invalid NUL byte";
+		} else if (s[i] == '\r') {
+			if (i + 1 >= in->len || s[i + 1] != '\n')
+				why = "lone carriage return: lines end with "
+				      "LF or CRLF";
+		} else {
+			n = utf8_check(s + i, in->len - i, &why);
+		}
+		if (why) {
+			loc.last_col = loc.col;
+			if (s[i] == '\0' || s[i] == '\r')
+				diag_error(diags, &loc, "%s", why);
+			else
+				diag_error(diags, &loc, "invalid UTF-8: %s "
+					   "(byte 0x%02x)", why, s[i]);
+			nerr++;
+			if (diag_too_many(diags))
+				break;
+			/* One error a line: resume at the next line. */
+			while (i < in->len && s[i] != '\n')
+				i++;
+			continue;
+		}
+		if (s[i] == '\t')
+			loc.col = (loc.col - 1) / 8 * 8 + 9;
+		else if (loc.col < UINT_MAX)
+			loc.col++;
+		i += n;
+	}
+	return nerr;
+}
+
+/* The directory part of @name with its slash, or "" for none. */
+static char *dir_of(const char *name)
+{
+	const char *slash = strrchr(name, '/');
+
+	return slash ? xstrndup(name, slash - name + 1) : xstrdup("");
+}
+
+/* Describe the include chain from the input whose real path is @real. */
+static char *cycle_chain(const struct input *parent, const char *real,
+			 const char *name)
+{
+	const struct input *p, *chain[LOAD_MAX_INCLUDE_DEPTH + 1];
+	size_t n = 0, i;
+	char *msg, *tmp;
+
+	for (p = parent; p && n < array_size(chain); p = p->parent) {
+		chain[n++] = p;
+		if (p->real && strcmp(p->real, real) == 0)
+			break;
+	}
+	msg = xstrdup("");
+	for (i = n; i-- > 0;) {
+		tmp = xasprintf("%s'%s' -> ", msg, chain[i]->name);
+		free(msg);
+		msg = tmp;
+	}
+	tmp = xasprintf("%s'%s'", msg, name);
+	free(msg);
+	return tmp;
+}
+
+/* Read and expand the file named by the @include statement @s. */
+static int load_include(struct loader *ld, const struct input *parent,
+			const struct stmt *s)
+{
+	const struct input *p;
+	struct input *in;
+	char *name, *real, *buf;
+	size_t len;
+	int err;
+
+	if (parent->depth >= LOAD_MAX_INCLUDE_DEPTH)
+		return diag_error(ld->diags, &s->loc, "too many nested "
+				  "includes: at most %d levels are allowed",
+				  LOAD_MAX_INCLUDE_DEPTH);
+
+	/* Buffers and standard input resolve against the working dir. */
+	if (s->value[0] == '/' || !parent->real) {
+		name = xstrdup(s->value);
+	} else {
+		char *dir = dir_of(parent->name);
+
+		name = xasprintf("%s%s", dir, s->value);
+		free(dir);
+	}
+
+	real = realpath(name, NULL);
+	if (!real) {
+		err = errno;
+		goto out_read_error;
+	}
+	for (p = parent; p; p = p->parent) {
+		if (p->real && strcmp(p->real, real) == 0) {
+			char *chain = cycle_chain(parent, real, name);
+
+			diag_error(ld->diags, &s->loc, "include cycle: %s",
+				   chain);
+			free(chain);
+			free(real);
+			free(name);
+			return -1;
+		}
+	}
+	err = read_file(name, &buf, &len);
+	if (err) {
+		free(real);
+		goto out_read_error;
+	}
+	in = input_new(ld, name, real, buf, len);
+	in->parent = parent;
+	in->included_at = s->loc;
+	in->depth = parent->depth + 1;
+	return load_input(ld, in);
+
+out_read_error:
+	diag_error(ld->diags, &s->loc, "cannot read '%s': %s", name,
+		   read_strerror(err));
+	free(name);
+	return -1;
+}
+
+/*
+ * Check, parse and expand one input: its statements go to the assembled
+ * list in order, each @include replaced by the statements it reads.
+ */
+static int load_input(struct loader *ld, struct input *in)
+{
+	struct stmt_list *out = ld->out;
+	struct stmt_list tail = { 0 };
+	size_t start = out->n, i;
+	int ret = 0;
+
+	if (check_encoding(in, ld->diags))
+		return -1;
+	if (parse_input(in, out, ld->diags))
+		ret = -1;
+	for (i = start; i < out->n; i++)
+		if (out->items[i].kind == STMT_INCLUDE)
+			break;
+	if (i == out->n)
+		return ret;
+
+	/*
+	 * Move everything from the first @include on aside and append it
+	 * back one statement at a time, expanding each @include in place.
+	 * Files without includes (the large ones) are never copied.
+	 */
+	tail.n = tail.cap = out->n - i;
+	tail.items = xreallocarray(NULL, tail.n, sizeof(*tail.items));
+	memcpy(tail.items, out->items + i, tail.n * sizeof(*tail.items));
+	out->n = i;
+	for (i = 0; i < tail.n; i++) {
+		struct stmt *s = &tail.items[i];
+
+		if (s->kind != STMT_INCLUDE) {
+			stmt_list_push(out, s);
+			continue;
+		}
+		if (!diag_too_many(ld->diags) && load_include(ld, in, s))
+			ret = -1;
+		free(s->arg);
+		free(s->value);
+	}
+	/* The other statements' strings now belong to @out. */
+	free(tail.items);
+	return ret;
+}
+
+int load_rules(struct input_set *inputs, const char *const *paths,
+	       size_t npaths, struct stmt_list *out, struct diag_list *diags)
+{
+	struct loader ld = { inputs, out, diags };
+	size_t i, len;
+	int ret = 0;
+
+	for (i = 0; i < npaths && !diag_too_many(diags); i++) {
+		bool is_stdin = strcmp(paths[i], "-") == 0;
+		struct input *in;
+		char *buf, *real;
+		int err;
+
+		if (is_stdin)
+			err = read_all(STDIN_FILENO, &buf, &len);
+		else
+			err = read_file(paths[i], &buf, &len);
+		if (err) {
+			ret = diag_error(diags, NULL, "cannot read '%s': %s",
+					 is_stdin ? "<stdin>" : paths[i],
+					 read_strerror(err));
+			continue;
+		}
+		real = NULL;
+		if (!is_stdin) {
+			/* Non-NULL real: includes resolve next to it. */
+			real = realpath(paths[i], NULL);
+			if (!real)
+				real = xstrdup(paths[i]);
+		}
+		in = input_new(&ld, xstrdup(is_stdin ? "<stdin>" : paths[i]),
+			       real, buf, len);
+		if (load_input(&ld, in))
+			ret = -1;
+	}
+	return ret;
+}
+
+int load_buffer(struct input_set *inputs, const char *name, const char *buf,
+		size_t len, struct stmt_list *out, struct diag_list *diags)
+{
+	struct loader ld = { inputs, out, diags };
+	struct input *in;
+	char *copy;
+
+	if (len > LOAD_MAX_FILE_BYTES)
+		return diag_error(diags, NULL, "cannot read '%s': %s", name,
+				  read_strerror(EFBIG));
+	copy = xmalloc(len + 1);
+	if (len)
+		memcpy(copy, buf, len);
+	copy[len] = '\0';
+	in = input_new(&ld, xstrdup(name), NULL, copy, len);
+	return load_input(&ld, in);
+}
