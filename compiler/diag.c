@@ -274,25 +274,47 @@ static void print_include_chain(FILE *out, const struct input *in)
 			p->included_at.col);
 }
 
+/*
+ * Render one record into @out.  The caller hands a memory stream so a
+ * record reaches the real stream in one write: stderr is unbuffered, and
+ * a table with many findings would otherwise cost a system call per byte.
+ */
+static void print_one(FILE *out, const struct diag *d, const char *progname,
+		      const struct input **last_in)
+{
+	if (!d->loc.in) {
+		fprintf(out, "%s: %s: %s\n", progname,
+			severity_name(d->severity), d->msg);
+		return;
+	}
+	if (d->severity != DIAG_NOTE && d->loc.in != *last_in)
+		print_include_chain(out, d->loc.in);
+	if (d->severity != DIAG_NOTE)
+		*last_in = d->loc.in;
+	fprintf(out, "%s:%u:%u: %s: %s\n", d->loc.in->name, d->loc.line,
+		d->loc.col, severity_name(d->severity), d->msg);
+	print_source_line(out, &d->loc);
+}
+
 void diag_print(FILE *out, const struct diag_list *list, const char *progname)
 {
 	const struct input *last_in = NULL;
-	size_t i;
+	char *buf = NULL;
+	size_t len = 0, i;
+	FILE *mem;
 
 	for (i = 0; i < list->n; i++) {
-		const struct diag *d = &list->items[i];
-
-		if (!d->loc.in) {
-			fprintf(out, "%s: %s: %s\n", progname,
-				severity_name(d->severity), d->msg);
+		mem = open_memstream(&buf, &len);
+		if (!mem) {
+			/* No memory for a buffer: print directly, slowly. */
+			print_one(out, &list->items[i], progname, &last_in);
 			continue;
 		}
-		if (d->severity != DIAG_NOTE && d->loc.in != last_in)
-			print_include_chain(out, d->loc.in);
-		last_in = d->severity == DIAG_NOTE ? last_in : d->loc.in;
-		fprintf(out, "%s:%u:%u: %s: %s\n", d->loc.in->name, d->loc.line,
-			d->loc.col, severity_name(d->severity), d->msg);
-		print_source_line(out, &d->loc);
+		print_one(mem, &list->items[i], progname, &last_in);
+		if (fclose(mem) == 0)
+			fwrite(buf, 1, len, out);
+		free(buf);
+		buf = NULL;
 	}
 	if (list->dropped)
 		fprintf(out, "%s: note: %zu more error%s not shown\n", progname,
