@@ -30,13 +30,13 @@ plan() {
 
 ok() {
 	tap_n=$((tap_n + 1))
-	echo "ok $tap_n - $*"
+	printf 'ok %s - %s\n' "$tap_n" "$*"
 }
 
 not_ok() {
 	tap_n=$((tap_n + 1))
 	tap_failed=$((tap_failed + 1))
-	echo "not ok $tap_n - $*"
+	printf 'not ok %s - %s\n' "$tap_n" "$*"
 }
 
 # check DESC CMD... - ok when CMD succeeds.
@@ -66,7 +66,7 @@ run() {
 # skip_all REASON - skip the whole script.  TAP's "1..0 # SKIP" with
 # status 0: tap-driver.sh reports any other status as an error.
 skip_all() {
-	echo "1..0 # SKIP $*"
+	printf '1..0 # SKIP %s\n' "$*"
 	exit 0
 }
 

@@ -544,14 +544,18 @@ int cli_command_main(const struct cli_command *cmd, int argc, char **argv)
 int cli_session_load(struct cli_session *s, const struct cli_opts *opts)
 {
 	struct compile_opts copts;
+	bool loaded;
 
 	memset(s, 0, sizeof(*s));
 	diag_list_init(&s->diags);
 	s->diags.max_errors = DIAG_DEFAULT_MAX_ERRORS;
 
-	if (load_rules(&s->inputs, opts->rules, opts->nrules, &s->stmts,
-		       &s->diags) < 0 || s->diags.nerrors)
-		return -1;
+	/*
+	 * Statements that did parse are still validated after a syntax
+	 * error, so one run reports every bad line; the table is dropped.
+	 */
+	loaded = load_rules(&s->inputs, opts->rules, opts->nrules, &s->stmts,
+			    &s->diags) == 0 && !s->diags.nerrors;
 
 	memset(&copts, 0, sizeof(copts));
 	copts.target = opts->target;
@@ -562,6 +566,11 @@ int cli_session_load(struct cli_session *s, const struct cli_opts *opts)
 	s->table = table_build(&s->stmts, &copts, &s->diags);
 	if (!s->table)
 		return -1;
+	if (!loaded) {
+		table_free(s->table);
+		s->table = NULL;
+		return -1;
+	}
 	shadow_analyze(s->table, &s->diags);
 	/* Fail closed should a library layer queue an error yet succeed. */
 	return s->diags.nerrors ? -1 : 0;

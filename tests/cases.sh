@@ -1,0 +1,175 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# tests/cases.sh - the data-driven rule-file cases in testdata/.
+#
+# Every testdata/ok_*.rules and bad_*.rules file carries header comments:
+#   # DESCRIPTION: what the case shows
+#   # EXPECT: ok|fail              the exit status of `check` (0 or 1)
+#   # TARGETS: linux darwin windows  the targets to run it for
+#   # DEFINES: NAME=VALUE ...      optional -D variables (no blanks inside)
+# For each case and target: `vboxc check --format=json` is compared with
+# golden/CASE.TARGET.check.json; a failing case, or a valid one with
+# shadow warnings, also has its text diagnostics compared with
+# golden/CASE.TARGET.stderr; a sibling
+# CASE.queries file is run through `vboxc explain --format=json --queries`
+# and compared with golden/CASE.TARGET.explain.jsonl (exit 0, or 1 when the
+# queries file holds a "# EXPECT: fail" line).  Exit status 2, a crash or
+# a sanitizer report always fails.
+#
+# vboxc runs in testdata/ with relative file names (so locations in the
+# goldens do not depend on the checkout) and an environment of only PATH,
+# HOME=/home/tester and LC_ALL=C.  For --target=windows the home directory
+# must be a drive path, so HOME=C:\Users\tester is passed with -D unless
+# the case defines HOME itself.
+#
+# Regenerate goldens with `make update-golden` (VBOX_GOLDEN=update), create
+# missing ones with VBOX_GOLDEN=all, and read every changed golden.
+
+. "${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
+
+: "${VBOXC:?VBOXC must name the vboxc binary}"
+[ -x "$VBOXC" ] || skip_all "no vboxc binary at $VBOXC"
+[ -d "$srcdir/testdata" ] || skip_all "no testdata directory in $srcdir"
+
+cd "$srcdir/testdata"
+
+# vboxc ARGS... - run vboxc in the fixed environment; the sanitizer option
+# variables pass through so a sanitized build keeps its settings.
+# shellcheck disable=SC2317 # called through run
+vboxc() {
+	env -i PATH="$PATH" HOME=/home/tester LC_ALL=C \
+		${ASAN_OPTIONS+"ASAN_OPTIONS=$ASAN_OPTIONS"} \
+		${UBSAN_OPTIONS+"UBSAN_OPTIONS=$UBSAN_OPTIONS"} \
+		${LSAN_OPTIONS+"LSAN_OPTIONS=$LSAN_OPTIONS"} \
+		"$VBOXC" "$@"
+}
+
+# header FILE KEY - the value of the first "# KEY:" line of FILE, CR and
+# surrounding blanks removed.
+header() {
+	sed -n "s/^.*# $2:[ 	]*//p" "$1" | head -n 1 | tr -d '\r' |
+		sed 's/[ 	]*$//'
+}
+
+# sane DESC WANT - one TAP line: $rc is WANT and nothing crashed.  Exit
+# status 2 (usage), any other status but 0 and 1 (signals, crashes) and
+# sanitizer reports always fail.
+sane() {
+	_why=
+	if grep -q -e AddressSanitizer -e LeakSanitizer -e 'runtime error:' \
+		"$workdir/err"; then
+		_why="sanitizer report"
+	elif [ "$rc" -ne 0 ] && [ "$rc" -ne 1 ]; then
+		_why="exit status $rc (usage error or crash)"
+	elif [ "$rc" -ne "$2" ]; then
+		_why="exit status $rc, want $2"
+	fi
+	if [ -z "$_why" ]; then
+		ok "$1"
+	else
+		not_ok "$1: $_why"
+		sed 's/^/#   /' "$workdir/err" | head -n 40
+	fi
+}
+
+# golden DESC NAME FILE - one TAP line for golden_compare.
+golden() {
+	if golden_compare "$2" "$3"; then
+		ok "$1"
+	else
+		not_ok "$1"
+	fi
+}
+
+ncases=0
+for f in ok_*.rules bad_*.rules; do
+	# The list is expanded; from here on, wildcards in -D values must
+	# reach vboxc untouched.
+	set -f
+	[ -f "$f" ] || continue
+	case=${f%.rules}
+	expect=$(header "$f" EXPECT)
+	targets=$(header "$f" TARGETS)
+	defines=$(header "$f" DEFINES)
+	case $expect in
+	ok) want=0 ;;
+	fail) want=1 ;;
+	*)
+		not_ok "$case: header '# EXPECT: ok|fail' missing or wrong"
+		continue
+		;;
+	esac
+	if [ -z "$targets" ] || [ -z "$(header "$f" DESCRIPTION)" ]; then
+		not_ok "$case: header '# TARGETS:' or '# DESCRIPTION:' missing"
+		continue
+	fi
+	case $case in
+	ok_*) [ "$want" -eq 0 ] || not_ok "$case: ok_ case expects fail" ;;
+	bad_*) [ "$want" -eq 1 ] || not_ok "$case: bad_ case expects ok" ;;
+	esac
+	ncases=$((ncases + 1))
+
+	for t in $targets; do
+		case $t in
+		linux | darwin | windows) ;;
+		*)
+			not_ok "$case: unknown target '$t'"
+			continue
+			;;
+		esac
+
+		# The common options: target and variables.
+		set -- --target="$t"
+		home_given=
+		for d in $defines; do
+			set -- "$@" -D "$d"
+			case $d in HOME=*) home_given=1 ;; esac
+		done
+		if [ "$t" = windows ] && [ -z "$home_given" ]; then
+			set -- "$@" -D 'HOME=C:\Users\tester'
+		fi
+
+		id="$case.$t"
+		run vboxc check --format=json "$@" "$f"
+		sane "$id: check exits $want" "$want"
+		golden "$id: check --format=json matches golden" \
+			"$id.check.json" "$workdir/out"
+
+		if [ "$want" -eq 0 ] && ! grep -qF '"warnings":[]' "$workdir/out"
+		then
+			# Shadowed rows: the text warnings and notes too.
+			run vboxc check "$@" "$f"
+			sane "$id: check (text) exits 0" 0
+			golden "$id: text warnings match golden" \
+				"$id.stderr" "$workdir/err"
+		elif [ "$want" -eq 1 ]; then
+			run vboxc check "$@" "$f"
+			sane "$id: check (text) exits 1" 1
+			if grep -Eq '^[^ :]+:[0-9]+:[0-9]+: error: ' \
+				"$workdir/err"; then
+				ok "$id: text diagnostics have FILE:LINE:COL: error:"
+			else
+				not_ok "$id: no FILE:LINE:COL: error: line"
+			fi
+			golden "$id: text diagnostics match golden" \
+				"$id.stderr" "$workdir/err"
+		fi
+
+		q=$case.queries
+		if [ -f "$q" ]; then
+			qwant=0
+			if grep -q '^# EXPECT: fail' "$q"; then
+				qwant=1
+			fi
+			run vboxc explain --format=json "$@" --queries="$q" "$f"
+			sane "$id: explain exits $qwant" "$qwant"
+			golden "$id: explain --format=json matches golden" \
+				"$id.explain.jsonl" "$workdir/out"
+		fi
+	done
+done
+
+if [ "$ncases" -lt 1 ]; then
+	not_ok "no cases found in $srcdir/testdata"
+fi
+done_testing
