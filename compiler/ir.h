@@ -44,6 +44,8 @@ enum domain {
  * @prio: 0-based position in its domain's priority order
  * @loc: where the row was written (column of its first character)
  * @raw: the target as written, quotes removed (owned)
+ * @shadowed_by: set by shadow_analyze(): the first higher-priority row
+ *               proven to cover this one (it can never decide), or NULL
  * @fs: DOMAIN_FS: the normalized pattern
  * @net: DOMAIN_NET: the normalized target
  */
@@ -55,6 +57,7 @@ struct row {
 	uint32_t prio;
 	struct location loc;
 	char *raw;
+	const struct row *shadowed_by;
 	union {
 		struct fs_pattern fs;
 		struct net_target net;
@@ -149,6 +152,12 @@ struct table *table_build(const struct stmt_list *stmts,
 			  const struct compile_opts *opts,
 			  struct diag_list *diags);
 void table_free(struct table *table);
+
+/*
+ * row_text - the row as users see it in messages: "!!effect:TARGET" with
+ * the normalized target (caller frees).
+ */
+char *row_text(const struct row *row);
 
 /* effect_name - "deny", "ro", "rw", "allow". */
 const char *effect_name(enum effect effect);

@@ -126,20 +126,9 @@ static const struct row *net_cover_of(const struct table *table,
 	return best == row->prio ? NULL : table->net.prio[best];
 }
 
-static char *row_display(const struct row *row)
-{
-	const char *target = row->domain == DOMAIN_FS ? row->fs.text :
-							row->net.text;
-	char bangs[LEVEL_MAX + 1];
-
-	memset(bangs, '!', row->level);
-	bangs[row->level] = '\0';
-	return xasprintf("%s%s:%s", bangs, effect_name(row->effect), target);
-}
-
 char *finding_message(const struct finding *f)
 {
-	char *row = row_display(f->row), *by = row_display(f->by), *msg;
+	char *row = row_text(f->row), *by = row_text(f->by), *msg;
 
 	msg = xasprintf("row %u '%s' is %s: covered by higher-priority %s "
 			"row %u '%s'", f->row->index, row,
@@ -169,11 +158,13 @@ static void analyze_domain(struct table *table, const struct rowvec *rows,
 
 	/* In table order, so findings come out sorted by row index. */
 	for (i = 0; i < rows->n; i++) {
-		const struct row *row = rows->order[i], *by;
+		struct row *row = rows->order[i];
+		const struct row *by;
 		struct finding *f;
 
 		by = row->domain == DOMAIN_FS ? fs_cover_of(table, row) :
 						net_cover_of(table, row);
+		row->shadowed_by = by;
 		if (!by)
 			continue;
 		if (table->nfindings == *cap) {

@@ -54,6 +54,17 @@ const char *finding_kind_name(enum finding_kind kind)
 	}
 }
 
+char *row_text(const struct row *row)
+{
+	const char *target = row->domain == DOMAIN_FS ? row->fs.text :
+							row->net.text;
+	char bangs[LEVEL_MAX + 1];
+
+	memset(bangs, '!', row->level);
+	bangs[row->level] = '\0';
+	return xasprintf("%s%s:%s", bangs, effect_name(row->effect), target);
+}
+
 static void row_free(struct row *row)
 {
 	if (!row)
