@@ -16,6 +16,19 @@
 # queries file holds a "# EXPECT: fail" line).  Exit status 2, a crash or
 # a sanitizer report always fails.
 #
+# Compilation (SPEC §2, §3.1; STYLE.md §30): for a valid case, `vboxc
+# compile --target=T` writes the profile to golden/CASE.T.sb (darwin),
+# .bwrap (linux; the NUL-separated list stored one argument a line with
+# `tr '\0' '\n'`) or .acl.json (windows), --emit=ir to CASE.T.ir.json and
+# --emit=plan to CASE.T.plan.hex (`od -An -tx1 -v`); its stderr must be
+# check's (the same warnings, or nothing).  A mode that refuses (a row
+# unsupported on T, or a linux launch-class row that only a plan can
+# carry) must exit 1 with nothing on stdout; the first refusal's errors go
+# to golden/CASE.T.compile.stderr and a later mode that refuses must print
+# the same.  For an invalid case, compile and
+# preflight must fail exactly like check: exit 1, nothing on stdout, the
+# same diagnostics (golden/CASE.T.stderr).
+#
 # vboxc runs in testdata/ with relative file names (so locations in the
 # goldens do not depend on the checkout) and an environment of only PATH,
 # HOME=/home/tester and LC_ALL=C.  For --target=windows the home directory
@@ -81,6 +94,102 @@ golden() {
 	fi
 }
 
+# profile_ext TARGET - the golden extension of TARGET's profile.
+profile_ext() {
+	case $1 in
+	darwin) echo sb ;;
+	linux) echo bwrap ;;
+	windows) echo acl.json ;;
+	*) echo "$1.profile" ;;
+	esac
+}
+
+# same_file DESC FILE WANT - one TAP line: FILE has WANT's bytes (WANT may
+# be absent, meaning empty).
+same_file() {
+	if [ -f "$3" ] && cmp -s "$2" "$3"; then
+		ok "$1"
+	elif [ ! -f "$3" ] && [ ! -s "$2" ]; then
+		ok "$1"
+	else
+		not_ok "$1"
+		if [ -f "$3" ]; then
+			diff -u "$3" "$2" | sed 's/^/#   /' | head -n 40 || :
+		else
+			sed 's/^/#   /' "$2" | head -n 40
+		fi
+	fi
+}
+
+# empty_out DESC - one TAP line: nothing was written to stdout.
+empty_out() {
+	if [ ! -s "$workdir/out" ]; then
+		ok "$1"
+	else
+		not_ok "$1"
+	fi
+}
+
+# compile_case ID TARGET ARGS... - the compile goldens of a valid case
+# (see the header); $workdir/check.err holds check's text stderr.
+compile_case() {
+	_id=$1
+	_t=$2
+	shift 2
+	_refused=
+	for _m in profile ir plan; do
+		run vboxc compile --emit="$_m" "$@"
+		if [ "$rc" -eq 1 ]; then
+			# Refused: the errors name the rows, nothing is written.
+			sane "$_id: compile --emit=$_m refuses (exit 1)" 1
+			empty_out "$_id: compile --emit=$_m writes nothing"
+			if [ -n "$_refused" ]; then
+				same_file "$_id: compile --emit=$_m names the same rows" \
+					"$workdir/err" "$workdir/refused.err"
+			else
+				golden "$_id: compile errors match golden" \
+					"$_id.compile.stderr" "$workdir/err"
+				cp "$workdir/err" "$workdir/refused.err"
+				_refused=$_m
+			fi
+			continue
+		fi
+		sane "$_id: compile --emit=$_m exits 0" 0
+		same_file "$_id: compile --emit=$_m warns exactly like check" \
+			"$workdir/err" "$workdir/check.err"
+		case $_m in
+		profile)
+			tr '\0' '\n' <"$workdir/out" >"$workdir/golden.out"
+			_ext=$(profile_ext "$_t")
+			;;
+		ir)
+			cp "$workdir/out" "$workdir/golden.out"
+			_ext=ir.json
+			;;
+		plan)
+			od -An -tx1 -v "$workdir/out" >"$workdir/golden.out"
+			_ext=plan.hex
+			;;
+		esac
+		golden "$_id: compile --emit=$_m matches golden" \
+			"$_id.$_ext" "$workdir/golden.out"
+	done
+}
+
+# reject_case ID ARGS... - an invalid case: compile and preflight fail
+# exactly like check, whose text stderr is in $workdir/check.err.
+reject_case() {
+	_id=$1
+	shift
+	for _c in compile preflight; do
+		run vboxc "$_c" "$@"
+		sane "$_id: $_c exits 1" 1
+		empty_out "$_id: $_c writes nothing on stdout"
+		same_file "$_id: $_c reports what check reports" \
+			"$workdir/err" "$workdir/check.err"
+	done
+}
+
 ncases=0
 for f in ok_*.rules bad_*.rules; do
 	# The list is expanded; from here on, wildcards in -D values must
@@ -142,6 +251,7 @@ for f in ok_*.rules bad_*.rules; do
 			sane "$id: check (text) exits 0" 0
 			golden "$id: text warnings match golden" \
 				"$id.stderr" "$workdir/err"
+			cp "$workdir/err" "$workdir/check.err"
 		elif [ "$want" -eq 1 ]; then
 			run vboxc check "$@" "$f"
 			sane "$id: check (text) exits 1" 1
@@ -153,6 +263,15 @@ for f in ok_*.rules bad_*.rules; do
 			fi
 			golden "$id: text diagnostics match golden" \
 				"$id.stderr" "$workdir/err"
+			cp "$workdir/err" "$workdir/check.err"
+		else
+			: >"$workdir/check.err"
+		fi
+
+		if [ "$want" -eq 0 ]; then
+			compile_case "$id" "$t" "$@" "$f"
+		else
+			reject_case "$id" "$@" "$f"
 		fi
 
 		q=$case.queries

@@ -83,12 +83,7 @@ has err "unknown command 'frobnicate'" "unknown command is named"
 run "$VBOXC" help frobnicate
 is "$rc" 2 "help for an unknown command is a usage error"
 
-for cmd in compile preflight; do
-	run "$VBOXC" $cmd good.rules
-	is "$rc" 2 "$cmd is reserved: exit 2"
-	has err "vboxc: '$cmd' is not implemented yet" "$cmd says so"
-	empty out "$cmd prints nothing on stdout"
-done
+# compile and preflight are tested in tests/compile.sh.
 
 # --- exit statuses ----------------------------------------------------------
 run "$VBOXC" check good.rules

@@ -42,7 +42,7 @@ struct target_traits;
 #define CLI_MAX_QUERIES_BYTES (64u << 20)
 
 /**
- * enum cli_format - output format of check and explain
+ * enum cli_format - output format of check, explain and preflight
  * @CLI_FORMAT_TEXT: human-readable text (the default)
  * @CLI_FORMAT_JSON: JSON as SPEC §3.1 describes
  */
@@ -61,6 +61,19 @@ enum cli_query_op {
 	CLI_QUERY_READ,
 	CLI_QUERY_WRITE,
 	CLI_QUERY_NET,
+};
+
+/**
+ * enum cli_emit - what compile writes (--emit)
+ * @CLI_EMIT_PROFILE: the target's profile: SBPL, bwrap argument list or
+ *                    ACL plan JSON (the default)
+ * @CLI_EMIT_PLAN: plan.bin for vbox-exec (binary)
+ * @CLI_EMIT_IR: the analysed table as JSON
+ */
+enum cli_emit {
+	CLI_EMIT_PROFILE,
+	CLI_EMIT_PLAN,
+	CLI_EMIT_IR,
 };
 
 /**
@@ -97,6 +110,9 @@ struct cli_query {
  * @resolve: --follow or --no-follow was given: resolve symbolic links
  * @follow_last: --follow (resolve the last component too)
  * @stdin_used: something already claimed standard input
+ * @emit: compile's --emit
+ * @output: compile's -o/--output (borrowed from argv), NULL for standard
+ *          output ("-" also means standard output)
  */
 struct cli_opts {
 	const struct target_traits *target;
@@ -113,10 +129,14 @@ struct cli_opts {
 	bool resolve;
 	bool follow_last;
 	bool stdin_used;
+	enum cli_emit emit;
+	const char *output;
 };
 
 /* Which optional option groups a command accepts (struct cli_command). */
 #define CLI_OPT_QUERIES 0x1u
+/* --emit and -o/--output instead of --format (compile). */
+#define CLI_OPT_COMPILE 0x2u
 
 /**
  * struct cli_command - one vboxc subcommand
@@ -137,9 +157,11 @@ struct cli_command {
 	int (*run)(const struct cli_opts *opts);
 };
 
-/* The implemented subcommands (cli_check.c, cli_explain.c). */
+/* The subcommands (cli_check.c, cli_explain.c, cli_compile.c). */
 extern const struct cli_command cli_check_command;
 extern const struct cli_command cli_explain_command;
+extern const struct cli_command cli_compile_command;
+extern const struct cli_command cli_preflight_command;
 
 /**
  * struct cli_session - everything one compilation owns

@@ -34,6 +34,7 @@ enum {
 	OPT_QUERIES,
 	OPT_FOLLOW,
 	OPT_NO_FOLLOW,
+	OPT_EMIT,
 };
 
 static const struct option common_options[] = {
@@ -54,6 +55,11 @@ static const struct option query_options[] = {
 	{ "no-follow", no_argument, NULL, OPT_NO_FOLLOW },
 };
 
+static const struct option compile_options[] = {
+	{ "emit", required_argument, NULL, OPT_EMIT },
+	{ "output", required_argument, NULL, 'o' },
+};
+
 static const char *const query_op_names[] = {
 	[CLI_QUERY_READ] = "read",
 	[CLI_QUERY_WRITE] = "write",
@@ -63,21 +69,34 @@ static const char *const query_op_names[] = {
 /*
  * The option table of @cmd, terminated by a zero entry.  Options a
  * command does not accept are absent, so getopt reports them as unknown
- * instead of silently ignoring them.
+ * instead of silently ignoring them (compile has --emit, not --format).
  */
 static struct option *build_options(const struct cli_command *cmd)
 {
-	size_t n = array_size(common_options), i = 0;
+	size_t n = array_size(common_options) + array_size(query_options) +
+		   array_size(compile_options), i = 0, j;
 	struct option *opts;
 
-	if (cmd->flags & CLI_OPT_QUERIES)
-		n += array_size(query_options);
 	opts = xcalloc(n + 1, sizeof(*opts));
-	memcpy(opts, common_options, sizeof(common_options));
-	i = array_size(common_options);
-	if (cmd->flags & CLI_OPT_QUERIES)
+	for (j = 0; j < array_size(common_options); j++) {
+		if ((cmd->flags & CLI_OPT_COMPILE) &&
+		    common_options[j].val == OPT_FORMAT)
+			continue;
+		opts[i++] = common_options[j];
+	}
+	if (cmd->flags & CLI_OPT_QUERIES) {
 		memcpy(opts + i, query_options, sizeof(query_options));
+		i += array_size(query_options);
+	}
+	if (cmd->flags & CLI_OPT_COMPILE)
+		memcpy(opts + i, compile_options, sizeof(compile_options));
 	return opts;
+}
+
+/* The short options of @cmd for getopt_long; ':' first: quiet errors. */
+static const char *short_options(const struct cli_command *cmd)
+{
+	return (cmd->flags & CLI_OPT_COMPILE) ? ":D:ho:" : ":D:h";
 }
 
 int cli_usage_error(const struct cli_command *cmd, const char *fmt, ...)
@@ -105,21 +124,30 @@ void cli_print_help(const struct cli_command *cmd, FILE *out)
 
 /*
  * Does the argument @arg consume the next argument as its value?  Used
- * only to keep "-Werror" rewriting away from option values ("-D -Werror").
- * Abbreviated long options count when they prefix an option that takes a
- * value.
+ * only to keep "-Werror" rewriting away from option values ("-D -Werror",
+ * "-o -Werror").  @shortopts is the getopt string.  Abbreviated long
+ * options count when they prefix an option that takes a value.
  */
-static bool takes_separate_value(const char *arg, const struct option *opts)
+static bool takes_separate_value(const char *arg, const char *shortopts,
+				 const struct option *opts)
 {
+	const char *p, *o;
 	size_t len;
 
 	if (arg[0] != '-' || arg[1] == '\0')
 		return false;
 	if (arg[1] != '-') {
-		const char *d = strchr(arg + 1, 'D');
-
-		/* A short cluster: only -D takes a value, "-hD X" too. */
-		return d && d[1] == '\0';
+		/*
+		 * A short cluster ("-hD X"): the first option that takes a
+		 * value ends it, with the rest of the cluster or the next
+		 * argument as that value.
+		 */
+		for (p = arg + 1; *p; p++) {
+			o = *p == ':' ? NULL : strchr(shortopts, *p);
+			if (o && o[1] == ':')
+				return p[1] == '\0';
+		}
+		return false;
 	}
 	if (strchr(arg, '='))
 		return false;
@@ -323,6 +351,21 @@ static int set_format(const struct cli_command *cmd, struct cli_opts *o,
 	return 0;
 }
 
+static int set_emit(const struct cli_command *cmd, struct cli_opts *o,
+		    const char *arg)
+{
+	if (strcmp(arg, "profile") == 0)
+		o->emit = CLI_EMIT_PROFILE;
+	else if (strcmp(arg, "plan") == 0)
+		o->emit = CLI_EMIT_PLAN;
+	else if (strcmp(arg, "ir") == 0)
+		o->emit = CLI_EMIT_IR;
+	else
+		return cli_usage_error(cmd, "unknown emit mode '%s' %s", arg,
+				       "(expected profile|plan|ir)");
+	return 0;
+}
+
 static int add_define(const struct cli_command *cmd, struct cli_opts *o,
 		      const char *arg)
 {
@@ -359,7 +402,7 @@ static int option_error(const struct cli_command *cmd,
 	const char *arg = args[optind - 1];
 
 	if (c == ':') {
-		if (optopt > 0 && optopt < 0x100)
+		if (optopt > 0 && optopt < 0x100 && strncmp(arg, "--", 2) != 0)
 			return cli_usage_error(cmd, "option '-%c' %s", optopt,
 					       "requires an argument");
 		return cli_usage_error(cmd, "option '%s' requires an argument",
@@ -393,6 +436,13 @@ static int handle_option(const struct cli_command *cmd, struct cli_opts *o,
 		return 0;
 	case OPT_FORMAT:
 		return set_format(cmd, o, arg);
+	case OPT_EMIT:
+		return set_emit(cmd, o, arg);
+	case 'o':
+		if (arg[0] == '\0')
+			return cli_usage_error(cmd, "empty output file name");
+		o->output = arg;
+		return 0;
 	case 'h':
 		cli_print_help(cmd, stdout);
 		return -1;
@@ -438,12 +488,14 @@ static int parse_args(const struct cli_command *cmd, int argc, char **argv,
 	/* getopt_long wants writable strings; it only permutes pointers. */
 	static char werror_long[] = "--Werror";
 	struct option *longopts = build_options(cmd);
+	const char *shortopts = short_options(cmd);
 	char **args = xcalloc((size_t)argc + 1, sizeof(*args));
 	int i, c, status = 0;
 
 	memset(o, 0, sizeof(*o));
 	o->target = target_host();
 	o->format = CLI_FORMAT_TEXT;
+	o->emit = CLI_EMIT_PROFILE;
 
 	/*
 	 * getopt_long knows no single-dash long options: "-Werror" becomes
@@ -461,7 +513,8 @@ static int parse_args(const struct cli_command *cmd, int argc, char **argv,
 		}
 		if (strcmp(argv[i], "-Werror") == 0) {
 			args[i] = werror_long;
-		} else if (takes_separate_value(argv[i], longopts) &&
+		} else if (takes_separate_value(argv[i], shortopts,
+						longopts) &&
 			   i + 1 < argc) {
 			i++;
 			args[i] = argv[i];
@@ -471,7 +524,7 @@ static int parse_args(const struct cli_command *cmd, int argc, char **argv,
 	opterr = 0;
 	optind = 0;
 	while (status == 0) {
-		c = getopt_long(argc, args, ":D:h", longopts, NULL);
+		c = getopt_long(argc, args, shortopts, longopts, NULL);
 		if (c == -1)
 			break;
 		if (c == '?' || c == ':')
@@ -703,17 +756,30 @@ json_t *cli_json_pack_at(const char *file, int line, const char *fmt, ...)
 
 int cli_json_print(json_t *obj)
 {
+	char *text;
+	size_t len;
 	int ret = 0;
 
 	if (!obj)
 		return -1;
-	if (json_dumpf(obj, stdout, CLI_JSON_FLAGS) != 0 ||
-	    putchar('\n') == EOF) {
+	/*
+	 * Dump to memory and write once: json_dumpf() makes one locked
+	 * fwrite() per token, which dominated explain's JSON output.
+	 */
+	text = json_dumps(obj, CLI_JSON_FLAGS);
+	json_decref(obj);
+	if (!text) {
+		fprintf(stderr, "%s: cannot format JSON output\n",
+			CLI_PROGNAME);
+		return -1;
+	}
+	len = strlen(text);
+	if (fwrite(text, 1, len, stdout) != len || putchar('\n') == EOF) {
 		fprintf(stderr, "%s: error writing standard output: %s\n",
 			CLI_PROGNAME, strerror(errno));
 		ret = -1;
 	}
-	json_decref(obj);
+	free(text);
 	return ret;
 }
 

@@ -9,33 +9,11 @@
 
 #include "cli.h"
 
-/*
- * Reserved for the next release.  Listed so that "vboxc compile" says it
- * is not implemented rather than "unknown command", and never pretends.
- */
-static const struct cli_command compile_command = {
-	.name = "compile",
-	.summary = "emit an artifact for one target (not implemented yet)",
-	.synopsis = "compile [OPTIONS] RULES...",
-	.help = "",
-	.flags = 0,
-	.run = NULL,
-};
-
-static const struct cli_command preflight_command = {
-	.name = "preflight",
-	.summary = "per-row landing table for one target (not implemented yet)",
-	.synopsis = "preflight [OPTIONS] RULES...",
-	.help = "",
-	.flags = 0,
-	.run = NULL,
-};
-
 static const struct cli_command *const commands[] = {
-	&compile_command,
+	&cli_compile_command,
 	&cli_check_command,
 	&cli_explain_command,
-	&preflight_command,
+	&cli_preflight_command,
 };
 
 static const struct cli_command *find_command(const char *name)

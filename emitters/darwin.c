@@ -1,0 +1,740 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * darwin.c - the darwin target: one Seatbelt (SBPL) profile for
+ * sandbox-exec.  The exact profile shape, and why each base allowance is
+ * there, is documented in doc/targets.md ("darwin").
+ *
+ * Seatbelt decides by the last matching rule, so the base allowances and
+ * the defaults come first and the rows follow from the lowest priority to
+ * the highest: the row that decides in the table (SPEC §1.6) is the last
+ * rule that matches in the profile.
+ */
+#include <vbox.h>
+
+#include <stdio.h>
+
+#include "diag.h"
+#include "emit.h"
+#include "fspath.h"
+#include "ir.h"
+#include "netaddr.h"
+#include "sbpl.h"
+#include "target.h"
+
+/* /tmp, /var and /etc are symbolic links to /private/tmp ... on macOS. */
+static const char *const private_links[] = { "tmp", "var", "etc" };
+static const char private_dir[] = "private";
+
+/* The launcher's proxy ports: SBPL parameters passed with sandbox-exec -D. */
+static const struct reserved_port {
+	const char *entry;
+	const char *param;
+	const char *what;
+} reserved_ports[] = {
+	{ "allow:localhost:${VBOX_PROXY_HTTP_PORT}", "VBOX_PROXY_HTTP_PORT",
+	  "HTTP" },
+	{ "allow:localhost:${VBOX_PROXY_SOCKS_PORT}", "VBOX_PROXY_SOCKS_PORT",
+	  "SOCKS5" },
+};
+
+/* Operations a file row grants or takes away, as SBPL writes them. */
+#define OPS_READ "file-read* file-map-executable process-exec"
+#define OPS_WRITE "file-write*"
+#define OPS_GUARD "file-write-unlink"
+
+/*
+ * One spelling of a pattern: a segment list (the array is owned, the
+ * segment text borrowed from the row or from static strings) and whether
+ * it covers the subtree of the path it names.
+ */
+struct form {
+	struct seg *segs;
+	uint32_t nsegs;
+	bool subtree;
+};
+
+/*
+ * What one file row writes: its pattern in every spelling, and for deny
+ * rows the ancestor guards.  @longest is the longest string any of them
+ * needs; past SBPL_MAX_STRING the row is unsupported and @guards is not
+ * computed.
+ */
+struct fs_plan {
+	struct sbpl_filter *filters;
+	size_t nfilters;
+	struct sbpl_filter *guards;
+	size_t nguards;
+	size_t longest;
+};
+
+static bool fold_case(const struct table *table)
+{
+	return table->target && table->target->fold_case;
+}
+
+/*
+ * Copy @n segments, with consecutive "**" merged into one: the language
+ * does not change, and it bounds the number of alias forms below.
+ */
+static uint32_t segs_copy(struct seg *dst, const struct seg *src, uint32_t n)
+{
+	uint32_t i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		if (src[i].kind == SEG_STARSTAR && k &&
+		    dst[k - 1].kind == SEG_STARSTAR)
+			continue;
+		dst[k++] = src[i];
+	}
+	return k;
+}
+
+static void form_add(struct form **forms, size_t *n, const char *const *pre,
+		     uint32_t npre, const struct seg *segs, uint32_t nsegs,
+		     bool subtree)
+{
+	struct form *f;
+	uint32_t i;
+
+	*forms = xreallocarray(*forms, *n + 1, sizeof(**forms));
+	f = &(*forms)[(*n)++];
+	f->segs = xcalloc((size_t)npre + nsegs + 1, sizeof(*f->segs));
+	for (i = 0; i < npre; i++) {
+		f->segs[i].s = pre[i];
+		f->segs[i].len = (uint32_t)strlen(pre[i]);
+		f->segs[i].kind = SEG_LIT;
+	}
+	f->nsegs = npre + segs_copy(f->segs + npre, segs, nsegs);
+	f->subtree = subtree;
+}
+
+static void forms_free(struct form *forms, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(forms[i].segs);
+	free(forms);
+}
+
+/*
+ * The derivative of a pattern by one path segment @name: mark in @out
+ * (@n + 1 entries) every i such that "/@name" followed by a path P is
+ * matched exactly when the suffix segs[i..] matches P.  A "**" may
+ * swallow @name and stay, or match nothing; a subtree pattern that is
+ * used up covers everything below.  Segment text is folded like @name
+ * (lower case) on folding targets.
+ */
+static void derive(const struct seg *s, uint32_t n, bool subtree,
+		   uint32_t from, const char *name, bool *out)
+{
+	size_t nlen = strlen(name);
+	uint32_t i;
+
+	for (i = from; i < n && s[i].kind == SEG_STARSTAR; i++)
+		out[i] = true;
+	if (i == n) {
+		if (subtree)
+			out[n] = true;
+		return;
+	}
+	if (s[i].kind == SEG_LIT ?
+		    s[i].len == nlen && memcmp(s[i].s, name, nlen) == 0 :
+		    fs_seg_glob_match(s[i].s, s[i].len, name, nlen))
+		out[i + 1] = true;
+}
+
+/*
+ * Every spelling of a pattern: itself, then for each symlinked prefix
+ * /X (tmp, var, etc) the paths it matches under /X written under
+ * /private/X, and those it matches under /private/X written under /X.
+ * With merged "**" runs each derivative has at most two results, so a
+ * pattern has at most 19 forms.  A pattern starting with "**" matches
+ * the /private spelling of each of its paths already; the forward forms
+ * are skipped for it, and so is a backward form that keeps that "**".
+ */
+static void forms_build(const struct fs_pattern *p, struct form **forms,
+			size_t *nforms)
+{
+	struct seg *segs = xcalloc((size_t)p->nsegs + 1, sizeof(*segs));
+	bool *d1 = xcalloc((size_t)p->nsegs + 2, sizeof(*d1));
+	bool *d2 = xcalloc((size_t)p->nsegs + 2, sizeof(*d2));
+	bool subtree = !p->wild, lead_starstar;
+	uint32_t n, i, j;
+	size_t a;
+
+	*forms = NULL;
+	*nforms = 0;
+	n = segs_copy(segs, p->segs, p->nsegs);
+	form_add(forms, nforms, NULL, 0, segs, n, subtree);
+	lead_starstar = n && segs[0].kind == SEG_STARSTAR;
+	for (a = 0; a < array_size(private_links) && n && !lead_starstar;
+	     a++) {
+		const char *pre[2] = { private_dir, private_links[a] };
+
+		memset(d1, 0, (n + 1) * sizeof(*d1));
+		derive(segs, n, subtree, 0, private_links[a], d1);
+		for (i = 0; i <= n; i++)
+			if (d1[i])
+				form_add(forms, nforms, pre, 2, segs + i,
+					 n - i, subtree);
+	}
+	for (a = 0; a < array_size(private_links) && n; a++) {
+		const char *pre[1] = { private_links[a] };
+
+		memset(d1, 0, (n + 1) * sizeof(*d1));
+		memset(d2, 0, (n + 1) * sizeof(*d2));
+		derive(segs, n, subtree, 0, private_dir, d1);
+		for (i = 0; i <= n; i++)
+			if (d1[i])
+				derive(segs, n, subtree, i, private_links[a],
+				       d2);
+		for (j = 0; j <= n; j++)
+			if (d2[j] && !(j == 0 && lead_starstar))
+				form_add(forms, nforms, pre, 1, segs + j,
+					 n - j, subtree);
+	}
+	free(d2);
+	free(d1);
+	free(segs);
+}
+
+/* Append *@f to the list unless an equal filter is there (consumes @f). */
+static void filter_add(struct sbpl_filter **list, size_t *n,
+		       struct sbpl_filter *f, size_t *longest)
+{
+	size_t i;
+
+	for (i = 0; i < *n; i++) {
+		if (sbpl_filter_equal(&(*list)[i], f)) {
+			sbpl_filter_free(f);
+			return;
+		}
+	}
+	if (f->written > *longest)
+		*longest = f->written;
+	*list = xreallocarray(*list, *n + 1, sizeof(**list));
+	(*list)[(*n)++] = *f;
+}
+
+/*
+ * Ancestor guards of one spelling: every proper prefix of the pattern
+ * that holds no "**" names directories above the denied paths; renaming
+ * or unlinking one would carry them out of the denied region.  Prefixes
+ * grow, so the first one past the string limit ends the list (the row
+ * is unsupported then anyway).
+ */
+static void guards_add(struct fs_plan *plan, const struct form *f, bool fold)
+{
+	struct sbpl_filter g;
+	uint32_t k;
+
+	for (k = 1; k < f->nsegs; k++) {
+		if (f->segs[k - 1].kind == SEG_STARSTAR)
+			break;
+		sbpl_filter_make(&g, f->segs, k, false, fold);
+		if (g.written > SBPL_MAX_STRING) {
+			if (g.written > plan->longest)
+				plan->longest = g.written;
+			sbpl_filter_free(&g);
+			break;
+		}
+		filter_add(&plan->guards, &plan->nguards, &g, &plan->longest);
+	}
+}
+
+static void fs_plan_build(const struct row *row, bool fold,
+			  struct fs_plan *plan)
+{
+	struct sbpl_filter f;
+	struct form *forms;
+	size_t nforms, i;
+
+	memset(plan, 0, sizeof(*plan));
+	forms_build(&row->fs, &forms, &nforms);
+	for (i = 0; i < nforms; i++) {
+		sbpl_filter_make(&f, forms[i].segs, forms[i].nsegs,
+				 forms[i].subtree, fold);
+		filter_add(&plan->filters, &plan->nfilters, &f,
+			   &plan->longest);
+	}
+	if (row->effect == EFFECT_DENY && plan->longest <= SBPL_MAX_STRING)
+		for (i = 0; i < nforms; i++)
+			guards_add(plan, &forms[i], fold);
+	forms_free(forms, nforms);
+}
+
+static void fs_plan_free(struct fs_plan *plan)
+{
+	size_t i;
+
+	for (i = 0; i < plan->nfilters; i++)
+		sbpl_filter_free(&plan->filters[i]);
+	for (i = 0; i < plan->nguards; i++)
+		sbpl_filter_free(&plan->guards[i]);
+	free(plan->filters);
+	free(plan->guards);
+	memset(plan, 0, sizeof(*plan));
+}
+
+static const char *effect_phrase(enum effect effect)
+{
+	switch (effect) {
+	case EFFECT_DENY:
+		return "seatbelt denies read and write";
+	case EFFECT_RO:
+		return "seatbelt allows read and denies write explicitly";
+	case EFFECT_RW:
+		return "seatbelt allows read and write";
+	case EFFECT_ALLOW:
+	default:
+		BUG("file row with effect %d", effect);
+	}
+}
+
+static void classify_fs(const struct table *table, struct landing *l)
+{
+	const struct row *row = l->row;
+	struct fs_plan plan;
+
+	if (row->shadowed_by) {
+		landing_set_reason(l, LANDING_ABSORBED,
+				   "dead: covered by row %u",
+				   row->shadowed_by->index);
+		return;
+	}
+	fs_plan_build(row, fold_case(table), &plan);
+	if (plan.longest > SBPL_MAX_STRING)
+		landing_set_reason(l, LANDING_UNSUPPORTED,
+				   "needs an SBPL string of %zu bytes; "
+				   "seatbelt rejects a profile with a string "
+				   "over %d bytes", plan.longest,
+				   SBPL_MAX_STRING);
+	else
+		landing_set_reason(l, LANDING_KERNEL, "%s (%s filter%s)%s",
+				   effect_phrase(row->effect),
+				   sbpl_filter_kind_name(plan.filters[0].kind),
+				   plan.nfilters > 1 ?
+				   ", plus the other spellings of /tmp, /var "
+				   "and /etc" : "",
+				   plan.nguards ?
+				   "; rename and unlink of its ancestors "
+				   "denied" : "");
+	fs_plan_free(&plan);
+}
+
+static bool loopback(const struct row *row)
+{
+	return row->net.kind == HOST_LOOPBACK;
+}
+
+static bool net_open(const struct table *table)
+{
+	return table->default_net == EFFECT_ALLOW;
+}
+
+static void classify_net(const struct table *table, struct landing *l)
+{
+	const struct row *row = l->row;
+
+	if (row->shadowed_by)
+		landing_set_reason(l, LANDING_ABSORBED,
+				   "dead: covered by row %u",
+				   row->shadowed_by->index);
+	else if (loopback(row) && row->net.any_port)
+		landing_set_reason(l, LANDING_KERNEL, "loopback rule: seatbelt "
+				   "(remote ip \"localhost:*\")");
+	else if (loopback(row))
+		landing_set_reason(l, LANDING_KERNEL, "loopback port rule: "
+				   "seatbelt (remote ip \"localhost:%u\")",
+				   row->net.port);
+	else if (!net_open(table))
+		landing_set_reason(l, LANDING_PROXY,
+				   "non-loopback host: enforced by the "
+				   "launcher's egress proxy (seatbelt can name "
+				   "only localhost or every host)");
+	else if (row->effect == EFFECT_DENY)
+		landing_set_reason(l, LANDING_UNSUPPORTED,
+				   "a deny for a non-loopback host cannot be "
+				   "enforced with @default net open: seatbelt "
+				   "can name only localhost or every host, and "
+				   "no proxy runs in open posture");
+	else
+		landing_set_reason(l, LANDING_ABSORBED,
+				   "allow with @default net open: every "
+				   "connection is allowed already");
+}
+
+static void darwin_classify(const struct table *table, struct landing_set *out)
+{
+	bool proxy = false;
+	size_t i;
+
+	for (i = 0; i < out->nfs; i++)
+		classify_fs(table, &out->fs[i]);
+	for (i = 0; i < out->nnet; i++) {
+		classify_net(table, &out->net[i]);
+		if (out->net[i].kind == LANDING_PROXY)
+			proxy = true;
+	}
+	/* SPEC §4: the proxy runs in deny posture when a row needs it. */
+	if (!proxy)
+		return;
+	for (i = 0; i < array_size(reserved_ports); i++)
+		landing_set_add_reserved(out, reserved_ports[i].entry,
+					 "the launcher's %s proxy port, above "
+					 "every row: SBPL parameter %s, passed "
+					 "with sandbox-exec -D at launch",
+					 reserved_ports[i].what,
+					 reserved_ports[i].param);
+}
+
+/* ---- writing ---- */
+
+/*
+ * A base allowance: why (comment lines, separated by newlines) and the
+ * rule.  Base allowances come before every row, so a row naming the same
+ * thing overrides them.
+ */
+struct base_rule {
+	const char *why;
+	const char *rule;
+};
+
+static const struct base_rule base_process[] = {
+	{ "run programs and create processes; children inherit this profile",
+	  "(allow process-exec process-fork)" },
+	{ "signals only to itself and its children (the same sandbox)",
+	  "(allow signal (target same-sandbox))" },
+	{ "process information only about itself and its children",
+	  "(allow process-info* (target same-sandbox))" },
+	{ "sysctls libc and language runtimes read: the hardware and CPU\n"
+	  "features (CPU count, page size), OS version, limits, boot time,\n"
+	  "load average, and whether Rosetta translates the process",
+	  "(allow sysctl-read\n"
+	  "    (sysctl-name-prefix \"hw.\")\n"
+	  "    (sysctl-name-prefix \"machdep.cpu.\")\n"
+	  "    (sysctl-name \"kern.argmax\")\n"
+	  "    (sysctl-name \"kern.boottime\")\n"
+	  "    (sysctl-name \"kern.hostname\")\n"
+	  "    (sysctl-name \"kern.maxfiles\")\n"
+	  "    (sysctl-name \"kern.maxfilesperproc\")\n"
+	  "    (sysctl-name \"kern.maxproc\")\n"
+	  "    (sysctl-name \"kern.ngroups\")\n"
+	  "    (sysctl-name \"kern.osproductversion\")\n"
+	  "    (sysctl-name \"kern.osrelease\")\n"
+	  "    (sysctl-name \"kern.ostype\")\n"
+	  "    (sysctl-name \"kern.osvariant_status\")\n"
+	  "    (sysctl-name \"kern.osversion\")\n"
+	  "    (sysctl-name \"kern.secure_kernel\")\n"
+	  "    (sysctl-name \"kern.usrstack64\")\n"
+	  "    (sysctl-name \"kern.version\")\n"
+	  "    (sysctl-name \"sysctl.proc_translated\")\n"
+	  "    (sysctl-name \"vm.loadavg\"))" },
+	{ "mach services libc uses",
+	  "(allow mach-lookup\n"
+	  "    ;; user and group lookups: getpwuid(3), getgrnam(3)\n"
+	  "    (global-name \"com.apple.system.opendirectoryd.libinfo\")\n"
+	  "    ;; group membership: getgrouplist(3), initgroups(3)\n"
+	  "    (global-name \"com.apple.system.opendirectoryd.membership\")\n"
+	  "    ;; syslog(3) and os_log\n"
+	  "    (global-name \"com.apple.system.logger\")\n"
+	  "    (global-name \"com.apple.logd\")\n"
+	  "    ;; notify(3): libc learns of time zone changes through it\n"
+	  "    (global-name \"com.apple.system.notification_center\")\n"
+	  "    ;; the per-user temporary directory: confstr(3)\n"
+	  "    (global-name \"com.apple.bsd.dirhelper\")\n"
+	  "    ;; certificate checks of TLS clients (the proxy never "
+	  "terminates TLS)\n"
+	  "    (global-name \"com.apple.trustd.agent\"))" },
+	{ "notify(3) reads its state from one shared memory page",
+	  "(allow ipc-posix-shm-read-data ipc-posix-shm-read-metadata\n"
+	  "    (ipc-posix-name \"apple.shm.notification_center\"))" },
+	{ "creating a socket grants nothing: connections are checked below",
+	  "(allow system-socket)" },
+	{ "pseudo-terminals, for programs that drive a terminal (script, "
+	  "expect)",
+	  "(allow pseudo-tty)" },
+};
+
+static const struct base_rule base_devices[] = {
+	{ "output discarded to /dev/null or /dev/zero",
+	  "(allow file-write-data file-ioctl\n"
+	  "    (literal \"/dev/null\")\n"
+	  "    (literal \"/dev/zero\"))" },
+	{ "entropy: every TLS library and hash table seed reads it",
+	  "(allow file-read*\n"
+	  "    (literal \"/dev/random\")\n"
+	  "    (literal \"/dev/urandom\"))" },
+	{ "the controlling terminal and pseudo-terminals",
+	  "(allow file-write-data file-ioctl\n"
+	  "    (literal \"/dev/tty\")\n"
+	  "    (literal \"/dev/ptmx\")\n"
+	  "    (regex \"^/dev/ttys[0-9]+$\"))" },
+	{ "descriptors the process already holds, reopened by name",
+	  "(allow file-write-data\n"
+	  "    (literal \"/dev/stdout\")\n"
+	  "    (literal \"/dev/stderr\")\n"
+	  "    (regex \"^/dev/fd/[0-9]+$\"))" },
+};
+
+static void write_base(FILE *out, const struct base_rule *rules, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const char *why = rules[i].why, *nl;
+
+		while ((nl = strchr(why, '\n'))) {
+			char *line = xstrndup(why, (size_t)(nl - why));
+
+			sbpl_write_comment(out, line);
+			free(line);
+			why = nl + 1;
+		}
+		sbpl_write_comment(out, why);
+		fprintf(out, "%s\n", rules[i].rule);
+	}
+}
+
+static void write_section(FILE *out, const char *title)
+{
+	fprintf(out, "\n;; ---- %s ----\n", title);
+}
+
+/* "(ACTION OPS" and one filter a line, then ")". */
+static void write_rule(FILE *out, const char *action, const char *ops,
+		       const struct sbpl_filter *filters, size_t n)
+{
+	size_t i;
+
+	fprintf(out, "(%s %s", action, ops);
+	for (i = 0; i < n; i++) {
+		fputs("\n    ", out);
+		sbpl_filter_write(out, &filters[i]);
+	}
+	fputs(")\n", out);
+}
+
+static void write_row_comment(FILE *out, const struct row *row)
+{
+	char *text = row_text(row), *line;
+
+	line = xasprintf("row %u, level %u: %s", row->index, row->level, text);
+	sbpl_write_comment(out, line);
+	free(line);
+	free(text);
+}
+
+static void write_fs_row(FILE *out, const struct row *row,
+			 const struct fs_plan *plan)
+{
+	write_row_comment(out, row);
+	switch (row->effect) {
+	case EFFECT_DENY:
+		write_rule(out, "deny", OPS_READ " " OPS_WRITE, plan->filters,
+			   plan->nfilters);
+		break;
+	case EFFECT_RO:
+		write_rule(out, "allow", OPS_READ, plan->filters,
+			   plan->nfilters);
+		write_rule(out, "deny", OPS_WRITE, plan->filters,
+			   plan->nfilters);
+		break;
+	case EFFECT_RW:
+		write_rule(out, "allow", OPS_READ " " OPS_WRITE, plan->filters,
+			   plan->nfilters);
+		break;
+	case EFFECT_ALLOW:
+	default:
+		BUG("file row with effect %d", row->effect);
+	}
+}
+
+/*
+ * Rows that land in the kernel, from the lowest priority to the highest;
+ * every other landing writes nothing.  An unsupported entry means the
+ * caller skipped emit_classify()'s verdict: refuse rather than write a
+ * profile wider than the table.
+ */
+static int check_landing(const struct landing *l, struct diag_list *diags)
+{
+	char *text;
+	int ret;
+
+	if (l->kind != LANDING_UNSUPPORTED)
+		return 0;
+	text = row_text(l->row);
+	ret = diag_error(diags, &l->row->loc,
+			 "row %u '%s' is unsupported on darwin: %s",
+			 l->row->index, text, l->reason ? l->reason : "");
+	free(text);
+	return ret;
+}
+
+static void write_fs(FILE *out, const struct table *table,
+		     const struct landing_set *landing)
+{
+	bool fold = fold_case(table), guards = false;
+	struct fs_plan plan;
+	size_t i;
+
+	write_section(out, "files: defaults");
+	sbpl_write_comment(out, "reads that match no row are allowed (running "
+			   "programs is a base allowance)");
+	fputs("(allow file-read* file-map-executable)\n", out);
+	if (table->default_write == EFFECT_RW) {
+		sbpl_write_comment(out, "@default write rw: writes that match "
+				   "no row are allowed");
+		fputs("(allow " OPS_WRITE ")\n", out);
+	} else {
+		sbpl_write_comment(out, "@default write deny: (deny default) "
+				   "denies writes that match no row");
+	}
+	sbpl_write_comment(out, "devices every program uses, below every row "
+			   "(a row naming them overrides these)");
+	write_base(out, base_devices, array_size(base_devices));
+
+	write_section(out, "file rows, lowest priority first (the last "
+		      "matching rule wins)");
+	for (i = table->fs.n; i-- > 0;) {
+		const struct row *row = table->fs.prio[i];
+
+		if (landing->fs[row->index].kind != LANDING_KERNEL)
+			continue;
+		fs_plan_build(row, fold, &plan);
+		write_fs_row(out, row, &plan);
+		if (plan.nguards)
+			guards = true;
+		fs_plan_free(&plan);
+	}
+	if (!guards)
+		return;
+
+	/* Above every row: a rename must not carry a denied path away. */
+	write_section(out, "ancestors of denied paths: no rename, no unlink");
+	for (i = table->fs.n; i-- > 0;) {
+		const struct row *row = table->fs.prio[i];
+
+		if (landing->fs[row->index].kind != LANDING_KERNEL ||
+		    row->effect != EFFECT_DENY)
+			continue;
+		fs_plan_build(row, fold, &plan);
+		if (plan.nguards) {
+			write_row_comment(out, row);
+			write_rule(out, "deny", OPS_GUARD, plan.guards,
+				   plan.nguards);
+		}
+		fs_plan_free(&plan);
+	}
+}
+
+static void write_net_row(FILE *out, const struct row *row)
+{
+	write_row_comment(out, row);
+	fprintf(out, "(%s network-outbound (remote ip \"localhost:",
+		row->effect == EFFECT_ALLOW ? "allow" : "deny");
+	if (row->net.any_port)
+		fputc('*', out);
+	else
+		fprintf(out, "%u", row->net.port);
+	fputs("\"))\n", out);
+}
+
+static const struct reserved_port *reserved_port_of(const struct landing *l)
+{
+	size_t i;
+
+	for (i = 0; i < array_size(reserved_ports); i++)
+		if (strcmp(l->entry, reserved_ports[i].entry) == 0)
+			return &reserved_ports[i];
+	BUG("darwin: unknown reserved entry '%s'", l->entry);
+}
+
+static void write_net(FILE *out, const struct table *table,
+		      const struct landing_set *landing)
+{
+	size_t i;
+
+	if (net_open(table)) {
+		write_section(out, "network: @default net open");
+		sbpl_write_comment(out, "connections that match no row are "
+				   "allowed");
+		fputs("(allow network*)\n", out);
+		sbpl_write_comment(out, "name resolution: DNS configuration "
+				   "and mDNSResponder");
+		fputs("(allow mach-lookup\n"
+		      "    (global-name "
+		      "\"com.apple.SystemConfiguration.DNSConfiguration\")\n"
+		      "    (global-name \"com.apple.dnssd.service\"))\n", out);
+	} else {
+		write_section(out, "network: @default net deny");
+		sbpl_write_comment(out, "no connection, not even to a unix "
+				   "socket, unless a rule below allows it");
+		fputs("(deny network-outbound)\n", out);
+		sbpl_write_comment(out, "listening on loopback grants no "
+				   "outbound connection");
+		fputs("(allow network-bind network-inbound "
+		      "(local ip \"localhost:*\"))\n", out);
+	}
+	sbpl_write_comment(out, "loopback rows, lowest priority first");
+	for (i = table->net.n; i-- > 0;) {
+		const struct row *row = table->net.prio[i];
+
+		if (landing->net[row->index].kind == LANDING_KERNEL)
+			write_net_row(out, row);
+	}
+	if (!landing->nreserved)
+		return;
+	write_section(out, "reserved: the launcher's proxy, above every row");
+	sbpl_write_comment(out, "ports filled in at launch: sandbox-exec "
+			   "-D NAME=PORT for each parameter");
+	for (i = 0; i < landing->nreserved; i++) {
+		const struct reserved_port *rp =
+			reserved_port_of(&landing->reserved[i]);
+
+		sbpl_write_comment(out, landing->reserved[i].entry);
+		fprintf(out, "(allow network-outbound (remote ip "
+			"(string-append \"localhost:\" (param \"%s\"))))\n",
+			rp->param);
+	}
+}
+
+static int darwin_emit_profile(const struct table *table,
+			       const struct landing_set *landing, FILE *out,
+			       struct diag_list *diags)
+{
+	int ret = 0;
+	size_t i;
+
+	for (i = 0; i < landing->nfs; i++)
+		if (check_landing(&landing->fs[i], diags))
+			ret = -1;
+	for (i = 0; i < landing->nnet; i++)
+		if (check_landing(&landing->net[i], diags))
+			ret = -1;
+	if (ret)
+		return ret;
+
+	sbpl_write_comment(out, "Seatbelt profile written by vboxc for "
+			   "target darwin; do not edit.");
+	sbpl_write_comment(out, "Layout and reasons: doc/targets.md. Run "
+			   "with sandbox-exec -f FILE.");
+	fputs("(version 1)\n", out);
+	sbpl_write_comment(out, "everything not allowed below is denied");
+	fputs("(deny default)\n", out);
+	write_section(out, "base allowances (below every row)");
+	write_base(out, base_process, array_size(base_process));
+	write_fs(out, table, landing);
+	write_net(out, table, landing);
+	if (ferror(out))
+		return diag_error(diags, NULL, "cannot write the SBPL profile");
+	return 0;
+}
+
+const struct emitter emitter_darwin = {
+	.name = "darwin",
+	.profile_ext = "sb",
+	.classify = darwin_classify,
+	.emit_profile = darwin_emit_profile,
+};

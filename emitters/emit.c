@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * emit.c - the table of targets and the classification every emitter
+ * shares.
+ */
+#include <vbox.h>
+
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "diag.h"
+#include "emit.h"
+#include "ir.h"
+#include "target.h"
+
+static const struct emitter *const emitters[] = {
+	&emitter_darwin,
+	&emitter_linux,
+	&emitter_windows,
+};
+
+const struct emitter *emitter_for(const struct target_traits *target)
+{
+	size_t i;
+
+	for (i = 0; i < array_size(emitters); i++)
+		if (strcmp(emitters[i]->name, target->name) == 0)
+			return emitters[i];
+	BUG("no emitter for target '%s'", target->name);
+}
+
+const char *landing_kind_name(enum landing_kind kind)
+{
+	switch (kind) {
+	case LANDING_KERNEL:
+		return "kernel";
+	case LANDING_LAUNCH:
+		return "launch";
+	case LANDING_PROXY:
+		return "proxy";
+	case LANDING_ABSORBED:
+		return "absorbed";
+	case LANDING_RESERVED:
+		return "reserved";
+	case LANDING_UNSUPPORTED:
+		return "unsupported";
+	default:
+		BUG("bad landing kind %d", kind);
+	}
+}
+
+static void init_domain(struct landing **out, size_t *n,
+			const struct rowvec *rows)
+{
+	size_t i;
+
+	*n = rows->n;
+	*out = xcalloc(rows->n ? rows->n : 1, sizeof(**out));
+	for (i = 0; i < rows->n; i++) {
+		(*out)[i].kind = LANDING_KERNEL;
+		(*out)[i].row = rows->order[i];
+	}
+}
+
+void landing_set_init(struct landing_set *set, const struct table *table)
+{
+	memset(set, 0, sizeof(*set));
+	init_domain(&set->fs, &set->nfs, &table->fs);
+	init_domain(&set->net, &set->nnet, &table->net);
+}
+
+void landing_set_reason(struct landing *l, enum landing_kind kind,
+			const char *fmt, ...)
+{
+	va_list ap;
+	char *reason;
+
+	va_start(ap, fmt);
+	if (vasprintf(&reason, fmt, ap) < 0)
+		BUG("out of memory");
+	va_end(ap);
+	free(l->reason);
+	l->reason = reason;
+	l->kind = kind;
+}
+
+void landing_set_add_reserved(struct landing_set *set, const char *entry,
+			      const char *fmt, ...)
+{
+	struct landing *l;
+	va_list ap;
+
+	set->reserved = xreallocarray(set->reserved, set->nreserved + 1,
+				      sizeof(*set->reserved));
+	l = &set->reserved[set->nreserved++];
+	memset(l, 0, sizeof(*l));
+	l->kind = LANDING_RESERVED;
+	l->entry = xstrdup(entry);
+	va_start(ap, fmt);
+	if (vasprintf(&l->reason, fmt, ap) < 0)
+		BUG("out of memory");
+	va_end(ap);
+}
+
+static void free_entries(struct landing *l, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(l[i].entry);
+		free(l[i].reason);
+	}
+	free(l);
+}
+
+void landing_set_free(struct landing_set *set)
+{
+	free_entries(set->fs, set->nfs);
+	free_entries(set->net, set->nnet);
+	free_entries(set->reserved, set->nreserved);
+	memset(set, 0, sizeof(*set));
+}
+
+static int report_unsupported(const struct landing *l, size_t n,
+			      const char *target, struct diag_list *diags)
+{
+	int ret = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		char *text;
+
+		if (l[i].kind != LANDING_UNSUPPORTED)
+			continue;
+		text = row_text(l[i].row);
+		ret = diag_error(diags, &l[i].row->loc,
+				 "row %u '%s' is unsupported on %s: %s",
+				 l[i].row->index, text, target,
+				 l[i].reason ? l[i].reason : "no reason given");
+		free(text);
+	}
+	return ret;
+}
+
+int emit_classify(const struct emitter *em, const struct table *table,
+		  struct landing_set *out, struct diag_list *diags)
+{
+	size_t i;
+	int ret;
+
+	landing_set_init(out, table);
+	em->classify(table, out);
+	/* A classifier that forgets a reason would leave users guessing. */
+	for (i = 0; i < out->nfs; i++)
+		if (!out->fs[i].reason)
+			BUG("%s: file row %zu has no landing reason", em->name, i);
+	for (i = 0; i < out->nnet; i++)
+		if (!out->net[i].reason)
+			BUG("%s: network row %zu has no landing reason",
+			    em->name, i);
+	ret = report_unsupported(out->fs, out->nfs, em->name, diags);
+	if (report_unsupported(out->net, out->nnet, em->name, diags))
+		ret = -1;
+	if (em->check_table && em->check_table(table, diags))
+		ret = -1;
+	return ret;
+}

@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * emit.h - targets as a table: every target first classifies every row
+ * (SPEC §2), and only a table with no unsupported row is written.
+ *
+ * The compiler core never switches on the target; the programs look up an
+ * emitter by the target's traits and call it through this interface.
+ */
+#ifndef VBOX_EMIT_H
+#define VBOX_EMIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+struct row;
+struct table;
+struct diag_list;
+struct target_traits;
+
+/**
+ * enum landing_kind - how one entry is enforced on a target (SPEC §2)
+ * @LANDING_KERNEL: by the OS mechanism the artifact configures
+ * @LANDING_LAUNCH: by the launcher instantiating it at launch time (e.g.
+ *                  expanding a glob against the host file system)
+ * @LANDING_PROXY: by the launcher's egress proxy
+ * @LANDING_ABSORBED: needs nothing: dead, redundant, or an allow whose
+ *                    omission only narrows the sandbox
+ * @LANDING_RESERVED: an internal entry the launcher adds, not a user row
+ * @LANDING_UNSUPPORTED: cannot be enforced faithfully: compile fails
+ */
+enum landing_kind {
+	LANDING_KERNEL,
+	LANDING_LAUNCH,
+	LANDING_PROXY,
+	LANDING_ABSORBED,
+	LANDING_RESERVED,
+	LANDING_UNSUPPORTED,
+};
+
+/**
+ * struct landing - the classification of one row or reserved entry
+ * @kind: see enum landing_kind
+ * @row: the user row (borrowed from the table), NULL for reserved entries
+ * @entry: reserved entries only: what the launcher adds, written like a
+ *         rule ("!!!...allow:localhost:${VBOX_PROXY_HTTP_PORT}") (owned)
+ * @reason: one line saying why it lands there, lower case, no trailing
+ *          period, e.g. "glob expanded against the host file system at
+ *          launch" (owned)
+ */
+struct landing {
+	enum landing_kind kind;
+	const struct row *row;
+	char *entry;
+	char *reason;
+};
+
+/**
+ * struct landing_set - a whole table's classification on one target
+ * @fs: one entry per file row, in table order (fs[i].row->index == i)
+ * @nfs: number of file rows
+ * @net: one entry per network row, in table order
+ * @nnet: number of network rows
+ * @reserved: reserved entries, in the order the launcher adds them
+ * @nreserved: number of reserved entries
+ */
+struct landing_set {
+	struct landing *fs;
+	size_t nfs;
+	struct landing *net;
+	size_t nnet;
+	struct landing *reserved;
+	size_t nreserved;
+};
+
+/**
+ * struct emitter - one target
+ * @name: the target's name ("darwin", "linux", "windows")
+ * @profile_ext: file extension of the profile for goldens ("sb",
+ *               "bwrap", "acl.json")
+ * @check_table: optional; refuse what no single row carries, e.g. a
+ *               network posture the target cannot enforce.  Returns 0, or
+ *               -1 with errors queued.  emit_classify() runs it, so
+ *               compile and preflight refuse alike.
+ * @classify: set a landing and a reason on every entry of @out, which
+ *            emit_classify() has initialised with landing_set_init()
+ *            (every entry LANDING_KERNEL, its row set, no reason), for
+ *            @table, whose shadow_analyze() has run (row->shadowed_by is
+ *            set).  Must not fail.
+ * @emit_profile: write the profile (SBPL text, bwrap NUL-separated
+ *                argument list, ACL plan JSON) for a table whose
+ *                classification has no unsupported entry.  Output is a
+ *                pure function of the table and @landing: no time, host
+ *                state, environment or locale.  Returns 0, or -1 with
+ *                errors queued (e.g. a profile that cannot exist without
+ *                launch-time data).
+ * @emit_plan_artifact: optional; the artifact stored in plan.bin when it
+ *                      differs from the profile (linux: launch rows as
+ *                      placeholders the launcher fills in).  NULL: the
+ *                      plan stores what @emit_profile writes.
+ */
+struct emitter {
+	const char *name;
+	const char *profile_ext;
+	int (*check_table)(const struct table *table, struct diag_list *diags);
+	void (*classify)(const struct table *table, struct landing_set *out);
+	int (*emit_profile)(const struct table *table,
+			    const struct landing_set *landing, FILE *out,
+			    struct diag_list *diags);
+	int (*emit_plan_artifact)(const struct table *table,
+				  const struct landing_set *landing, FILE *out,
+				  struct diag_list *diags);
+};
+
+extern const struct emitter emitter_darwin;
+extern const struct emitter emitter_linux;
+extern const struct emitter emitter_windows;
+
+/* emitter_for - the emitter of @target (never NULL for a known target). */
+const struct emitter *emitter_for(const struct target_traits *target);
+
+/*
+ * emit_classify - initialise @out, run @em->classify into it, then queue
+ * one error per unsupported entry, at the row's location: "row N
+ * 'EFFECT:TARGET' is unsupported on TARGET: REASON", and run
+ * @em->check_table.  Returns 0, or -1 when anything is unsupported (@out
+ * stays filled for preflight; free it with landing_set_free() either way).
+ */
+int emit_classify(const struct emitter *em, const struct table *table,
+		  struct landing_set *out, struct diag_list *diags);
+
+/*
+ * landing_set_init - size @set for @table and point each entry at its row
+ * (kind LANDING_KERNEL, no reason yet); emit_classify() calls it.
+ * landing_set_reason - set entry @l's kind and its reason (printf format).
+ * landing_set_add_reserved - append a reserved entry.
+ * landing_set_free - free every string and array.
+ */
+void landing_set_init(struct landing_set *set, const struct table *table);
+__attribute__((format(printf, 3, 4))) void
+landing_set_reason(struct landing *l, enum landing_kind kind,
+		   const char *fmt, ...);
+__attribute__((format(printf, 3, 4))) void
+landing_set_add_reserved(struct landing_set *set, const char *entry,
+			 const char *fmt, ...);
+void landing_set_free(struct landing_set *set);
+
+/* landing_kind_name - "kernel", "launch", "proxy", "absorbed", ... */
+const char *landing_kind_name(enum landing_kind kind);
+
+#endif /* VBOX_EMIT_H */

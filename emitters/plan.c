@@ -1,0 +1,908 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * plan.c - writing and loading plan.bin (SPEC §3.3; layout in plan.h).
+ *
+ * The loader is shared by vboxc (tests) and vbox-exec, so it treats its
+ * input as hostile: every read is bounds-checked against the bytes left
+ * in its section, every count is checked against those bytes before
+ * anything is allocated, and every enum is range-checked.  Any error
+ * produces one line saying what is wrong; nothing is half-loaded.
+ */
+#include <vbox.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "emit.h"
+#include "ir.h"
+#include "location.h"
+#include "plan.h"
+
+/* The header's fixed fields (offsets in plan.h). */
+#define HDR_VERSION 8
+#define HDR_TARGET 10
+#define HDR_ZERO 11
+#define HDR_HEADER_SIZE 12
+#define HDR_FILE_SIZE 16
+#define HDR_CRC 24
+#define HDR_NSECTIONS 28
+
+#define SECTION_HEADER_SIZE 8
+#define NSECTIONS PLAN_SEC_ARTIFACT
+
+/* Smallest encoding of one entry: what a count is checked against. */
+#define ROW_MIN_BYTES (4 + 4 + 4 + 4 + 4)
+#define RESERVED_MIN_BYTES (4 + 4)
+#define FINDING_MIN_BYTES (1 + 1 + 4 + 4)
+
+/*
+ * CRC-32C (Castagnoli), reflected polynomial 0x82f63b78, one byte at a
+ * time.  Entry i is the CRC register after shifting i through eight
+ * rounds of the polynomial division.
+ */
+static const uint32_t crc32c_table[256] = {
+	0x00000000, 0xf26b8303, 0xe13b70f7, 0x1350f3f4, 0xc79a971f, 0x35f1141c,
+	0x26a1e7e8, 0xd4ca64eb, 0x8ad958cf, 0x78b2dbcc, 0x6be22838, 0x9989ab3b,
+	0x4d43cfd0, 0xbf284cd3, 0xac78bf27, 0x5e133c24, 0x105ec76f, 0xe235446c,
+	0xf165b798, 0x030e349b, 0xd7c45070, 0x25afd373, 0x36ff2087, 0xc494a384,
+	0x9a879fa0, 0x68ec1ca3, 0x7bbcef57, 0x89d76c54, 0x5d1d08bf, 0xaf768bbc,
+	0xbc267848, 0x4e4dfb4b, 0x20bd8ede, 0xd2d60ddd, 0xc186fe29, 0x33ed7d2a,
+	0xe72719c1, 0x154c9ac2, 0x061c6936, 0xf477ea35, 0xaa64d611, 0x580f5512,
+	0x4b5fa6e6, 0xb93425e5, 0x6dfe410e, 0x9f95c20d, 0x8cc531f9, 0x7eaeb2fa,
+	0x30e349b1, 0xc288cab2, 0xd1d83946, 0x23b3ba45, 0xf779deae, 0x05125dad,
+	0x1642ae59, 0xe4292d5a, 0xba3a117e, 0x4851927d, 0x5b016189, 0xa96ae28a,
+	0x7da08661, 0x8fcb0562, 0x9c9bf696, 0x6ef07595, 0x417b1dbc, 0xb3109ebf,
+	0xa0406d4b, 0x522bee48, 0x86e18aa3, 0x748a09a0, 0x67dafa54, 0x95b17957,
+	0xcba24573, 0x39c9c670, 0x2a993584, 0xd8f2b687, 0x0c38d26c, 0xfe53516f,
+	0xed03a29b, 0x1f682198, 0x5125dad3, 0xa34e59d0, 0xb01eaa24, 0x42752927,
+	0x96bf4dcc, 0x64d4cecf, 0x77843d3b, 0x85efbe38, 0xdbfc821c, 0x2997011f,
+	0x3ac7f2eb, 0xc8ac71e8, 0x1c661503, 0xee0d9600, 0xfd5d65f4, 0x0f36e6f7,
+	0x61c69362, 0x93ad1061, 0x80fde395, 0x72966096, 0xa65c047d, 0x5437877e,
+	0x4767748a, 0xb50cf789, 0xeb1fcbad, 0x197448ae, 0x0a24bb5a, 0xf84f3859,
+	0x2c855cb2, 0xdeeedfb1, 0xcdbe2c45, 0x3fd5af46, 0x7198540d, 0x83f3d70e,
+	0x90a324fa, 0x62c8a7f9, 0xb602c312, 0x44694011, 0x5739b3e5, 0xa55230e6,
+	0xfb410cc2, 0x092a8fc1, 0x1a7a7c35, 0xe811ff36, 0x3cdb9bdd, 0xceb018de,
+	0xdde0eb2a, 0x2f8b6829, 0x82f63b78, 0x709db87b, 0x63cd4b8f, 0x91a6c88c,
+	0x456cac67, 0xb7072f64, 0xa457dc90, 0x563c5f93, 0x082f63b7, 0xfa44e0b4,
+	0xe9141340, 0x1b7f9043, 0xcfb5f4a8, 0x3dde77ab, 0x2e8e845f, 0xdce5075c,
+	0x92a8fc17, 0x60c37f14, 0x73938ce0, 0x81f80fe3, 0x55326b08, 0xa759e80b,
+	0xb4091bff, 0x466298fc, 0x1871a4d8, 0xea1a27db, 0xf94ad42f, 0x0b21572c,
+	0xdfeb33c7, 0x2d80b0c4, 0x3ed04330, 0xccbbc033, 0xa24bb5a6, 0x502036a5,
+	0x4370c551, 0xb11b4652, 0x65d122b9, 0x97baa1ba, 0x84ea524e, 0x7681d14d,
+	0x2892ed69, 0xdaf96e6a, 0xc9a99d9e, 0x3bc21e9d, 0xef087a76, 0x1d63f975,
+	0x0e330a81, 0xfc588982, 0xb21572c9, 0x407ef1ca, 0x532e023e, 0xa145813d,
+	0x758fe5d6, 0x87e466d5, 0x94b49521, 0x66df1622, 0x38cc2a06, 0xcaa7a905,
+	0xd9f75af1, 0x2b9cd9f2, 0xff56bd19, 0x0d3d3e1a, 0x1e6dcdee, 0xec064eed,
+	0xc38d26c4, 0x31e6a5c7, 0x22b65633, 0xd0ddd530, 0x0417b1db, 0xf67c32d8,
+	0xe52cc12c, 0x1747422f, 0x49547e0b, 0xbb3ffd08, 0xa86f0efc, 0x5a048dff,
+	0x8ecee914, 0x7ca56a17, 0x6ff599e3, 0x9d9e1ae0, 0xd3d3e1ab, 0x21b862a8,
+	0x32e8915c, 0xc083125f, 0x144976b4, 0xe622f5b7, 0xf5720643, 0x07198540,
+	0x590ab964, 0xab613a67, 0xb831c993, 0x4a5a4a90, 0x9e902e7b, 0x6cfbad78,
+	0x7fab5e8c, 0x8dc0dd8f, 0xe330a81a, 0x115b2b19, 0x020bd8ed, 0xf0605bee,
+	0x24aa3f05, 0xd6c1bc06, 0xc5914ff2, 0x37faccf1, 0x69e9f0d5, 0x9b8273d6,
+	0x88d28022, 0x7ab90321, 0xae7367ca, 0x5c18e4c9, 0x4f48173d, 0xbd23943e,
+	0xf36e6f75, 0x0105ec76, 0x12551f82, 0xe03e9c81, 0x34f4f86a, 0xc69f7b69,
+	0xd5cf889d, 0x27a40b9e, 0x79b737ba, 0x8bdcb4b9, 0x988c474d, 0x6ae7c44e,
+	0xbe2da0a5, 0x4c4623a6, 0x5f16d052, 0xad7d5351,
+};
+
+uint32_t crc32c(uint32_t crc, const void *buf, size_t len)
+{
+	const uint8_t *p = buf;
+	size_t i;
+
+	crc = ~crc;
+	for (i = 0; i < len; i++)
+		crc = crc32c_table[(crc ^ p[i]) & 0xff] ^ (crc >> 8);
+	return ~crc;
+}
+
+enum plan_target plan_target_of(const char *name)
+{
+	if (!name)
+		return 0;
+	if (strcmp(name, "darwin") == 0)
+		return PLAN_TARGET_DARWIN;
+	if (strcmp(name, "linux") == 0)
+		return PLAN_TARGET_LINUX;
+	if (strcmp(name, "windows") == 0)
+		return PLAN_TARGET_WINDOWS;
+	return 0;
+}
+
+const char *plan_target_name(enum plan_target target)
+{
+	switch (target) {
+	case PLAN_TARGET_DARWIN:
+		return "darwin";
+	case PLAN_TARGET_LINUX:
+		return "linux";
+	case PLAN_TARGET_WINDOWS:
+		return "windows";
+	default:
+		return "unknown";
+	}
+}
+
+static const char *section_name(unsigned tag)
+{
+	switch (tag) {
+	case PLAN_SEC_POLICY:
+		return "policy";
+	case PLAN_SEC_FS_ROWS:
+		return "file rows";
+	case PLAN_SEC_NET_ROWS:
+		return "network rows";
+	case PLAN_SEC_RESERVED:
+		return "reserved entries";
+	case PLAN_SEC_FINDINGS:
+		return "findings";
+	case PLAN_SEC_ARTIFACT:
+		return "artifact";
+	default:
+		return "unknown";
+	}
+}
+
+/* ---- writing --------------------------------------------------------- */
+
+/* A growable output buffer; never fails (allocation aborts). */
+struct wbuf {
+	uint8_t *p;
+	size_t len;
+	size_t cap;
+};
+
+static void put_bytes(struct wbuf *b, const void *data, size_t n)
+{
+	if (n > SIZE_MAX - b->len)
+		BUG("plan buffer overflow");
+	if (b->len + n > b->cap) {
+		size_t cap = b->cap ? b->cap : 256;
+
+		while (cap < b->len + n)
+			cap = cap > SIZE_MAX / 2 ? b->len + n : cap * 2;
+		b->p = xrealloc(b->p, cap);
+		b->cap = cap;
+	}
+	if (n)
+		memcpy(b->p + b->len, data, n);
+	b->len += n;
+}
+
+static void le_store(uint8_t *dst, uint64_t v, unsigned width)
+{
+	unsigned i;
+
+	for (i = 0; i < width; i++)
+		dst[i] = (uint8_t)(v >> (8 * i));
+}
+
+static void put_le(struct wbuf *b, uint64_t v, unsigned width)
+{
+	uint8_t tmp[8];
+
+	le_store(tmp, v, width);
+	put_bytes(b, tmp, width);
+}
+
+static void put_u8(struct wbuf *b, unsigned v)
+{
+	put_le(b, v, 1);
+}
+
+static void put_u16(struct wbuf *b, unsigned v)
+{
+	put_le(b, v, 2);
+}
+
+static void put_u32(struct wbuf *b, uint32_t v)
+{
+	put_le(b, v, 4);
+}
+
+static void put_string(struct wbuf *b, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n > UINT32_MAX)
+		BUG("plan string of %zu bytes", n);
+	put_u32(b, (uint32_t)n);
+	put_bytes(b, s, n);
+}
+
+/* Write a section header with a size to patch; returns where it is. */
+static size_t section_begin(struct wbuf *b, enum plan_section tag)
+{
+	size_t at;
+
+	put_u16(b, tag);
+	put_u16(b, 0);
+	at = b->len;
+	put_u32(b, 0);
+	return at;
+}
+
+static void section_end(struct wbuf *b, size_t at)
+{
+	size_t n = b->len - at - 4;
+
+	if (n > UINT32_MAX)
+		BUG("plan section of %zu bytes", n);
+	le_store(b->p + at, n, 4);
+}
+
+static void put_rows(struct wbuf *b, const struct rowvec *rows,
+		     const struct landing *landing, size_t nlanding)
+{
+	size_t i;
+
+	if (nlanding != rows->n)
+		BUG("landing set has %zu entries for %zu rows", nlanding,
+		    rows->n);
+	put_u32(b, (uint32_t)rows->n);
+	for (i = 0; i < rows->n; i++) {
+		const struct row *row = rows->order[i];
+		const struct landing *l = &landing[i];
+		char *source;
+
+		/*
+		 * compile refuses a table with an unsupported row before it
+		 * gets here; a plan must never carry one.
+		 */
+		if (l->row != row || l->kind > LANDING_ABSORBED)
+			BUG("row %zu: landing does not belong in a plan", i);
+		put_u32(b, row->index);
+		put_u32(b, row->prio);
+		put_u8(b, row->effect);
+		put_u8(b, row->level);
+		put_u8(b, l->kind);
+		put_u8(b, 0);
+		put_string(b, row->domain == DOMAIN_FS ? row->fs.text :
+							 row->net.text);
+		source = location_format(&row->loc);
+		put_string(b, source ? source : "");
+		free(source);
+	}
+}
+
+void plan_encode(const struct table *table, const struct landing_set *landing,
+		 const char *target_name, const uint8_t *artifact,
+		 size_t artifact_len, uint8_t **out, size_t *out_len)
+{
+	enum plan_target target = plan_target_of(target_name);
+	struct wbuf b = { 0 };
+	size_t at, i;
+
+	if (!target)
+		BUG("no plan target for '%s'", target_name);
+
+	put_bytes(&b, PLAN_MAGIC, 8);
+	put_u16(&b, PLAN_FORMAT_VERSION);
+	put_u8(&b, target);
+	put_u8(&b, 0);
+	put_u32(&b, PLAN_HEADER_SIZE);
+	put_le(&b, 0, 8);		/* file size, patched below */
+	put_u32(&b, 0);			/* checksum, patched below */
+	put_u32(&b, NSECTIONS);
+
+	at = section_begin(&b, PLAN_SEC_POLICY);
+	put_u8(&b, table->default_write);
+	put_u8(&b, table->default_net);
+	put_string(&b, table->upstream_proxy ? table->upstream_proxy : "");
+	section_end(&b, at);
+
+	at = section_begin(&b, PLAN_SEC_FS_ROWS);
+	put_rows(&b, &table->fs, landing->fs, landing->nfs);
+	section_end(&b, at);
+
+	at = section_begin(&b, PLAN_SEC_NET_ROWS);
+	put_rows(&b, &table->net, landing->net, landing->nnet);
+	section_end(&b, at);
+
+	at = section_begin(&b, PLAN_SEC_RESERVED);
+	put_u32(&b, (uint32_t)landing->nreserved);
+	for (i = 0; i < landing->nreserved; i++) {
+		put_string(&b, landing->reserved[i].entry);
+		put_string(&b, landing->reserved[i].reason ?
+				       landing->reserved[i].reason : "");
+	}
+	section_end(&b, at);
+
+	at = section_begin(&b, PLAN_SEC_FINDINGS);
+	put_u32(&b, (uint32_t)table->nfindings);
+	for (i = 0; i < table->nfindings; i++) {
+		const struct finding *f = &table->findings[i];
+
+		put_u8(&b, f->kind);
+		put_u8(&b, f->row->domain);
+		put_u32(&b, f->row->index);
+		put_u32(&b, f->by->index);
+	}
+	section_end(&b, at);
+
+	at = section_begin(&b, PLAN_SEC_ARTIFACT);
+	put_bytes(&b, artifact, artifact_len);
+	section_end(&b, at);
+
+	le_store(b.p + HDR_FILE_SIZE, b.len, 8);
+	le_store(b.p + HDR_CRC, crc32c(0, b.p, b.len), 4);
+	*out = b.p;
+	*out_len = b.len;
+}
+
+/* ---- reading --------------------------------------------------------- */
+
+/*
+ * A window on the input: one section's payload.  @ctx names what is
+ * being read ("file rows section, row 3") for messages.
+ */
+struct reader {
+	const uint8_t *p;
+	size_t len;
+	size_t off;
+	char ctx[64];
+	char **err;
+};
+
+static __printf(2, 3) int fail(char **err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (vasprintf(err, fmt, ap) < 0)
+		BUG("out of memory");
+	va_end(ap);
+	return -1;
+}
+
+static __printf(2, 3) int corrupt(struct reader *r, const char *fmt, ...)
+{
+	va_list ap;
+	char *msg;
+
+	va_start(ap, fmt);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		BUG("out of memory");
+	va_end(ap);
+	fail(r->err, "corrupt plan: %s: %s", r->ctx, msg);
+	free(msg);
+	return -1;
+}
+
+static uint64_t le_load(const uint8_t *src, unsigned width)
+{
+	uint64_t v = 0;
+	unsigned i;
+
+	for (i = 0; i < width; i++)
+		v |= (uint64_t)src[i] << (8 * i);
+	return v;
+}
+
+static size_t left(const struct reader *r)
+{
+	return r->len - r->off;
+}
+
+static int get_le(struct reader *r, uint64_t *v, unsigned width,
+		  const char *what)
+{
+	if (left(r) < width)
+		return corrupt(r, "%s: needs %u bytes, %zu left", what, width,
+			       left(r));
+	*v = le_load(r->p + r->off, width);
+	r->off += width;
+	return 0;
+}
+
+static int get_u8(struct reader *r, uint8_t *v, const char *what)
+{
+	uint64_t x = 0;
+
+	if (get_le(r, &x, 1, what))
+		return -1;
+	*v = (uint8_t)x;
+	return 0;
+}
+
+static int get_u32(struct reader *r, uint32_t *v, const char *what)
+{
+	uint64_t x = 0;
+
+	if (get_le(r, &x, 4, what))
+		return -1;
+	*v = (uint32_t)x;
+	return 0;
+}
+
+/* A string: u32 length, then that many bytes, none of them NUL. */
+static int get_string(struct reader *r, char **out, const char *what)
+{
+	uint32_t n;
+
+	if (get_u32(r, &n, what))
+		return -1;
+	if (n > left(r))
+		return corrupt(r, "%s: string length %u exceeds the %zu bytes left",
+			       what, n, left(r));
+	if (memchr(r->p + r->off, '\0', n))
+		return corrupt(r, "%s: NUL byte inside the string", what);
+	*out = xmalloc((size_t)n + 1);
+	memcpy(*out, r->p + r->off, n);
+	(*out)[n] = '\0';
+	r->off += n;
+	return 0;
+}
+
+/*
+ * A count of entries of at least @min_bytes each: checked against the
+ * bytes left before the caller allocates for it, so a damaged count
+ * cannot ask for gigabytes.
+ */
+static int get_count(struct reader *r, uint32_t *n, size_t min_bytes)
+{
+	if (get_u32(r, n, "count"))
+		return -1;
+	if (*n > PLAN_MAX_ROWS)
+		return corrupt(r, "count %u exceeds the limit of %u", *n,
+			       PLAN_MAX_ROWS);
+	if (*n > left(r) / min_bytes)
+		return corrupt(r, "count %u needs at least %zu bytes, %zu left",
+			       *n, (size_t)*n * min_bytes, left(r));
+	return 0;
+}
+
+static int decode_policy(struct reader *r, struct plan *p)
+{
+	char *proxy;
+
+	if (get_u8(r, &p->default_write, "default write") ||
+	    get_u8(r, &p->default_net, "default net"))
+		return -1;
+	if (p->default_write != EFFECT_DENY && p->default_write != EFFECT_RW)
+		return corrupt(r, "default write %u is out of range",
+			       p->default_write);
+	if (p->default_net != EFFECT_DENY && p->default_net != EFFECT_ALLOW)
+		return corrupt(r, "default net %u is out of range",
+			       p->default_net);
+	if (get_string(r, &proxy, "upstream proxy"))
+		return -1;
+	if (*proxy)
+		p->upstream_proxy = proxy;
+	else
+		free(proxy);
+	return 0;
+}
+
+static bool effect_valid(enum domain domain, unsigned effect)
+{
+	if (domain == DOMAIN_FS)
+		return effect == EFFECT_DENY || effect == EFFECT_RO ||
+		       effect == EFFECT_RW;
+	return effect == EFFECT_DENY || effect == EFFECT_ALLOW;
+}
+
+static int decode_row(struct reader *r, enum domain domain, uint32_t i,
+		      uint32_t n, struct plan_row *row)
+{
+	uint8_t zero;
+
+	if (get_u32(r, &row->index, "index") ||
+	    get_u32(r, &row->prio, "priority") ||
+	    get_u8(r, &row->effect, "effect") ||
+	    get_u8(r, &row->level, "level") ||
+	    get_u8(r, &row->landing, "landing") ||
+	    get_u8(r, &zero, "padding"))
+		return -1;
+	if (row->index != i)
+		return corrupt(r, "index %u, expected %u", row->index, i);
+	if (row->prio >= n)
+		return corrupt(r, "priority %u is out of range", row->prio);
+	if (!effect_valid(domain, row->effect))
+		return corrupt(r, "effect %u is out of range", row->effect);
+	/* A plan holds only rows the target enforces or can omit. */
+	if (row->landing > LANDING_ABSORBED)
+		return corrupt(r, "landing %u is out of range", row->landing);
+	if (zero)
+		return corrupt(r, "padding byte is %u, not 0", zero);
+	if (get_string(r, &row->target, "target") ||
+	    get_string(r, &row->source, "source"))
+		return -1;
+	if (!*row->target)
+		return corrupt(r, "empty target");
+	return 0;
+}
+
+/*
+ * Priorities must be a permutation that sorts the rows by level, highest
+ * first, then by index: the launcher may apply rows in @prio order, so
+ * a plan whose order disagrees with its levels is corrupt.
+ */
+static int check_prio(struct reader *r, const struct plan_row *rows,
+		      uint32_t n)
+{
+	uint32_t *inv, k;
+	int ret = 0;
+
+	if (!n)
+		return 0;
+	inv = xmalloc(n * sizeof(*inv));
+	memset(inv, 0xff, n * sizeof(*inv));
+	for (k = 0; k < n && !ret; k++) {
+		if (inv[rows[k].prio] != UINT32_MAX)
+			ret = corrupt(r, "rows %u and %u share priority %u",
+				      inv[rows[k].prio], k, rows[k].prio);
+		inv[rows[k].prio] = k;
+	}
+	for (k = 1; k < n && !ret; k++) {
+		const struct plan_row *a = &rows[inv[k - 1]];
+		const struct plan_row *b = &rows[inv[k]];
+
+		if (a->level < b->level ||
+		    (a->level == b->level && a->index > b->index))
+			ret = corrupt(r, "priority %u disagrees with the levels",
+				      k);
+	}
+	free(inv);
+	return ret;
+}
+
+static int decode_rows(struct reader *r, enum domain domain,
+		       struct plan_row **out, size_t *nout)
+{
+	const char *what = domain == DOMAIN_FS ? "file rows" : "network rows";
+	uint32_t n, i;
+
+	if (get_count(r, &n, ROW_MIN_BYTES))
+		return -1;
+	if (!n)
+		return 0;
+	*out = xcalloc(n, sizeof(**out));
+	*nout = n;
+	for (i = 0; i < n; i++) {
+		snprintf(r->ctx, sizeof(r->ctx), "%s, row %u", what, i);
+		if (decode_row(r, domain, i, n, &(*out)[i]))
+			return -1;
+	}
+	snprintf(r->ctx, sizeof(r->ctx), "%s", what);
+	return check_prio(r, *out, n);
+}
+
+static int decode_reserved(struct reader *r, struct plan *p)
+{
+	uint32_t n, i;
+
+	if (get_count(r, &n, RESERVED_MIN_BYTES))
+		return -1;
+	if (!n)
+		return 0;
+	p->reserved = xcalloc(n, sizeof(*p->reserved));
+	p->nreserved = n;
+	for (i = 0; i < n; i++) {
+		struct plan_reserved *e = &p->reserved[i];
+
+		snprintf(r->ctx, sizeof(r->ctx), "reserved entry %u", i);
+		if (get_string(r, &e->entry, "entry") ||
+		    get_string(r, &e->reason, "reason"))
+			return -1;
+		if (!*e->entry)
+			return corrupt(r, "empty entry");
+	}
+	return 0;
+}
+
+static int check_finding(struct reader *r, const struct plan *p,
+			 const struct plan_finding *f, uint64_t *last)
+{
+	const struct plan_row *rows = f->domain == DOMAIN_FS ? p->fs : p->net;
+	size_t n = f->domain == DOMAIN_FS ? p->nfs : p->nnet;
+	uint64_t key = ((uint64_t)f->domain << 32 | f->row) + 1;
+
+	if (f->kind != FINDING_INEFFECTIVE && f->kind != FINDING_DEAD)
+		return corrupt(r, "kind %u is out of range", f->kind);
+	if (f->domain != DOMAIN_FS && f->domain != DOMAIN_NET)
+		return corrupt(r, "domain %u is out of range", f->domain);
+	if (f->row >= n || f->by >= n)
+		return corrupt(r, "row %u or %u is out of range", f->row,
+			       f->by);
+	/* Shadow analysis only ever names a higher-priority row. */
+	if (rows[f->by].prio >= rows[f->row].prio)
+		return corrupt(r, "row %u cannot cover row %u", f->by, f->row);
+	/* Findings come sorted: file rows first, each by row index, once. */
+	if (key <= *last)
+		return corrupt(r, "findings out of order");
+	*last = key;
+	return 0;
+}
+
+static int decode_findings(struct reader *r, struct plan *p)
+{
+	uint64_t last = 0;
+	uint32_t n, i;
+
+	if (get_count(r, &n, FINDING_MIN_BYTES))
+		return -1;
+	if (!n)
+		return 0;
+	p->findings = xcalloc(n, sizeof(*p->findings));
+	p->nfindings = n;
+	for (i = 0; i < n; i++) {
+		struct plan_finding *f = &p->findings[i];
+
+		snprintf(r->ctx, sizeof(r->ctx), "finding %u", i);
+		if (get_u8(r, &f->kind, "kind") ||
+		    get_u8(r, &f->domain, "domain") ||
+		    get_u32(r, &f->row, "row") || get_u32(r, &f->by, "by") ||
+		    check_finding(r, p, f, &last))
+			return -1;
+	}
+	return 0;
+}
+
+/* The artifact is kept NUL-terminated (not counted) for text targets. */
+static int decode_artifact(struct reader *r, struct plan *p)
+{
+	p->artifact = xmalloc(r->len + 1);
+	if (r->len)
+		memcpy(p->artifact, r->p, r->len);
+	p->artifact[r->len] = '\0';
+	p->artifact_len = r->len;
+	r->off = r->len;
+	return 0;
+}
+
+static int decode_section(struct reader *r, unsigned tag, struct plan *p)
+{
+	switch (tag) {
+	case PLAN_SEC_POLICY:
+		return decode_policy(r, p);
+	case PLAN_SEC_FS_ROWS:
+		return decode_rows(r, DOMAIN_FS, &p->fs, &p->nfs);
+	case PLAN_SEC_NET_ROWS:
+		return decode_rows(r, DOMAIN_NET, &p->net, &p->nnet);
+	case PLAN_SEC_RESERVED:
+		return decode_reserved(r, p);
+	case PLAN_SEC_FINDINGS:
+		return decode_findings(r, p);
+	case PLAN_SEC_ARTIFACT:
+		return decode_artifact(r, p);
+	default:
+		BUG("bad section tag %u", tag);
+	}
+}
+
+/*
+ * The header in the order that gives the most useful message: what the
+ * file is, which version, whether it is whole, whether it is intact, and
+ * only then what an intact header says.
+ */
+static int decode_header(const uint8_t *buf, size_t len, struct plan *p,
+			 char **err)
+{
+	size_t magic_len = len < 8 ? len : 8;
+	uint32_t crc, want;
+	uint64_t size;
+	unsigned v;
+
+	if (magic_len && memcmp(buf, PLAN_MAGIC, magic_len) != 0)
+		return fail(err, "not a vbox plan");
+	if (len < PLAN_HEADER_SIZE)
+		return fail(err, "truncated: %zu bytes, shorter than the %u-byte plan header",
+			    len, (unsigned)PLAN_HEADER_SIZE);
+	v = (unsigned)le_load(buf + HDR_VERSION, 2);
+	if (v != PLAN_FORMAT_VERSION)
+		return fail(err, "plan format version %u is not supported (this build reads version %u)",
+			    v, (unsigned)PLAN_FORMAT_VERSION);
+	if (len > PLAN_MAX_FILE_BYTES)
+		return fail(err, "too large: %zu bytes, over the %u-byte limit",
+			    len, PLAN_MAX_FILE_BYTES);
+	size = le_load(buf + HDR_FILE_SIZE, 8);
+	if (size > len)
+		return fail(err, "truncated: the plan is %zu bytes, its header says %llu",
+			    len, (unsigned long long)size);
+	if (size < len)
+		return fail(err, "trailing bytes: the plan is %zu bytes, its header says %llu",
+			    len, (unsigned long long)size);
+
+	want = (uint32_t)le_load(buf + HDR_CRC, 4);
+	crc = crc32c(0, buf, HDR_CRC);
+	crc = crc32c(crc, "\0\0\0\0", 4);
+	crc = crc32c(crc, buf + HDR_CRC + 4, len - HDR_CRC - 4);
+	if (crc != want)
+		return fail(err, "checksum mismatch: the plan is damaged");
+
+	v = buf[HDR_TARGET];
+	if (v < PLAN_TARGET_DARWIN || v > PLAN_TARGET_WINDOWS)
+		return fail(err, "unknown target %u in the plan", v);
+	p->target = v;
+	if (buf[HDR_ZERO])
+		return fail(err, "corrupt plan: header: reserved byte is %u, not 0",
+			    buf[HDR_ZERO]);
+	v = (unsigned)le_load(buf + HDR_HEADER_SIZE, 4);
+	if (v != PLAN_HEADER_SIZE)
+		return fail(err, "corrupt plan: header: header size %u, not %u",
+			    v, (unsigned)PLAN_HEADER_SIZE);
+	v = (unsigned)le_load(buf + HDR_NSECTIONS, 4);
+	if (v != NSECTIONS)
+		return fail(err, "corrupt plan: header: %u sections, not %u", v,
+			    NSECTIONS);
+	return 0;
+}
+
+static int decode_sections(const uint8_t *buf, size_t len, struct plan *p,
+			   char **err)
+{
+	size_t off = PLAN_HEADER_SIZE;
+	unsigned tag;
+
+	for (tag = 1; tag <= NSECTIONS; tag++) {
+		struct reader r = { .err = err };
+		unsigned got, zero;
+		uint32_t size;
+
+		if (len - off < SECTION_HEADER_SIZE)
+			return fail(err, "corrupt plan: section %u (%s) is missing",
+				    tag, section_name(tag));
+		got = (unsigned)le_load(buf + off, 2);
+		zero = (unsigned)le_load(buf + off + 2, 2);
+		size = (uint32_t)le_load(buf + off + 4, 4);
+		if (got < tag)
+			return fail(err, "corrupt plan: section %u (%s) is duplicated or out of order",
+				    got, section_name(got));
+		if (got > NSECTIONS)
+			return fail(err, "corrupt plan: unknown section tag %u",
+				    got);
+		if (got > tag)
+			return fail(err, "corrupt plan: section %u (%s) is missing",
+				    tag, section_name(tag));
+		snprintf(r.ctx, sizeof(r.ctx), "%s section", section_name(tag));
+		if (zero)
+			return corrupt(&r, "reserved field is %u, not 0", zero);
+		off += SECTION_HEADER_SIZE;
+		if (size > len - off)
+			return corrupt(&r, "size %u overruns the plan (%zu bytes left)",
+				       size, len - off);
+		r.p = buf + off;
+		r.len = size;
+		snprintf(r.ctx, sizeof(r.ctx), "%s", section_name(tag));
+		if (decode_section(&r, tag, p))
+			return -1;
+		if (r.off != r.len)
+			return corrupt(&r, "%zu unused bytes at the end",
+				       r.len - r.off);
+		off += size;
+	}
+	if (off != len)
+		return fail(err, "corrupt plan: %zu bytes after the last section",
+			    len - off);
+	return 0;
+}
+
+int plan_decode(const uint8_t *buf, size_t len, struct plan *out, char **err)
+{
+	struct plan p;
+
+	memset(&p, 0, sizeof(p));
+	memset(out, 0, sizeof(*out));
+	*err = NULL;
+	if (decode_header(buf, len, &p, err) ||
+	    decode_sections(buf, len, &p, err)) {
+		plan_free(&p);
+		return -1;
+	}
+	*out = p;
+	return 0;
+}
+
+/* Read all of @fd, failing past PLAN_MAX_FILE_BYTES; errno on failure. */
+static int read_bounded(int fd, uint8_t **out, size_t *out_len, bool *big)
+{
+	size_t len = 0, cap = 0;
+	uint8_t *buf = NULL;
+
+	*big = false;
+	for (;;) {
+		ssize_t n;
+
+		if (len == cap) {
+			if (cap > PLAN_MAX_FILE_BYTES) {
+				*big = true;
+				free(buf);
+				return -1;
+			}
+			cap = cap ? cap * 2 : 64 << 10;
+			/* One byte past the limit is enough to know. */
+			if (cap > PLAN_MAX_FILE_BYTES + 1)
+				cap = PLAN_MAX_FILE_BYTES + 1;
+			buf = xrealloc(buf, cap);
+		}
+		n = read(fd, buf + len, cap - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int saved = errno;
+
+			free(buf);
+			errno = saved;
+			return -1;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	if (len > PLAN_MAX_FILE_BYTES) {
+		*big = true;
+		free(buf);
+		return -1;
+	}
+	*out = buf;
+	*out_len = len;
+	return 0;
+}
+
+int plan_load(const char *path, struct plan *out, char **err)
+{
+	uint8_t *buf = NULL;
+	size_t len = 0;
+	char *why = NULL;
+	bool big;
+	int fd, ret;
+
+	memset(out, 0, sizeof(*out));
+	*err = NULL;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return fail(err, "%s: cannot open: %s", path, strerror(errno));
+	ret = read_bounded(fd, &buf, &len, &big);
+	if (ret) {
+		if (big)
+			fail(err, "%s: too large: over the %u-byte limit", path,
+			     PLAN_MAX_FILE_BYTES);
+		else
+			fail(err, "%s: cannot read: %s", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	ret = plan_decode(buf, len, out, &why);
+	free(buf);
+	if (ret) {
+		fail(err, "%s: %s", path, why);
+		free(why);
+	}
+	return ret;
+}
+
+static void free_rows(struct plan_row *rows, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(rows[i].target);
+		free(rows[i].source);
+	}
+	free(rows);
+}
+
+void plan_free(struct plan *plan)
+{
+	size_t i;
+
+	if (!plan)
+		return;
+	free(plan->upstream_proxy);
+	free_rows(plan->fs, plan->nfs);
+	free_rows(plan->net, plan->nnet);
+	for (i = 0; i < plan->nreserved; i++) {
+		free(plan->reserved[i].entry);
+		free(plan->reserved[i].reason);
+	}
+	free(plan->reserved);
+	free(plan->findings);
+	free(plan->artifact);
+	memset(plan, 0, sizeof(*plan));
+}

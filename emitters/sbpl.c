@@ -1,0 +1,274 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sbpl.c - SBPL strings, comments and path filters (see sbpl.h).
+ */
+#include <vbox.h>
+
+#include <stdio.h>
+
+#include "fspath.h"
+#include "sbpl.h"
+
+/* A growable byte string; every append keeps it NUL-terminated. */
+struct sbuf {
+	char *s;
+	size_t len;
+	size_t cap;
+};
+
+static void sbuf_add(struct sbuf *b, const char *s, size_t n)
+{
+	if (b->len + n + 1 > b->cap) {
+		b->cap = (b->len + n + 1) * 2;
+		b->s = xrealloc(b->s, b->cap);
+	}
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
+static void sbuf_puts(struct sbuf *b, const char *s)
+{
+	sbuf_add(b, s, strlen(s));
+}
+
+static void sbuf_putc(struct sbuf *b, char c)
+{
+	sbuf_add(b, &c, 1);
+}
+
+static bool printable(unsigned char c)
+{
+	return c >= 0x20 && c < 0x7f;
+}
+
+size_t sbpl_string_size(const char *s, size_t len)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == '"' || c == '\\')
+			n += 2;
+		else if (printable(c))
+			n += 1;
+		else
+			n += 4;
+	}
+	return n;
+}
+
+void sbpl_write_string(FILE *out, const char *s, size_t len)
+{
+	size_t i;
+
+	fputc('"', out);
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (printable(c))
+			fputc(c, out);
+		else
+			fprintf(out, "\\x%02x", c);
+	}
+	fputc('"', out);
+}
+
+void sbpl_write_comment(FILE *out, const char *text)
+{
+	const unsigned char *p;
+
+	fputs(";; ", out);
+	for (p = (const unsigned char *)text; *p; p++) {
+		if (printable(*p))
+			fputc(*p, out);
+		else
+			fprintf(out, "\\x%02x", *p);
+	}
+	fputc('\n', out);
+}
+
+/* Characters with a meaning in a POSIX extended regular expression. */
+static bool re_meta(char c)
+{
+	return c && strchr(".[]()*+?{}|^$\\", c) != NULL;
+}
+
+static bool ascii_lower(char c)
+{
+	return c >= 'a' && c <= 'z';
+}
+
+static bool ascii_letter(char c)
+{
+	return ascii_lower(c) || (c >= 'A' && c <= 'Z');
+}
+
+/* One byte of pattern text that matches itself. */
+static void re_literal(struct sbuf *b, char c, bool fold)
+{
+	char cls[5];
+
+	if (fold && ascii_letter(c)) {
+		char lo = (char)(ascii_lower(c) ? c : c - 'A' + 'a');
+
+		cls[0] = '[';
+		cls[1] = lo;
+		cls[2] = (char)(lo - 'a' + 'A');
+		cls[3] = ']';
+		cls[4] = '\0';
+		sbuf_puts(b, cls);
+		return;
+	}
+	if (re_meta(c))
+		sbuf_putc(b, '\\');
+	sbuf_putc(b, c);
+}
+
+static bool seg_all_stars(const struct seg *s)
+{
+	uint32_t i;
+
+	for (i = 0; i < s->len; i++)
+		if (s->s[i] != '*')
+			return false;
+	return true;
+}
+
+/* The expression for one segment other than "**" (no leading slash). */
+static void re_segment(struct sbuf *b, const struct seg *s, bool fold)
+{
+	uint32_t i;
+
+	if (s->kind == SEG_GLOB && seg_all_stars(s)) {
+		sbuf_puts(b, "[^/]+");
+		return;
+	}
+	for (i = 0; i < s->len; i++) {
+		char c = s->s[i];
+
+		if (s->kind == SEG_GLOB && c == '*') {
+			/* A run of stars is one ("**" inside a segment). */
+			while (i + 1 < s->len && s->s[i + 1] == '*')
+				i++;
+			sbuf_puts(b, "[^/]*");
+		} else if (s->kind == SEG_GLOB && c == '?') {
+			sbuf_puts(b, SBPL_RE_UTF8_CHAR);
+		} else {
+			re_literal(b, c, fold);
+		}
+	}
+}
+
+char *sbpl_regex(const struct seg *segs, uint32_t nsegs, bool subtree,
+		 bool fold)
+{
+	struct sbuf b = { 0 };
+	bool concrete = false, prev_starstar = false;
+	uint32_t i;
+
+	for (i = 0; i < nsegs; i++)
+		if (segs[i].kind != SEG_STARSTAR)
+			concrete = true;
+	sbuf_putc(&b, '^');
+	if (!concrete) {
+		/*
+		 * Only "**" (or nothing): with a segment to match this is
+		 * every path, root included; without one, "/" itself or,
+		 * as a subtree, everything.
+		 */
+		sbuf_puts(&b, nsegs || subtree ? "/.*$" : "/$");
+		return b.s;
+	}
+	for (i = 0; i < nsegs; i++) {
+		if (segs[i].kind == SEG_STARSTAR) {
+			/* Consecutive "**" match what one does. */
+			if (!prev_starstar)
+				sbuf_puts(&b, "(/.*)?");
+			prev_starstar = true;
+			continue;
+		}
+		prev_starstar = false;
+		sbuf_putc(&b, '/');
+		re_segment(&b, &segs[i], fold);
+	}
+	if (subtree && !prev_starstar)
+		sbuf_puts(&b, "(/.*)?");
+	sbuf_putc(&b, '$');
+	return b.s;
+}
+
+char *sbpl_path_text(const struct seg *segs, uint32_t nsegs)
+{
+	struct sbuf b = { 0 };
+	uint32_t i;
+
+	if (!nsegs)
+		return xstrdup("/");
+	for (i = 0; i < nsegs; i++) {
+		sbuf_putc(&b, '/');
+		sbuf_add(&b, segs[i].s, segs[i].len);
+	}
+	return b.s;
+}
+
+void sbpl_filter_make(struct sbpl_filter *f, const struct seg *segs,
+		      uint32_t nsegs, bool subtree, bool fold)
+{
+	bool wild = false, letters = false;
+	uint32_t i, k;
+
+	for (i = 0; i < nsegs; i++) {
+		if (segs[i].kind != SEG_LIT)
+			wild = true;
+		for (k = 0; k < segs[i].len; k++)
+			if (ascii_letter(segs[i].s[k]))
+				letters = true;
+	}
+	if (!wild && !(fold && letters)) {
+		f->kind = subtree ? SBPL_SUBPATH : SBPL_LITERAL;
+		f->value = sbpl_path_text(segs, nsegs);
+	} else {
+		f->kind = SBPL_REGEX;
+		f->value = sbpl_regex(segs, nsegs, subtree, fold);
+	}
+	f->written = sbpl_string_size(f->value, strlen(f->value));
+}
+
+const char *sbpl_filter_kind_name(enum sbpl_filter_kind kind)
+{
+	switch (kind) {
+	case SBPL_LITERAL:
+		return "literal";
+	case SBPL_SUBPATH:
+		return "subpath";
+	case SBPL_REGEX:
+		return "regex";
+	default:
+		BUG("bad SBPL filter kind %d", kind);
+	}
+}
+
+void sbpl_filter_write(FILE *out, const struct sbpl_filter *f)
+{
+	fprintf(out, "(%s ", sbpl_filter_kind_name(f->kind));
+	sbpl_write_string(out, f->value, strlen(f->value));
+	fputc(')', out);
+}
+
+bool sbpl_filter_equal(const struct sbpl_filter *a,
+		       const struct sbpl_filter *b)
+{
+	return a->kind == b->kind && strcmp(a->value, b->value) == 0;
+}
+
+void sbpl_filter_free(struct sbpl_filter *f)
+{
+	if (!f)
+		return;
+	free(f->value);
+	f->value = NULL;
+}

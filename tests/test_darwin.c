@@ -1,0 +1,1185 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_darwin.c - the darwin target without macOS.
+ *
+ * (a) every profile (each testdata/ok_*.rules case for darwin, and the
+ *     policies here) passes the SBPL checker in sbpl_check.c;
+ * (b) the path filters written for a pattern match exactly the probe
+ *     paths fs_match() matches (case folding and UTF-8 '?' included);
+ * (c) interpreting the emitted profile the way Seatbelt does -- the last
+ *     matching rule wins -- gives eval_fs()'s answer for read and write
+ *     on every probe path, and eval_net()'s for loopback ports: the
+ *     profile enforces the table;
+ * (d) the output is deterministic, and the classification refuses what
+ *     Seatbelt cannot hold.
+ */
+#include <vbox.h>
+
+#include <dirent.h>
+#include <stdio.h>
+
+#include "diag.h"
+#include "emit.h"
+#include "eval.h"
+#include "fspath.h"
+#include "ir.h"
+#include "load.h"
+#include "netaddr.h"
+#include "sbpl.h"
+#include "sbpl_check.h"
+#include "shadow.h"
+#include "stmt.h"
+#include "target.h"
+#include "tap.h"
+
+static const char *const test_env[] = { "HOME=/home/tester", NULL };
+
+/* ---- a set of strings, insertion order kept ---- */
+
+struct strset {
+	char **v;
+	size_t n;
+};
+
+static void strset_add(struct strset *s, const char *str)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		if (!strcmp(s->v[i], str))
+			return;
+	s->v = xreallocarray(s->v, s->n + 1, sizeof(*s->v));
+	s->v[s->n++] = xstrdup(str);
+}
+
+static void strset_free(struct strset *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		free(s->v[i]);
+	free(s->v);
+	memset(s, 0, sizeof(*s));
+}
+
+/* ---- compiling a policy ---- */
+
+struct compiled {
+	struct input_set inputs;
+	struct stmt_list stmts;
+	struct diag_list diags;
+	struct table *table;
+	struct landing_set landing;
+	int classified;
+};
+
+static int build(struct compiled *c, const char *const *defines,
+		 size_t ndefines, const char *target)
+{
+	struct compile_opts opts = {
+		.target = target_lookup(target),
+		.vars = { .defines = defines, .ndefines = ndefines,
+			  .environ = (char *const *)test_env },
+	};
+
+	c->table = table_build(&c->stmts, &opts, &c->diags);
+	if (!c->table) {
+		diag_print(stdout, &c->diags, "# test");
+		return -1;
+	}
+	shadow_analyze(c->table, &c->diags);
+	c->classified = emit_classify(&emitter_darwin, c->table, &c->landing,
+				      &c->diags);
+	return 0;
+}
+
+static int compile_text(struct compiled *c, const char *text)
+{
+	memset(c, 0, sizeof(*c));
+	diag_list_init(&c->diags);
+	if (load_buffer(&c->inputs, "t.rules", text, strlen(text), &c->stmts,
+			&c->diags)) {
+		diag_print(stdout, &c->diags, "# test");
+		return -1;
+	}
+	return build(c, NULL, 0, "darwin");
+}
+
+static int compile_file(struct compiled *c, const char *path,
+			const char *const *defines, size_t ndefines)
+{
+	memset(c, 0, sizeof(*c));
+	diag_list_init(&c->diags);
+	if (load_rules(&c->inputs, &path, 1, &c->stmts, &c->diags)) {
+		diag_print(stdout, &c->diags, "# test");
+		return -1;
+	}
+	return build(c, defines, ndefines, "darwin");
+}
+
+static void compiled_free(struct compiled *c)
+{
+	landing_set_free(&c->landing);
+	table_free(c->table);
+	stmt_list_free(&c->stmts);
+	input_set_free(&c->inputs);
+	diag_list_free(&c->diags);
+}
+
+/* The profile as a string (caller frees), or NULL when emitting failed. */
+static char *emit(const struct compiled *c, size_t *len,
+		  struct diag_list *diags)
+{
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+	int rc;
+
+	if (!f)
+		BUG("open_memstream failed");
+	rc = emitter_darwin.emit_profile(c->table, &c->landing, f, diags);
+	if (fclose(f) || rc) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* ---- probe paths ---- */
+
+static const char *const star_fills[] = {
+	"", "z", "\xc3\xa9", "Zq.x", "[a]", "k*",
+};
+static const char *const qmark_fills[] = {
+	"q", "\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80", "", "qq", "Q",
+	".",
+};
+static const char *const starstar_fills[] = { NULL, "k", "k/L" };
+
+static void add_clean(struct strset *set, const char *raw)
+{
+	struct fs_path p;
+	char *err = NULL;
+
+	if (fs_path_parse(raw, target_lookup("darwin"), &p, &err)) {
+		free(err);
+		return;
+	}
+	strset_add(set, p.text);
+	fs_path_free(&p);
+}
+
+static char *swap_case(const char *s, bool first_only)
+{
+	char *out = xstrdup(s), *p;
+
+	for (p = out; *p; p++) {
+		if (*p >= 'a' && *p <= 'z')
+			*p = (char)(*p - 'a' + 'A');
+		else if (*p >= 'A' && *p <= 'Z')
+			*p = (char)(*p - 'A' + 'a');
+		else
+			continue;
+		if (first_only)
+			break;
+	}
+	return out;
+}
+
+/* A path and its neighbours: children, ancestors, siblings, case. */
+static void add_neighbours(struct strset *set, const char *path)
+{
+	char *t, *slash;
+
+	add_clean(set, path);
+	t = xasprintf("%s/c", path);
+	add_clean(set, t);
+	free(t);
+	t = xasprintf("%s/C/d", path);
+	add_clean(set, t);
+	free(t);
+	t = xasprintf("%sx", path);
+	add_clean(set, t);
+	free(t);
+	t = swap_case(path, false);
+	add_clean(set, t);
+	free(t);
+	t = swap_case(path, true);
+	add_clean(set, t);
+	free(t);
+	t = xasprintf("/private%s", path);
+	add_clean(set, t);
+	free(t);
+	if (!strncmp(path, "/private/", 9))
+		add_clean(set, path + 8);
+	/* Every ancestor: the guards of deny rows live there. */
+	t = xstrdup(path);
+	while ((slash = strrchr(t, '/')) && slash != t) {
+		*slash = '\0';
+		add_clean(set, t);
+	}
+	free(t);
+}
+
+/* One pattern segment with its wildcards filled in, variant @v. */
+static char *fill_segment(const char *part, unsigned v)
+{
+	char *seg = xstrdup(""), *next;
+	const char *p, *fill;
+	char one[2] = { 0, 0 };
+	unsigned w;
+
+	for (p = part, w = 0; *p; p++, w++) {
+		if (*p == '*') {
+			while (p[1] == '*')
+				p++;
+			fill = star_fills[(v + w) % array_size(star_fills)];
+		} else if (*p == '?') {
+			fill = qmark_fills[(v + w) % array_size(qmark_fills)];
+		} else {
+			one[0] = *p;
+			fill = one;
+		}
+		next = xasprintf("%s%s", seg, fill);
+		free(seg);
+		seg = next;
+	}
+	return seg;
+}
+
+/*
+ * Concrete paths a pattern (as written in its text) matches, or nearly
+ * matches: each wildcard filled in several ways, some of which miss.
+ */
+static void add_pattern_probes(struct strset *set, const char *text)
+{
+	unsigned v, j;
+
+	for (v = 0; v < 8; v++) {
+		char *copy = xstrdup(text), *save = NULL, *part, *path, *next;
+
+		path = xstrdup("");
+		for (part = strtok_r(copy, "/", &save), j = 0; part;
+		     part = strtok_r(NULL, "/", &save), j++) {
+			char *seg;
+
+			if (!strcmp(part, "**")) {
+				const char *fill = starstar_fills[(v + j) %
+					array_size(starstar_fills)];
+
+				if (!fill)
+					continue;
+				seg = xstrdup(fill);
+			} else {
+				seg = fill_segment(part, v + j);
+			}
+			next = xasprintf("%s/%s", path, seg);
+			free(seg);
+			free(path);
+			path = next;
+		}
+		add_neighbours(set, *path ? path : "/");
+		free(path);
+		free(copy);
+	}
+}
+
+static const char *const fixed_probes[] = {
+	"/", "/srv", "/tmp", "/private", "/private/tmp", "/private/var",
+	"/etc", "/var", "/home", "/home/tester", "/Users", "/private/etc/x",
+	"/tmp/x", "/var/x/y",
+};
+
+static void table_probes(struct strset *set, const struct table *t)
+{
+	size_t i;
+
+	for (i = 0; i < array_size(fixed_probes); i++)
+		add_neighbours(set, fixed_probes[i]);
+	for (i = 0; i < t->fs.n; i++)
+		add_pattern_probes(set, t->fs.order[i]->fs.text);
+}
+
+/* ---- what the table says, both spellings of /tmp, /var, /etc ---- */
+
+static bool seg_is(const char *s, size_t len, const char *name)
+{
+	size_t i;
+
+	if (len != strlen(name))
+		return false;
+	for (i = 0; i < len; i++) {
+		char c = s[i];
+
+		if (c >= 'A' && c <= 'Z')
+			c = (char)(c - 'A' + 'a');
+		if (c != name[i])
+			return false;
+	}
+	return true;
+}
+
+static bool link_name(const char *s, size_t len)
+{
+	return seg_is(s, len, "tmp") || seg_is(s, len, "var") ||
+	       seg_is(s, len, "etc");
+}
+
+/* The end of the segment starting at @s. */
+static const char *seg_end(const char *s)
+{
+	return s + strcspn(s, "/");
+}
+
+/* The other spelling of @path ("/tmp/x" <-> "/private/tmp/x"), or NULL. */
+static char *alias_of(const char *path)
+{
+	const char *s1 = path + 1, *e1 = seg_end(s1), *s2, *e2;
+
+	if (link_name(s1, (size_t)(e1 - s1)))
+		return xasprintf("/private%s", path);
+	if (!seg_is(s1, (size_t)(e1 - s1), "private") || !*e1)
+		return NULL;
+	s2 = e1 + 1;
+	e2 = seg_end(s2);
+	if (link_name(s2, (size_t)(e2 - s2)))
+		return xstrdup(e1);
+	return NULL;
+}
+
+static void decide(const struct table *t, const char *path, enum fs_op op,
+		   struct decision *d)
+{
+	struct fs_path p;
+	char *err = NULL;
+
+	if (fs_path_parse(path, t->target, &p, &err))
+		BUG("probe '%s' does not parse: %s", path, err);
+	eval_fs(t, &p, op, d);
+	fs_path_free(&p);
+}
+
+/*
+ * The table's answer for the file both spellings name: the deciding row
+ * of higher priority wins (the profile writes each row in both).
+ */
+static bool expect_fs(const struct table *t, const char *path, enum fs_op op)
+{
+	struct decision d, d2;
+	char *alias = alias_of(path);
+
+	decide(t, path, op, &d);
+	if (alias) {
+		decide(t, alias, op, &d2);
+		if (d2.row && (!d.row || d2.row->prio < d.row->prio))
+			d = d2;
+		free(alias);
+	}
+	return d.allow;
+}
+
+static bool seg_matches(const struct seg *ps, const char *s, size_t len)
+{
+	if (ps->kind == SEG_LIT)
+		return ps->len == len && memcmp(ps->s, s, len) == 0;
+	return fs_seg_glob_match(ps->s, ps->len, s, len);
+}
+
+/*
+ * Is @path a proper ancestor, by its first k segments before any "**",
+ * of what @row matches?  (@path's segments are folded like the row's.)
+ */
+static bool ancestor_instance(const struct row *row, const char *path)
+{
+	struct fs_path p;
+	char *err = NULL;
+	bool hit = false;
+	uint32_t k;
+
+	if (fs_path_parse(path, target_lookup("darwin"), &p, &err)) {
+		free(err);
+		return false;
+	}
+	if (p.nsegs >= 1 && p.nsegs < row->fs.nsegs) {
+		hit = true;
+		for (k = 0; k < p.nsegs && hit; k++)
+			hit = row->fs.segs[k].kind != SEG_STARSTAR &&
+			      seg_matches(&row->fs.segs[k], p.segs[k].s,
+					  p.segs[k].len);
+	}
+	fs_path_free(&p);
+	return hit;
+}
+
+/* Does a live deny row guard @path against rename and unlink? */
+static bool guarded(const struct compiled *c, const char *path)
+{
+	char *alias = alias_of(path);
+	bool hit = false;
+	size_t i;
+
+	for (i = 0; i < c->table->fs.n && !hit; i++) {
+		const struct row *r = c->table->fs.order[i];
+
+		if (r->effect != EFFECT_DENY ||
+		    c->landing.fs[i].kind != LANDING_KERNEL)
+			continue;
+		hit = ancestor_instance(r, path) ||
+		      (alias && ancestor_instance(r, alias));
+		/* "/private" is above the /private spelling of /tmp/... */
+		if (!hit && seg_is(path + 1, strlen(path + 1), "private") &&
+		    r->fs.nsegs >= 1 && r->fs.segs[0].kind != SEG_STARSTAR)
+			hit = seg_matches(&r->fs.segs[0], "tmp", 3) ||
+			      seg_matches(&r->fs.segs[0], "var", 3) ||
+			      seg_matches(&r->fs.segs[0], "etc", 3);
+	}
+	free(alias);
+	return hit;
+}
+
+/* ---- (a), (c), (d) on one policy ---- */
+
+static const struct sbpl_param params[] = {
+	{ "VBOX_PROXY_HTTP_PORT", "40001" },
+	{ "VBOX_PROXY_SOCKS_PORT", "40002" },
+};
+static const unsigned probe_ports[] = {
+	1, 22, 80, 443, 5432, 8080, 9000, 40001, 40002, 65535,
+};
+
+static void check_net(const struct compiled *c, struct sbpl_profile *prof,
+		      const char *name)
+{
+	unsigned bad = 0;
+	size_t i;
+	bool got;
+
+	for (i = 0; i < array_size(probe_ports); i++) {
+		struct net_target q;
+		struct decision d;
+		char *err = NULL, *text = xasprintf("localhost:%u",
+						    probe_ports[i]);
+		bool want;
+
+		if (net_query_parse(text, &q, &err))
+			BUG("query '%s': %s", text, err);
+		eval_net(c->table, &q, &d);
+		want = d.allow;
+		/* The reserved proxy ports sit above every row. */
+		if (c->landing.nreserved &&
+		    (probe_ports[i] == 40001 || probe_ports[i] == 40002))
+			want = true;
+		sbpl_eval_remote(prof, "network-outbound", true, probe_ports[i],
+				 params, array_size(params), &got);
+		if (got != want && bad++ < 3)
+			diag("  %s: connect %s: profile %d, table %d", name,
+			     text, got, want);
+		net_target_free(&q);
+		free(text);
+	}
+	/* Other hosts: the kernel allows them only in open posture. */
+	sbpl_eval_remote(prof, "network-outbound", false, 443, params,
+			 array_size(params), &got);
+	if (got != (c->table->default_net == EFFECT_ALLOW) && bad++ < 3)
+		diag("  %s: connect example.com:443: profile %d", name, got);
+	ok(!bad, "%s: loopback connections decided as the table decides",
+	   name);
+}
+
+static void check_order(const struct compiled *c, struct sbpl_profile *prof,
+			const char *name)
+{
+	unsigned bad[3] = { 0, 0, 0 };
+	struct strset probes = { 0 };
+	size_t i;
+
+	table_probes(&probes, c->table);
+	for (i = 0; i < probes.n; i++) {
+		const char *p = probes.v[i];
+		bool got, want, w;
+
+		/* The base allowances of /dev are documented exceptions. */
+		if (!strncmp(p, "/dev/", 5))
+			continue;
+		want = expect_fs(c->table, p, FS_READ);
+		sbpl_eval_path(prof, "file-read-data", p, &got);
+		if (got != want && bad[0]++ < 3)
+			diag("  %s: read %s: profile %d, table %d", name, p,
+			     got, want);
+		w = expect_fs(c->table, p, FS_WRITE);
+		sbpl_eval_path(prof, "file-write-data", p, &got);
+		if (got != w && bad[1]++ < 3)
+			diag("  %s: write %s: profile %d, table %d", name, p,
+			     got, w);
+		want = w && !guarded(c, p);
+		sbpl_eval_path(prof, "file-write-unlink", p, &got);
+		if (got != want && bad[2]++ < 3)
+			diag("  %s: unlink %s: profile %d, want %d", name, p,
+			     got, want);
+	}
+	ok(!bad[0], "%s: reads decided as the table decides (%zu probes)",
+	   name, probes.n);
+	ok(!bad[1], "%s: writes decided as the table decides", name);
+	ok(!bad[2], "%s: unlink decided as the table decides, ancestors of "
+	   "denied paths guarded", name);
+	strset_free(&probes);
+}
+
+/* Emit, check, interpret; returns the profile (caller frees) or NULL. */
+static char *check_policy(const struct compiled *c, const char *name)
+{
+	struct sbpl_profile prof;
+	struct diag_list diags;
+	char *a, *b, *err = NULL;
+	size_t alen = 0, blen = 0;
+
+	diag_list_init(&diags);
+	a = emit(c, &alen, &diags);
+	b = emit(c, &blen, &diags);
+	if (!ok(a && b, "%s: profile written", name)) {
+		diag_print(stdout, &diags, "# test");
+		diag_list_free(&diags);
+		free(a);
+		free(b);
+		return NULL;
+	}
+	diag_list_free(&diags);
+	ok(alen == blen && !memcmp(a, b, alen), "%s: deterministic output",
+	   name);
+	free(b);
+	if (!ok(!sbpl_parse(a, alen, &prof, &err) && !sbpl_check(&prof, &err),
+		"%s: the SBPL checker accepts the profile", name)) {
+		diag("  %s", err);
+		free(err);
+		sbpl_profile_free(&prof);
+		return a;
+	}
+	check_order(c, &prof, name);
+	check_net(c, &prof, name);
+	sbpl_profile_free(&prof);
+	return a;
+}
+
+/* ---- (b) path filters against fs_match ---- */
+
+static const char *const filter_patterns[] = {
+	"/srv/work",
+	"/srv/work/**",
+	"/srv/*.pem",
+	"/srv/?",
+	"/srv/??",
+	"/srv/a?c",
+	"/home/*/.ssh",
+	"**/.ssh/**",
+	"**/.env",
+	"**/a/**/b",
+	"/a/**/b",
+	"/a/**/**/b",
+	"/a/**/b/**",
+	"/a/*/**",
+	"/x/a*b*c",
+	"/x/***",
+	"/x/a**b",
+	"/srv/[abc]",
+	"/srv/a.b+c(d)|e^f{h}$",
+	"/srv/a.b+c(d)|e^f{h}$/*[x]",
+	"/srv/back\\slash",
+	"/srv/\"quoted\"",
+	"/Users/Alice/Secret",
+	"/srv/\xc3\x84",
+	"/srv/\xc3\xa9?",
+	"/srv/?\xe2\x82\xac*",
+	"/tmp/x",
+	"/etc/ssh/**",
+	"/var/log/*.gz",
+	"/srv/x y",
+	"/1/2/3",
+	"/1/*/3",
+};
+
+/* The filter's text parsed back by the checker (through the escapes). */
+static struct sbpl_node *filter_node(const struct sbpl_filter *f,
+				     struct sbpl_profile *prof)
+{
+	char *buf = NULL, *err = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (!m)
+		BUG("open_memstream failed");
+	sbpl_filter_write(m, f);
+	if (fclose(m))
+		BUG("fclose failed");
+	if (sbpl_parse(buf, len, prof, &err) || prof->nforms != 1 ||
+	    sbpl_filter_compile(prof->forms[0], &err)) {
+		diag("  filter %s: %s", buf, err ? err : "not one form");
+		free(err);
+		free(buf);
+		return NULL;
+	}
+	free(buf);
+	return prof->forms[0];
+}
+
+static void check_filters(const char *target)
+{
+	const struct target_traits *t = target_lookup(target);
+	struct var_source vars = { .environ = (char *const *)test_env };
+	struct strset probes = { 0 };
+	size_t i, j;
+
+	for (i = 0; i < array_size(fixed_probes); i++)
+		add_neighbours(&probes, fixed_probes[i]);
+	for (i = 0; i < array_size(filter_patterns); i++)
+		add_pattern_probes(&probes, filter_patterns[i]);
+	for (i = 0; i < array_size(filter_patterns); i++) {
+		struct diag_list diags;
+		struct sbpl_profile prof = { 0 };
+		struct sbpl_filter f;
+		struct sbpl_node *node;
+		struct fs_pattern pat;
+		unsigned bad = 0, hits = 0;
+
+		diag_list_init(&diags);
+		if (fs_pattern_compile(filter_patterns[i], true, NULL, t, &vars,
+				       &pat, &diags)) {
+			ok(0, "%s: pattern '%s' compiles", target,
+			   filter_patterns[i]);
+			diag_list_free(&diags);
+			continue;
+		}
+		diag_list_free(&diags);
+		sbpl_filter_make(&f, pat.segs, pat.nsegs, !pat.wild,
+				 t->fold_case);
+		node = filter_node(&f, &prof);
+		for (j = 0; node && j < probes.n; j++) {
+			struct fs_path p;
+			char *err = NULL;
+			bool want, got;
+
+			if (fs_path_parse(probes.v[j], t, &p, &err)) {
+				free(err);
+				continue;
+			}
+			want = fs_match(&pat, &p);
+			got = sbpl_filter_matches_path(node, p.text);
+			hits += want;
+			if (want != got && bad++ < 3)
+				diag("  %s %s: fs_match %d, filter %d",
+				     f.value, p.text, want, got);
+			fs_path_free(&p);
+		}
+		ok(node && !bad && hits,
+		   "%s: %s filter for '%s' matches exactly what fs_match "
+		   "matches (%u of %zu probes)", target,
+		   sbpl_filter_kind_name(f.kind), filter_patterns[i], hits,
+		   probes.n);
+		sbpl_profile_free(&prof);
+		sbpl_filter_free(&f);
+		fs_pattern_free(&pat);
+	}
+	strset_free(&probes);
+}
+
+/* ---- the helpers' exact output ---- */
+
+static char *filter_text(const char *pattern, const char *target)
+{
+	const struct target_traits *t = target_lookup(target);
+	struct var_source vars = { .environ = (char *const *)test_env };
+	struct diag_list diags;
+	struct sbpl_filter f;
+	struct fs_pattern pat;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	diag_list_init(&diags);
+	if (fs_pattern_compile(pattern, true, NULL, t, &vars, &pat, &diags)) {
+		diag_list_free(&diags);
+		return xstrdup("(error)");
+	}
+	diag_list_free(&diags);
+	sbpl_filter_make(&f, pat.segs, pat.nsegs, !pat.wild, t->fold_case);
+	m = open_memstream(&buf, &len);
+	if (!m)
+		BUG("open_memstream failed");
+	sbpl_filter_write(m, &f);
+	if (fclose(m))
+		BUG("fclose failed");
+	sbpl_filter_free(&f);
+	fs_pattern_free(&pat);
+	return buf;
+}
+
+#define IS_FILTER(pattern, target, want) \
+	do { char *f_ = filter_text(pattern, target); \
+	     is_str(f_, want, "%s filter for '%s'", target, pattern); \
+	     free(f_); } while (0)
+
+static void test_helpers(void)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	m = open_memstream(&buf, &len);
+	if (!m)
+		BUG("open_memstream failed");
+	sbpl_write_string(m, "a\"b\\c\n\xc3\xa9", 8);
+	sbpl_write_comment(m, "x\n(allow default)");
+	if (fclose(m))
+		BUG("fclose failed");
+	is_str(buf, "\"a\\\"b\\\\c\\x0a\\xc3\\xa9\";; x\\x0a(allow default)\n",
+	       "strings escape quotes, backslashes and non-ASCII; comments "
+	       "cannot be ended by a newline");
+	is_int(sbpl_string_size("a\"b\\c\n\xc3\xa9", 8), 19,
+	       "sbpl_string_size counts the escapes");
+	free(buf);
+
+	IS_FILTER("/srv/work", "linux", "(subpath \"/srv/work\")");
+	IS_FILTER("/srv/work/**", "linux", "(regex \"^/srv/work(/.*)?$\")");
+	IS_FILTER("/srv/*.pem", "linux", "(regex \"^/srv/[^/]*\\\\.pem$\")");
+	IS_FILTER("/a/**/**/b", "linux", "(regex \"^/a(/.*)?/b$\")");
+	IS_FILTER("**/.ssh/**", "linux",
+		  "(regex \"^(/.*)?/\\\\.ssh(/.*)?$\")");
+	IS_FILTER("/x/*", "linux", "(regex \"^/x/[^/]+$\")");
+	IS_FILTER("/v/?", "linux",
+		  "(regex \"^/v/[^/\\x80-\\xbf][\\x80-\\xbf]*$\")");
+	IS_FILTER("/m/a+(b)|$", "linux", "(subpath \"/m/a+(b)|$\")");
+	IS_FILTER("/m/a+(b)|{.}^$*", "linux",
+		  "(regex \"^/m/a\\\\+\\\\(b\\\\)\\\\|\\\\{\\\\.\\\\}"
+		  "\\\\^\\\\$[^/]*$\")");
+	IS_FILTER("/Srv/X", "darwin",
+		  "(regex \"^/[sS][rR][vV]/[xX](/.*)?$\")");
+	IS_FILTER("/1/2", "darwin", "(subpath \"/1/2\")");
+	IS_FILTER("/1/*", "darwin", "(regex \"^/1/[^/]+$\")");
+}
+
+/* ---- the checker itself refuses what the emitter must never write ---- */
+
+static const struct {
+	const char *text;
+	const char *error;
+} bad_profiles[] = {
+	{ "(deny default)\n", "(version 1)" },
+	{ "(version 1)\n(allow default)\n", "(deny default)" },
+	{ "(version 1)\n(deny default)\n(allow file-read*\n", "never closed" },
+	{ "(version 1)\n(deny default))\n", "closes nothing" },
+	{ "(version 1)\n(deny default)\n(allow file-reed*)\n",
+	  "unknown operation" },
+	{ "(version 1)\n(deny default)\n(allow default)\n",
+	  "unknown operation 'default'" },
+	{ "(version 1)\n(deny default)\n(allow file-read* (glob \"/x\"))\n",
+	  "unknown filter" },
+	{ "(version 1)\n(deny default)\n(allow file-read* (literal \"x\"))\n",
+	  "clean absolute path" },
+	{ "(version 1)\n(deny default)\n(allow file-read* (regex \"/x\"))\n",
+	  "not anchored" },
+	{ "(version 1)\n(deny default)\n"
+	  "(allow file-read* (regex \"^/x\\\\$\"))\n", "not anchored" },
+	{ "(version 1)\n(deny default)\n(allow file-read* (regex \"^/(x$\"))\n",
+	  "does not compile" },
+	{ "(version 1)\n(deny default)\n"
+	  "(allow file-read* (literal \"/\\q\"))\n", "unknown escape" },
+	{ "(version 1)\n(deny default)\n"
+	  "(allow file-read* (literal \"/\\x0\"))\n", "two hex digits" },
+	{ "(version 1)\n(deny default)\n(allow file-read* (literal \"/x))\n",
+	  "unterminated" },
+	{ "(version 1)\n(deny default)\n(allow network-outbound "
+	  "(literal \"/x\"))\n", "does not take filter" },
+	{ "(version 1)\n(deny default)\n(allow network-outbound "
+	  "(remote ip \"example.com:443\"))\n", "HOST:PORT" },
+	{ "(version 1)\n(deny default)\n(allow network-outbound "
+	  "(remote ip (param \"lower\")))\n", "bad parameter name" },
+	{ "(version 1)\n(deny default)\n(allow file-read* (literal \"/x\") "
+	  "file-write*)\n", "after a filter" },
+	{ "(version 1)\n\t(deny default)\n", "printable ASCII" },
+	{ "(version 1)\n(deny default)\n#\"x\"\n", "unexpected '#'" },
+};
+
+static void test_checker(void)
+{
+	struct sbpl_profile prof;
+	char *text, *long_path, *err = NULL;
+	size_t i;
+
+	for (i = 0; i < array_size(bad_profiles); i++) {
+		const char *t = bad_profiles[i].text;
+		int rc = sbpl_parse(t, strlen(t), &prof, &err);
+
+		if (!rc)
+			rc = sbpl_check(&prof, &err);
+		ok(rc && err && strstr(err, bad_profiles[i].error),
+		   "checker refuses bad profile %zu: %s", i,
+		   err ? err : "(accepted)");
+		free(err);
+		err = NULL;
+		sbpl_profile_free(&prof);
+	}
+	long_path = xmalloc(1002);
+	long_path[0] = '/';
+	memset(long_path + 1, 'a', 1000);
+	long_path[1001] = '\0';
+	text = xasprintf("(version 1)\n(deny default)\n"
+			 "(allow file-read* (literal \"%s\"))\n", long_path);
+	ok(!sbpl_parse(text, strlen(text), &prof, &err) &&
+	   sbpl_check(&prof, &err) && strstr(err, "limit 1000"),
+	   "checker refuses a string over 1000 bytes");
+	free(err);
+	sbpl_profile_free(&prof);
+	free(text);
+	free(long_path);
+}
+
+/* ---- classification ---- */
+
+static const struct landing *fs_landing(const struct compiled *c, size_t i)
+{
+	return &c->landing.fs[i];
+}
+
+static bool has_error(const struct diag_list *d, const char *needle)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++)
+		if (d->items[i].severity == DIAG_ERROR &&
+		    strstr(d->items[i].msg, needle))
+			return true;
+	return false;
+}
+
+static void test_long_strings(void)
+{
+	struct compiled c;
+	char *text, *letters, *digits, *p;
+
+	letters = xmalloc(301);
+	memset(letters, 'a', 300);
+	letters[300] = '\0';
+	digits = xmalloc(991);
+	memset(digits, '7', 990);
+	digits[990] = '\0';
+	text = xasprintf("deny:/%s\nrw:/%s\n", letters, digits);
+	if (ok(!compile_text(&c, text), "long patterns compile")) {
+		is_int(fs_landing(&c, 0)->kind, LANDING_UNSUPPORTED,
+		       "a row needing a regex over 1000 bytes is unsupported");
+		ok(fs_landing(&c, 0)->reason &&
+		   strstr(fs_landing(&c, 0)->reason, "1000 bytes"),
+		   "the reason names the limit: %s", fs_landing(&c, 0)->reason);
+		ok(c.classified == -1 &&
+		   has_error(&c.diags, "is unsupported on darwin"),
+		   "emit_classify refuses the table with an error");
+		is_int(fs_landing(&c, 1)->kind, LANDING_KERNEL,
+		       "a 991-byte subpath without letters fits");
+		p = emit(&c, &(size_t){ 0 }, &c.diags);
+		ok(!p, "emit_profile refuses a table with an unsupported row");
+		free(p);
+	}
+	compiled_free(&c);
+	free(text);
+	free(letters);
+	free(digits);
+}
+
+static void test_landings(void)
+{
+	struct compiled c;
+	char *p;
+
+	if (ok(!compile_text(&c, "rw:/srv/**\n"
+				 "deny:/srv/x\n"
+				 "ro:/srv/**/y\n"
+				 "allow:localhost:8080\n"
+				 "deny:localhost:*\n"
+				 "allow:localhost:9000\n"
+				 "allow:api.example.com:443\n"
+				 "deny:10.0.0.1\n"),
+	       "deny-posture policy compiles")) {
+		is_int(c.classified, 0, "nothing unsupported");
+		is_int(fs_landing(&c, 1)->kind, LANDING_ABSORBED,
+		       "a dead deny row is absorbed");
+		ok(strstr(fs_landing(&c, 1)->reason, "dead: covered by row 0")
+		   != NULL, "its reason names the covering row");
+		is_int(c.landing.net[0].kind, LANDING_KERNEL,
+		       "a loopback allow lands in the kernel");
+		is_int(c.landing.net[2].kind, LANDING_ABSORBED,
+		       "a loopback row below localhost:* is dead");
+		is_int(c.landing.net[3].kind, LANDING_PROXY,
+		       "a name row lands in the proxy");
+		is_int(c.landing.net[4].kind, LANDING_PROXY,
+		       "a non-loopback deny row lands in the proxy");
+		is_int(c.landing.nreserved, 2, "two reserved proxy ports");
+		if (c.landing.nreserved == 2)
+			is_str(c.landing.reserved[0].entry,
+			       "allow:localhost:${VBOX_PROXY_HTTP_PORT}",
+			       "the HTTP proxy port is reserved");
+		p = check_policy(&c, "deny posture");
+		ok(p && !strstr(p, "deny:/srv/x"),
+		   "the dead row is not written");
+		ok(p && strstr(p, "(param \"VBOX_PROXY_SOCKS_PORT\")"),
+		   "the SOCKS port is an SBPL parameter");
+		ok(p && !strstr(p, "local ip \"localhost:8080"),
+		   "outbound rows never use local ip");
+		free(p);
+	}
+	compiled_free(&c);
+
+	if (ok(!compile_text(&c, "allow:localhost:5432\nrw:/srv/**\n"),
+	       "loopback-only policy compiles")) {
+		is_int(c.landing.nreserved, 0, "no proxy, no reserved ports");
+		p = check_policy(&c, "loopback only");
+		ok(p && !strstr(p, "(param "), "no parameter to pass");
+		free(p);
+	}
+	compiled_free(&c);
+
+	if (ok(!compile_text(&c, "@default net open\n"
+				 "@default write rw\n"
+				 "deny:localhost:22\n"
+				 "allow:api.example.com\n"
+				 "deny:/etc/**\n"),
+	       "open-posture policy compiles")) {
+		is_int(c.landing.net[0].kind, LANDING_KERNEL,
+		       "open posture: a loopback deny lands in the kernel");
+		is_int(c.landing.net[1].kind, LANDING_ABSORBED,
+		       "open posture: a non-loopback allow is absorbed");
+		is_int(c.landing.nreserved, 0, "open posture: no proxy");
+		free(check_policy(&c, "open posture"));
+	}
+	compiled_free(&c);
+
+	if (ok(!compile_text(&c, "@default net open\ndeny:evil.example.com\n"),
+	       "open posture with a name deny compiles")) {
+		is_int(c.landing.net[0].kind, LANDING_UNSUPPORTED,
+		       "open posture: a non-loopback deny is unsupported");
+		ok(c.classified == -1 &&
+		   has_error(&c.diags, "row 0 'deny:evil.example.com:*' is "
+			     "unsupported on darwin"),
+		   "the error names the row and the target");
+	}
+	compiled_free(&c);
+}
+
+/* ---- (c) policies with levels ---- */
+
+static const struct {
+	const char *name;
+	const char *text;
+} policies[] = {
+	{ "levels",
+	  "rw:/srv/work/**\n"
+	  "!deny:/srv/work/secret\n"
+	  "!!ro:/srv/work/secret/public\n"
+	  "deny:/srv/work/tmp\n" },
+	{ "read-only hole in a writable root",
+	  "rw:/Users/Dev/Project/**\n"
+	  "!ro:/Users/Dev/Project/.git/**\n"
+	  "!!rw:/Users/Dev/Project/.git/index.lock\n"
+	  "deny:**/.ssh/**\n"
+	  "!!!deny:**/*.pem\n" },
+	{ "symlinked prefixes",
+	  "rw:/tmp/**\n"
+	  "!deny:/private/tmp/secret\n"
+	  "ro:/private/var/db/**\n"
+	  "!!rw:/var/db/scratch\n"
+	  "deny:/etc/ssh\n"
+	  "!rw:/private/*/shared/**\n"
+	  "deny:/*/hidden\n" },
+	{ "wildcards and case",
+	  "@default write rw\n"
+	  "deny:/Srv/*.KEY\n"
+	  "!ro:/srv/pub/?\n"
+	  "!!deny:/srv/pub/\xc3\xa9\n"
+	  "rw:/srv/**/cache/**\n"
+	  "!deny:/srv/**/cache/*.lock\n"
+	  "ro:/srv/a.b+c(d)/**\n" },
+	{ "doc/targets.md worked example",
+	  "rw:/Users/dev/proj/**\n"
+	  "!deny:/Users/dev/proj/.env\n"
+	  "!ro:/Users/dev/proj/.git/**\n"
+	  "deny:**/*.pem\n"
+	  "rw:/tmp/build\n"
+	  "allow:localhost:5432\n"
+	  "allow:github.com:443\n" },
+	{ "everything under a private glob",
+	  "deny:/private/**/k\n"
+	  "!rw:**/.env\n"
+	  "rw:/home/*/work\n"
+	  "!!deny:/home/tester/work/x?\n" },
+};
+
+static void test_policies(void)
+{
+	size_t i;
+
+	for (i = 0; i < array_size(policies); i++) {
+		struct compiled c;
+
+		if (ok(!compile_text(&c, policies[i].text) && !c.classified,
+		       "policy '%s' compiles for darwin", policies[i].name))
+			free(check_policy(&c, policies[i].name));
+		compiled_free(&c);
+	}
+}
+
+/*
+ * A variable may hold any byte but NUL: whatever reaches a comment or a
+ * string must not end it early and inject a rule.
+ */
+static void test_injection(void)
+{
+	static const char *const defines[] = {
+		"X=/srv/a\n(allow default)\n;\"",
+	};
+	static const char text[] = "deny:$X/k\nrw:\"$X/*\"\n";
+	struct compiled c;
+	char *p;
+
+	memset(&c, 0, sizeof(c));
+	diag_list_init(&c.diags);
+	if (load_buffer(&c.inputs, "t.rules", text, strlen(text), &c.stmts,
+			&c.diags) || build(&c, defines, 1, "darwin")) {
+		diag_print(stdout, &c.diags, "# test");
+		ok(1, "# SKIP a newline in a variable is refused earlier");
+		compiled_free(&c);
+		return;
+	}
+	p = check_policy(&c, "newline in a variable");
+	ok(p && !strstr(p, "\n(allow default)"),
+	   "the variable's newline is escaped, no rule injected");
+	free(p);
+	compiled_free(&c);
+}
+
+/* ---- (a) every darwin case in testdata/ ---- */
+
+/* The value of the first "# KEY:" header line, or NULL (caller frees). */
+static char *header(const char *text, const char *key)
+{
+	char *needle = xasprintf("# %s:", key), *out = NULL;
+	const char *p = strstr(text, needle), *end;
+
+	if (p) {
+		p += strlen(needle);
+		while (*p == ' ' || *p == '\t')
+			p++;
+		end = p + strcspn(p, "\r\n");
+		while (end > p && (end[-1] == ' ' || end[-1] == '\t'))
+			end--;
+		out = xstrndup(p, (size_t)(end - p));
+	}
+	free(needle);
+	return out;
+}
+
+static char *read_file(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	size_t n;
+
+	if (!f)
+		return NULL;
+	buf = xmalloc(1 << 16);
+	n = fread(buf, 1, (1 << 16) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static bool word_in(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+	const char *p;
+
+	for (p = list; (p = strstr(p, word)); p += n)
+		if ((p == list || p[-1] == ' ' || p[-1] == '\t') &&
+		    (p[n] == '\0' || p[n] == ' ' || p[n] == '\t'))
+			return true;
+	return false;
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void run_case(const char *dir, const char *file)
+{
+	char *path = xasprintf("%s/%s", dir, file), *text = read_file(path);
+	char *targets = text ? header(text, "TARGETS") : NULL;
+	char *defs = text ? header(text, "DEFINES") : NULL;
+	struct strset defines = { 0 };
+	struct compiled c;
+	char *save = NULL, *w;
+
+	if (!targets || !word_in(targets, "darwin"))
+		goto out;
+	for (w = defs ? strtok_r(defs, " \t", &save) : NULL; w;
+	     w = strtok_r(NULL, " \t", &save))
+		strset_add(&defines, w);
+	if (!ok(!compile_file(&c, path, (const char *const *)defines.v,
+			      defines.n), "%s compiles for darwin", file)) {
+		compiled_free(&c);
+		goto out;
+	}
+	if (c.classified) {
+		/* Refused rows must come with their errors, nothing else. */
+		ok(has_error(&c.diags, "is unsupported on darwin"),
+		   "%s: unsupported on darwin, with an error per row", file);
+	} else {
+		free(check_policy(&c, file));
+	}
+	compiled_free(&c);
+out:
+	strset_free(&defines);
+	free(defs);
+	free(targets);
+	free(text);
+	free(path);
+}
+
+static void test_cases(void)
+{
+	const char *srcdir = getenv("srcdir");
+	char *dir = xasprintf("%s/testdata", srcdir ? srcdir : ".");
+	struct strset names = { 0 };
+	struct dirent *de;
+	DIR *d = opendir(dir);
+	size_t i;
+
+	if (!d) {
+		ok(1, "# SKIP no testdata directory at %s", dir);
+		free(dir);
+		return;
+	}
+	while ((de = readdir(d))) {
+		size_t n = strlen(de->d_name);
+
+		if (!strncmp(de->d_name, "ok_", 3) && n > 6 &&
+		    !strcmp(de->d_name + n - 6, ".rules"))
+			strset_add(&names, de->d_name);
+	}
+	closedir(d);
+	qsort(names.v, names.n, sizeof(*names.v), name_cmp);
+	ok(names.n > 0, "found %zu ok cases in %s", names.n, dir);
+	for (i = 0; i < names.n; i++)
+		run_case(dir, names.v[i]);
+	strset_free(&names);
+	free(dir);
+}
+
+int main(void)
+{
+	test_helpers();
+	test_checker();
+	check_filters("darwin");
+	check_filters("linux");
+	test_long_strings();
+	test_landings();
+	test_policies();
+	test_injection();
+	test_cases();
+	return done_testing();
+}

@@ -1,0 +1,1147 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_windows.c - the windows target: classification of every row kind,
+ * exact ACL plans for small tables, the capability SID (a known value,
+ * determinism, sensitivity), the key order of the schema, the network
+ * posture refusal, and every testdata/ok_*.rules case for windows either
+ * emitting valid JSON or being refused with a reason.
+ */
+#include <vbox.h>
+
+#include <dirent.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "diag.h"
+#include "emit.h"
+#include "eval.h"
+#include "fspath.h"
+#include "ir.h"
+#include "load.h"
+#include "shadow.h"
+#include "stmt.h"
+#include "target.h"
+#include "tap.h"
+
+struct compiled {
+	struct input_set inputs;
+	struct stmt_list stmts;
+	struct diag_list diags;
+	struct table *table;
+	struct landing_set landing;
+	int classified;
+};
+
+static const char *const no_env[] = { NULL };
+
+#define HOME_DEFINE "HOME=C:\\Users\\tester"
+
+/*
+ * Build, analyze and classify @text for windows.  @defines ("NAME=VALUE",
+ * @ndefines of them) come first; HOME is defined as a drive path unless
+ * they define it.  Returns 0, or -1 when the table does not build.
+ */
+static int compile_defs(struct compiled *c, const char *text,
+			const char *const *defines, size_t ndefines)
+{
+	const char *defs[32];
+	struct compile_opts opts = {
+		.target = target_lookup("windows"),
+		.vars = { .defines = defs, .environ = (char *const *)no_env },
+	};
+	bool have_home = false;
+	size_t i, n = 0;
+
+	memset(c, 0, sizeof(*c));
+	diag_list_init(&c->diags);
+	for (i = 0; i < ndefines && n < array_size(defs) - 1; i++) {
+		if (!strncmp(defines[i], "HOME=", 5))
+			have_home = true;
+		defs[n++] = defines[i];
+	}
+	if (!have_home)
+		defs[n++] = HOME_DEFINE;
+	opts.vars.ndefines = n;
+	if (load_buffer(&c->inputs, "t.rules", text, strlen(text), &c->stmts,
+			&c->diags))
+		goto fail;
+	c->table = table_build(&c->stmts, &opts, &c->diags);
+	if (!c->table)
+		goto fail;
+	shadow_analyze(c->table, &c->diags);
+	c->classified = emit_classify(&emitter_windows, c->table, &c->landing,
+				      &c->diags);
+	return 0;
+fail:
+	diag_print(stdout, &c->diags, "# test");
+	return -1;
+}
+
+static int compile(struct compiled *c, const char *text)
+{
+	return compile_defs(c, text, NULL, 0);
+}
+
+static void compiled_free(struct compiled *c)
+{
+	landing_set_free(&c->landing);
+	table_free(c->table);
+	stmt_list_free(&c->stmts);
+	input_set_free(&c->inputs);
+	diag_list_free(&c->diags);
+}
+
+/* The profile as a string (caller frees), or NULL when emitting fails. */
+static char *emit(struct compiled *c)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int rc;
+
+	if (!f)
+		return NULL;
+	rc = emitter_windows.emit_profile(c->table, &c->landing, f,
+					  &c->diags);
+	if (fclose(f) || rc) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* The landing of file row @index as "kind: reason". */
+static char *fs_landing(const struct compiled *c, size_t index)
+{
+	const struct landing *l = &c->landing.fs[index];
+
+	return xasprintf("%s: %s", landing_kind_name(l->kind),
+			 l->reason ? l->reason : "(none)");
+}
+
+static char *net_landing(const struct compiled *c, size_t index)
+{
+	const struct landing *l = &c->landing.net[index];
+
+	return xasprintf("%s: %s", landing_kind_name(l->kind),
+			 l->reason ? l->reason : "(none)");
+}
+
+#define IS_LANDING(got_, want_, ...) \
+	do { char *g__ = (got_); \
+	     is_str(g__, want_, __VA_ARGS__); free(g__); } while (0)
+
+static void test_classify(void)
+{
+	struct compiled c;
+	bool found = false;
+	size_t i;
+
+	if (!ok(compile(&c, "@default net open\n"
+			    "rw:C:\\Work\\**\n"          /* 0 */
+			    "!ro:C:\\Work\\keep\n"       /* 1 */
+			    "deny:C:\\Work\\keep\\x\n"   /* 2 */
+			    "rw:D:\\cache\\*.tmp\n"      /* 3 */
+			    "deny:C:\\Users\\*\\secret\n" /* 4 */
+			    "ro:**\\.git\n"              /* 5 */
+			    "!!rw:C:\\Secrets\\pub\n"    /* 6 */
+			    "deny:C:\\Secrets\n"         /* 7 */
+			    "ro:/e/docs\n"               /* 8 */
+			    "deny:evil.example.com\n"    /* 0 */
+			    "allow:api.example.com:443\n" /* 1 */
+			    "allow:*.example.com\n"      /* 2 */
+			    "deny:x.example.com\n") == 0, /* 3 */
+		"classification table compiles"))
+		return;
+	is_int(c.classified, -1, "a table with unsupported rows is refused");
+	IS_LANDING(fs_landing(&c, 0),
+		   "kernel: writable root: allow ACE for the capability SID "
+		   "and a low integrity label",
+		   "rw subtree is a writable root");
+	IS_LANDING(fs_landing(&c, 1),
+		   "kernel: read-only: explicit deny-write ACE for the "
+		   "capability SID",
+		   "higher-priority ro hole inside an rw root lands");
+	IS_LANDING(fs_landing(&c, 2), "absorbed: dead: covered by row 1",
+		   "deny below a higher-priority ro row is dead");
+	IS_LANDING(fs_landing(&c, 3),
+		   "absorbed: glob: windows ACLs apply to concrete paths; "
+		   "omitting an allow only narrows the sandbox",
+		   "rw glob is absorbed");
+	IS_LANDING(fs_landing(&c, 4),
+		   "unsupported: glob: windows ACLs apply to concrete paths, "
+		   "so it needs launch-time expansion, which has no windows "
+		   "launcher",
+		   "deny glob is unsupported");
+	IS_LANDING(fs_landing(&c, 5),
+		   "unsupported: glob: windows ACLs apply to concrete paths, "
+		   "so it needs launch-time expansion, which has no windows "
+		   "launcher",
+		   "ro glob with a leading ** is unsupported");
+	IS_LANDING(fs_landing(&c, 6),
+		   "kernel: writable root: allow ACE for the capability SID "
+		   "and a low integrity label",
+		   "rw nested in a lower-priority deny lands");
+	IS_LANDING(fs_landing(&c, 7),
+		   "kernel: explicit deny ACE (read and write) for the "
+		   "capability SID",
+		   "deny lands");
+	IS_LANDING(fs_landing(&c, 8),
+		   "kernel: read-only: explicit deny-write ACE for the "
+		   "capability SID",
+		   "standalone ro lands");
+	IS_LANDING(net_landing(&c, 0),
+		   "unsupported: windows enforces only the open network "
+		   "posture: a network deny needs an egress proxy or firewall "
+		   "rules, which the windows plan does not have",
+		   "network deny is unsupported");
+	IS_LANDING(net_landing(&c, 1),
+		   "absorbed: the network posture is open: the connection is "
+		   "allowed without it",
+		   "network allow is absorbed");
+	IS_LANDING(net_landing(&c, 3), "absorbed: dead: covered by row 2",
+		   "dead network deny is absorbed, not refused");
+	for (i = 0; i < c.diags.n; i++)
+		if (strstr(c.diags.items[i].msg,
+			   "row 4 'deny:/c/Users/*/secret' is unsupported on "
+			   "windows: glob"))
+			found = true;
+	ok(found, "the refusal names the row, the target and the reason");
+	compiled_free(&c);
+
+	if (!ok(compile(&c, "@default net open\n"
+			    "rw:C:\\Work\n"
+			    "ro:C:\\Work\\keep\n"
+			    "deny:C:\\Data\\**\n"
+			    "!ro:C:\\Data\\pub\n") == 0,
+		"second table compiles"))
+		return;
+	is_int(c.classified, 0, "a table of concrete rows is accepted");
+	IS_LANDING(fs_landing(&c, 1),
+		   "absorbed: dead: covered by row 0",
+		   "ro hole inside a higher-priority rw root is dead");
+	IS_LANDING(fs_landing(&c, 3),
+		   "kernel: read-only: explicit deny-write ACE for the "
+		   "capability SID",
+		   "ro hole inside a lower-priority deny lands");
+	compiled_free(&c);
+
+	if (!ok(compile(&c, "@default net open\n"
+			    "@default write rw\n"
+			    "rw:C:\\Work\n") == 0,
+		"rw posture table compiles"))
+		return;
+	IS_LANDING(fs_landing(&c, 0),
+		   "kernel: writable root: allow ACE for the capability SID",
+		   "rw posture: no integrity label");
+	compiled_free(&c);
+}
+
+/*
+ * Known capability SIDs: SHA-256 over the serialization doc/targets.md
+ * gives, computed independently of this code (Python hashlib).
+ */
+#define SID_NESTED \
+	"S-1-15-3-3157761508-3665111000-4288222431-737797448-" \
+	"176923545-71282204-2633317766-234334022"
+#define SID_DENY_RW \
+	"S-1-15-3-1345158451-3521367749-2009163787-2025679209-" \
+	"27108182-2967515327-2807966773-3719073168"
+
+static const char plan_nested[] =
+	"{\n"
+	"  \"format\": \"vbox-acl-plan\",\n"
+	"  \"version\": 1,\n"
+	"  \"target\": \"windows\",\n"
+	"  \"capability_sid\": \"" SID_NESTED "\",\n"
+	"  \"token\": {\n"
+	"    \"type\": \"restricted\",\n"
+	"    \"disable_max_privilege\": true,\n"
+	"    \"restricting_sids\": [\n"
+	"      \"capability\",\n"
+	"      \"user\",\n"
+	"      \"groups\"\n"
+	"    ],\n"
+	"    \"integrity_level\": \"low\"\n"
+	"  },\n"
+	"  \"postures\": {\n"
+	"    \"write\": \"deny\",\n"
+	"    \"net\": \"open\"\n"
+	"  },\n"
+	"  \"entries\": [\n"
+	"    {\n"
+	"      \"row\": 1,\n"
+	"      \"rule\": \"!ro:/c/Work/keep\",\n"
+	"      \"effect\": \"ro\",\n"
+	"      \"path\": \"C:\\\\Work\\\\keep\",\n"
+	"      \"aces\": [\n"
+	"        {\n"
+	"          \"type\": \"deny\",\n"
+	"          \"sid\": \"" SID_NESTED "\",\n"
+	"          \"rights\": \"write\",\n"
+	"          \"mask\": \"0x000d0156\",\n"
+	"          \"inheritance\": \"OICI\"\n"
+	"        },\n"
+	"        {\n"
+	"          \"type\": \"allow\",\n"
+	"          \"sid\": \"" SID_NESTED "\",\n"
+	"          \"rights\": \"read_execute\",\n"
+	"          \"mask\": \"0x001200a9\",\n"
+	"          \"inheritance\": \"OICI\"\n"
+	"        },\n"
+	"        {\n"
+	"          \"type\": \"allow\",\n"
+	"          \"sid\": \"S-1-3-4\",\n"
+	"          \"rights\": \"read_control\",\n"
+	"          \"mask\": \"0x00020000\",\n"
+	"          \"inheritance\": \"OICI\"\n"
+	"        }\n"
+	"      ],\n"
+	"      \"label\": null,\n"
+	"      \"if_missing\": \"placeholder\"\n"
+	"    },\n"
+	"    {\n"
+	"      \"row\": 0,\n"
+	"      \"rule\": \"rw:/c/Work/**\",\n"
+	"      \"effect\": \"rw\",\n"
+	"      \"path\": \"C:\\\\Work\",\n"
+	"      \"aces\": [\n"
+	"        {\n"
+	"          \"type\": \"allow\",\n"
+	"          \"sid\": \"" SID_NESTED "\",\n"
+	"          \"rights\": \"modify\",\n"
+	"          \"mask\": \"0x001301bf\",\n"
+	"          \"inheritance\": \"OICI\"\n"
+	"        }\n"
+	"      ],\n"
+	"      \"label\": {\n"
+	"        \"level\": \"low\",\n"
+	"        \"policy\": \"NO_WRITE_UP\",\n"
+	"        \"inheritance\": \"OICI\"\n"
+	"      },\n"
+	"      \"if_missing\": \"skip\"\n"
+	"    }\n"
+	"  ],\n"
+	"  \"pins\": [\n"
+	"    {\n"
+	"      \"path\": \"C:\\\\Work\",\n"
+	"      \"holes\": [\n"
+	"        1\n"
+	"      ],\n"
+	"      \"aces\": [\n"
+	"        {\n"
+	"          \"type\": \"deny\",\n"
+	"          \"sid\": \"" SID_NESTED "\",\n"
+	"          \"rights\": \"delete_and_security\",\n"
+	"          \"mask\": \"0x000d0000\",\n"
+	"          \"inheritance\": \"none\"\n"
+	"        },\n"
+	"        {\n"
+	"          \"type\": \"allow\",\n"
+	"          \"sid\": \"S-1-3-4\",\n"
+	"          \"rights\": \"read_control\",\n"
+	"          \"mask\": \"0x00020000\",\n"
+	"          \"inheritance\": \"none\"\n"
+	"        }\n"
+	"      ]\n"
+	"    }\n"
+	"  ]\n"
+	"}\n";
+
+static const char plan_deny_rw[] =
+	"{\n"
+	"  \"format\": \"vbox-acl-plan\",\n"
+	"  \"version\": 1,\n"
+	"  \"target\": \"windows\",\n"
+	"  \"capability_sid\": \"" SID_DENY_RW "\",\n"
+	"  \"token\": {\n"
+	"    \"type\": \"restricted\",\n"
+	"    \"disable_max_privilege\": true,\n"
+	"    \"restricting_sids\": [\n"
+	"      \"capability\",\n"
+	"      \"user\",\n"
+	"      \"groups\"\n"
+	"    ],\n"
+	"    \"integrity_level\": \"medium\"\n"
+	"  },\n"
+	"  \"postures\": {\n"
+	"    \"write\": \"rw\",\n"
+	"    \"net\": \"open\"\n"
+	"  },\n"
+	"  \"entries\": [\n"
+	"    {\n"
+	"      \"row\": 0,\n"
+	"      \"rule\": \"deny:/c/Users/tester/.ssh\",\n"
+	"      \"effect\": \"deny\",\n"
+	"      \"path\": \"C:\\\\Users\\\\tester\\\\.ssh\",\n"
+	"      \"aces\": [\n"
+	"        {\n"
+	"          \"type\": \"deny\",\n"
+	"          \"sid\": \"" SID_DENY_RW "\",\n"
+	"          \"rights\": \"read_write\",\n"
+	"          \"mask\": \"0x000f01ff\",\n"
+	"          \"inheritance\": \"OICI\"\n"
+	"        },\n"
+	"        {\n"
+	"          \"type\": \"allow\",\n"
+	"          \"sid\": \"S-1-3-4\",\n"
+	"          \"rights\": \"read_control\",\n"
+	"          \"mask\": \"0x00020000\",\n"
+	"          \"inheritance\": \"OICI\"\n"
+	"        }\n"
+	"      ],\n"
+	"      \"label\": null,\n"
+	"      \"if_missing\": \"placeholder\"\n"
+	"    }\n"
+	"  ],\n"
+	"  \"pins\": [\n"
+	"    {\n"
+	"      \"path\": \"C:\\\\Users\",\n"
+	"      \"holes\": [\n"
+	"        0\n"
+	"      ],\n"
+	"      \"aces\": [\n"
+	"        {\n"
+	"          \"type\": \"deny\",\n"
+	"          \"sid\": \"" SID_DENY_RW "\",\n"
+	"          \"rights\": \"delete_and_security\",\n"
+	"          \"mask\": \"0x000d0000\",\n"
+	"          \"inheritance\": \"none\"\n"
+	"        },\n"
+	"        {\n"
+	"          \"type\": \"allow\",\n"
+	"          \"sid\": \"S-1-3-4\",\n"
+	"          \"rights\": \"read_control\",\n"
+	"          \"mask\": \"0x00020000\",\n"
+	"          \"inheritance\": \"none\"\n"
+	"        }\n"
+	"      ]\n"
+	"    },\n"
+	"    {\n"
+	"      \"path\": \"C:\\\\Users\\\\tester\",\n"
+	"      \"holes\": [\n"
+	"        0\n"
+	"      ],\n"
+	"      \"aces\": [\n"
+	"        {\n"
+	"          \"type\": \"deny\",\n"
+	"          \"sid\": \"" SID_DENY_RW "\",\n"
+	"          \"rights\": \"delete_and_security\",\n"
+	"          \"mask\": \"0x000d0000\",\n"
+	"          \"inheritance\": \"none\"\n"
+	"        },\n"
+	"        {\n"
+	"          \"type\": \"allow\",\n"
+	"          \"sid\": \"S-1-3-4\",\n"
+	"          \"rights\": \"read_control\",\n"
+	"          \"mask\": \"0x00020000\",\n"
+	"          \"inheritance\": \"none\"\n"
+	"        }\n"
+	"      ]\n"
+	"    }\n"
+	"  ]\n"
+	"}\n";
+
+static void test_exact(void)
+{
+	struct compiled c;
+	char *got;
+
+	if (!ok(compile(&c, "@default net open\n"
+			    "rw:C:\\Work\\**\n"
+			    "!ro:C:\\Work\\keep\n") == 0,
+		"nested table compiles"))
+		return;
+	got = emit(&c);
+	is_str(got, plan_nested,
+	       "ro hole in an rw root: exact plan with a pin");
+	free(got);
+	compiled_free(&c);
+
+	if (!ok(compile(&c, "@default net open\n"
+			    "@default write rw\n"
+			    "deny:~\\.ssh\n") == 0,
+		"deny table compiles"))
+		return;
+	got = emit(&c);
+	is_str(got, plan_deny_rw,
+	       "deny under the rw posture: exact plan, medium integrity, "
+	       "every writable ancestor pinned");
+	free(got);
+	compiled_free(&c);
+
+	if (!ok(compile(&c, "@default net open\n") == 0,
+		"empty table compiles"))
+		return;
+	got = emit(&c);
+	ok(got && strstr(got, "\"entries\": [],\n  \"pins\": []\n}\n"),
+	   "an empty table still emits a complete plan");
+	free(got);
+	compiled_free(&c);
+}
+
+/* The capability SID of @text's plan (caller frees), or NULL. */
+static char *sid_of(const char *text)
+{
+	struct compiled c;
+	json_error_t err;
+	json_t *plan;
+	char *out, *sid = NULL;
+
+	if (compile(&c, text))
+		return NULL;
+	out = emit(&c);
+	plan = out ? json_loads(out, 0, &err) : NULL;
+	if (plan && json_is_string(json_object_get(plan, "capability_sid")))
+		sid = xstrdup(json_string_value(
+			json_object_get(plan, "capability_sid")));
+	json_decref(plan);
+	free(out);
+	compiled_free(&c);
+	return sid;
+}
+
+static bool sid_well_formed(const char *sid)
+{
+	unsigned long long v;
+	const char *p;
+	char *end;
+	int n = 0;
+
+	if (strncmp(sid, "S-1-15-3-", 9))
+		return false;
+	for (p = sid + 8; *p; p = end) {
+		if (*p != '-' || !(p[1] >= '0' && p[1] <= '9'))
+			return false;
+		v = strtoull(p + 1, &end, 10);
+		if (v > 0xffffffffull)
+			return false;
+		n++;
+	}
+	return n == 8;
+}
+
+static void test_sid(void)
+{
+	static const char base[] = "@default net open\n"
+				   "rw:C:\\Work\\**\n"
+				   "deny:C:\\Work\\secret\n";
+	static const struct {
+		const char *text;
+		const char *what;
+	} changed[] = {
+		{ "@default net open\nrw:C:\\Work\\**\n"
+		  "!deny:C:\\Work\\secret\n",
+		  "a level" },
+		{ "@default net open\nrw:C:\\Work\\**\nro:C:\\Work\\secret\n",
+		  "an effect" },
+		{ "@default net open\nrw:C:\\Work\\**\n"
+		  "deny:C:\\Work\\secret2\n",
+		  "a target" },
+		{ "@default net open\ndeny:C:\\Work\\secret\nrw:C:\\Work\\**\n",
+		  "the order of two rows" },
+		{ "@default net open\n@default write rw\nrw:C:\\Work\\**\n"
+		  "deny:C:\\Work\\secret\n",
+		  "the write posture" },
+		{ "@default net open\nrw:C:\\Work\\**\ndeny:C:\\Work\\secret\n"
+		  "allow:example.com\n",
+		  "a network row" },
+		{ "@default net open\nrw:C:\\Work\\**\ndeny:C:\\Work\\secret\n"
+		  "rw:D:\\x\n",
+		  "an added row" },
+	};
+	char *a, *b;
+	size_t i;
+
+	a = sid_of(base);
+	b = sid_of(base);
+	if (!ok(a && b, "the base table has a SID")) {
+		free(a);
+		free(b);
+		return;
+	}
+	ok(sid_well_formed(a),
+	   "SID has the form S-1-15-3 plus 8 sub-authorities");
+	is_str(a, b, "the same rules give the same SID");
+	free(b);
+	b = sid_of("# another comment\n@default net open\n\n"
+		   "rw:c:/Work/**\n"
+		   "deny:/c/Work/secret   # trailing\n");
+	is_str(b, a, "other spellings of the same rows give the same SID");
+	free(b);
+	for (i = 0; i < array_size(changed); i++) {
+		b = sid_of(changed[i].text);
+		ok(b && strcmp(a, b) != 0, "changing %s changes the SID",
+		   changed[i].what);
+		free(b);
+	}
+	free(a);
+	a = sid_of("@default net open\nrw:C:\\Work\\**\n!ro:C:\\Work\\keep\n");
+	is_str(a, SID_NESTED, "known SID (SHA-256 of the documented text)");
+	free(a);
+}
+
+/* The keys of object @o, comma-separated (caller frees). */
+static char *keys_of(json_t *o)
+{
+	char *out = xstrdup(""), *next;
+	void *it;
+
+	if (!json_is_object(o))
+		return out;
+	for (it = json_object_iter(o); it;
+	     it = json_object_iter_next(o, it)) {
+		next = xasprintf("%s%s%s", out, *out ? "," : "",
+				 json_object_iter_key(it));
+		free(out);
+		out = next;
+	}
+	return out;
+}
+
+#define IS_KEYS(o, want, ...) \
+	do { char *k__ = keys_of(o); \
+	     is_str(k__, want, __VA_ARGS__); free(k__); } while (0)
+
+static void test_key_order(void)
+{
+	struct compiled c;
+	json_error_t err;
+	json_t *plan, *entry;
+	char *out;
+
+	if (!ok(compile(&c, "@default net open\n"
+			    "rw:C:\\Work\\**\n"
+			    "!ro:C:\\Work\\keep\n") == 0,
+		"key-order table compiles"))
+		return;
+	out = emit(&c);
+	plan = out ? json_loads(out, 0, &err) : NULL;
+	if (!ok(plan != NULL, "the plan parses as JSON"))
+		goto out;
+	IS_KEYS(plan,
+		"format,version,target,capability_sid,token,postures,entries,"
+		"pins", "top-level key order");
+	IS_KEYS(json_object_get(plan, "token"),
+		"type,disable_max_privilege,restricting_sids,integrity_level",
+		"token key order");
+	IS_KEYS(json_object_get(plan, "postures"), "write,net",
+		"postures key order");
+	entry = json_array_get(json_object_get(plan, "entries"), 1);
+	IS_KEYS(entry, "row,rule,effect,path,aces,label,if_missing",
+		"entry key order");
+	IS_KEYS(json_array_get(json_object_get(entry, "aces"), 0),
+		"type,sid,rights,mask,inheritance", "ACE key order");
+	IS_KEYS(json_object_get(entry, "label"), "level,policy,inheritance",
+		"label key order");
+	IS_KEYS(json_array_get(json_object_get(plan, "pins"), 0),
+		"path,holes,aces", "pin key order");
+out:
+	json_decref(plan);
+	free(out);
+	compiled_free(&c);
+}
+
+static const char *first_error(const struct compiled *c,
+			       const struct location **loc)
+{
+	size_t i;
+
+	for (i = 0; i < c->diags.n; i++)
+		if (c->diags.items[i].severity == DIAG_ERROR) {
+			*loc = &c->diags.items[i].loc;
+			return c->diags.items[i].msg;
+		}
+	return NULL;
+}
+
+static void test_net_posture(void)
+{
+	const struct location *loc = NULL;
+	struct compiled c;
+	char *out;
+
+	if (!ok(compile(&c, "rw:C:\\Work\n") == 0,
+		"table with the built-in net posture compiles"))
+		return;
+	is_int(c.classified, -1,
+	       "classification refuses the built-in deny posture");
+	out = emit(&c);
+	ok(out == NULL, "emitting refuses the built-in deny posture");
+	is_str(first_error(&c, &loc),
+	       "the default network posture 'deny' is unsupported on windows: "
+	       "add '@default net open'",
+	       "built-in posture: the message says what to add");
+	ok(loc && loc->in == NULL, "built-in posture: no location");
+	free(out);
+	compiled_free(&c);
+
+	if (!ok(compile(&c, "@default net deny\nallow:example.com\n") == 0,
+		"table with an explicit deny posture compiles"))
+		return;
+	IS_LANDING(net_landing(&c, 0),
+		   "absorbed: windows enforces no network rows; omitting an "
+		   "allow only narrows (the deny posture itself is refused)",
+		   "allow under the deny posture is absorbed");
+	out = emit(&c);
+	ok(out == NULL, "emitting refuses an explicit deny posture");
+	is_str(first_error(&c, &loc),
+	       "network posture 'deny' is unsupported on windows: the ACL "
+	       "plan cannot confine connections; use '@default net open'",
+	       "explicit posture: message");
+	ok(loc && loc->in && loc->line == 1,
+	   "explicit posture: the error points at the directive");
+	free(out);
+	compiled_free(&c);
+}
+
+static void test_write_error(void)
+{
+	const struct location *loc = NULL;
+	struct compiled c;
+	FILE *f = fopen("/dev/full", "w");
+
+	if (!f) {
+		ok(1, "# SKIP no /dev/full");
+		return;
+	}
+	if (compile(&c, "@default net open\nrw:C:\\Work\n")) {
+		fclose(f);
+		return;
+	}
+	is_int(emitter_windows.emit_profile(c.table, &c.landing, f, &c.diags),
+	       -1, "a failed write is reported");
+	is_str(first_error(&c, &loc), "cannot write the windows ACL plan",
+	       "write error message");
+	fclose(f);
+	compiled_free(&c);
+}
+
+/*
+ * Property test: the plan's ACLs, evaluated the way Windows does (nearest
+ * ACE first, deny before allow at one distance, the low integrity level
+ * writing only below a low label), decide every probe path exactly as the
+ * decision engine does, on random tables of concrete rows.
+ */
+#define ACE_READ 0x1u
+#define ACE_WRITE 0x2u
+
+static uint32_t rng_state = 0x9e3779b9u;
+
+static uint32_t rng(uint32_t n)
+{
+	/* xorshift32: a fixed sequence, so failures reproduce. */
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 17;
+	rng_state ^= rng_state << 5;
+	return rng_state % n;
+}
+
+/* "/c/a/B" -> "c:\\a\\b": the folded native spelling of a probe. */
+static char *probe_native(const char *canon)
+{
+	char *out = xasprintf("%c:%s", canon[1], canon + 2);
+	size_t i;
+
+	for (i = 0; out[i]; i++) {
+		if (out[i] == '/')
+			out[i] = '\\';
+		else if (out[i] >= 'A' && out[i] <= 'Z')
+			out[i] += 'a' - 'A';
+	}
+	return out;
+}
+
+static char ascii_lower(char c)
+{
+	return c >= 'A' && c <= 'Z' ? (char)(c + 'a' - 'A') : c;
+}
+
+/* The entry of @plan whose path folds to @path (already folded). */
+static json_t *entry_at(json_t *plan, const char *path)
+{
+	const char *p;
+	json_t *e;
+	size_t i, j;
+
+	json_array_foreach(json_object_get(plan, "entries"), i, e) {
+		p = json_string_value(json_object_get(e, "path"));
+		for (j = 0; p && p[j] && ascii_lower(p[j]) == path[j]; j++)
+			;
+		if (p && !p[j] && !path[j])
+			return e;
+	}
+	return NULL;
+}
+
+/* Does the plan let the child do @bit on the probe @native? */
+static bool acl_allows(json_t *plan, const char *native, uint32_t bit)
+{
+	const char *sid = json_string_value(json_object_get(plan,
+							    "capability_sid"));
+	bool low = !strcmp(json_string_value(json_object_get(
+				   json_object_get(plan, "token"),
+				   "integrity_level")), "low");
+	bool decided = false, allow = true, labelled = false;
+	char *path = xstrdup(native), *cut;
+	json_t *e, *ace;
+	size_t i;
+	int pass;
+
+	for (;;) {
+		e = entry_at(plan, path);
+		if (e && json_is_object(json_object_get(e, "label")))
+			labelled = true;
+		/* Deny ACEs of one distance before its allow ACEs. */
+		for (pass = 0; e && !decided && pass < 2; pass++)
+			json_array_foreach(json_object_get(e, "aces"), i, ace) {
+				const char *type = json_string_value(
+					json_object_get(ace, "type"));
+				uint32_t mask = (uint32_t)strtoul(
+					json_string_value(json_object_get(
+						ace, "mask")), NULL, 16);
+
+				if (strcmp(json_string_value(json_object_get(
+						   ace, "sid")), sid) ||
+				    !(mask & bit) ||
+				    strcmp(type, pass ? "allow" : "deny"))
+					continue;
+				decided = true;
+				allow = pass == 1;
+				break;
+			}
+		cut = strrchr(path, '\\');
+		if (!cut || cut[1] == '\0')
+			break;
+		if (cut == path + 2)
+			cut[1] = '\0';
+		else
+			*cut = '\0';
+	}
+	free(path);
+	/*
+	 * No ACE of the plan decided: the host's own ACEs for the user do,
+	 * and the user may read and write (the plan's default case).
+	 */
+	if (bit == ACE_WRITE && low && !labelled)
+		return false;
+	return allow;
+}
+
+static const char *const probe_segs[] = { "a", "b", "B" };
+
+/*
+ * Probe path number @n (its @depth base-3 digits pick the segments) below
+ * drive @drive (0: C:, 1: D:), for reads and writes.  Returns the number
+ * of disagreements; the first few are shown (@seen: shown so far).
+ */
+static size_t check_probe(const struct compiled *c, json_t *plan,
+			  const char *rules, size_t drive, size_t n,
+			  size_t depth, size_t seen)
+{
+	static const enum fs_op ops[] = { FS_READ, FS_WRITE };
+	static const uint32_t bits[] = { ACE_READ, ACE_WRITE };
+	char probe[64], *native, *err = NULL;
+	size_t len, i, bad = 0;
+	struct decision d;
+	struct fs_path p;
+	bool acl;
+
+	len = (size_t)snprintf(probe, sizeof(probe), "/%c", "cd"[drive]);
+	for (i = 0; i < depth; i++, n /= 3)
+		len += (size_t)snprintf(probe + len, sizeof(probe) - len,
+					"/%s", probe_segs[n % 3]);
+	if (fs_path_parse(probe, c->table->target, &p, &err)) {
+		ok(0, "probe %s parses: %s", probe, err);
+		free(err);
+		return 1;
+	}
+	native = probe_native(probe);
+	for (i = 0; i < array_size(ops); i++) {
+		eval_fs(c->table, &p, ops[i], &d);
+		acl = acl_allows(plan, native, bits[i]);
+		if (d.allow == acl)
+			continue;
+		if (seen + bad++ < 3)
+			diag("%s %s: table %s, plan %s, rules:\n%s",
+			     i ? "write" : "read", probe,
+			     d.allow ? "allow" : "deny",
+			     acl ? "allow" : "deny", rules);
+	}
+	free(native);
+	fs_path_free(&p);
+	return bad;
+}
+
+static void test_faithful(void)
+{
+	static const char *const segs[] = { "a", "b", "B" };
+	static const char *const effects[] = { "deny", "ro", "rw" };
+	size_t tables = 0, mismatches = 0, t, r, k, len, depth, ndepth;
+	char rules[1024], *out;
+	json_error_t err;
+	struct compiled c;
+	json_t *plan;
+
+	for (t = 0; t < 400; t++) {
+		len = (size_t)snprintf(rules, sizeof(rules),
+				       "@default net open\n%s",
+				       rng(3) ? "" : "@default write rw\n");
+		for (r = 0, k = 1 + rng(6); r < k; r++) {
+			size_t nseg = 1 + rng(3), i;
+
+			len += (size_t)snprintf(rules + len,
+						sizeof(rules) - len,
+						"%.*s%s:%s", (int)rng(3), "!!",
+						effects[rng(3)],
+						rng(4) ? "C:" : "D:");
+			for (i = 0; i < nseg; i++)
+				len += (size_t)snprintf(rules + len,
+							sizeof(rules) - len,
+							"\\%s", segs[rng(3)]);
+			len += (size_t)snprintf(rules + len,
+						sizeof(rules) - len, "%s\n",
+						rng(3) ? "" : "\\**");
+		}
+		if (compile(&c, rules))
+			continue;
+		out = c.classified ? NULL : emit(&c);
+		plan = out ? json_loads(out, 0, &err) : NULL;
+		if (!plan) {
+			compiled_free(&c);
+			free(out);
+			continue;
+		}
+		tables++;
+		/* Every probe path up to depth 4 below C: and D:. */
+		for (k = 0; k < 2; k++)
+			for (depth = 1, ndepth = 3; depth <= 4;
+			     depth++, ndepth *= 3)
+				for (r = 0; r < ndepth; r++)
+					mismatches += check_probe(
+						&c, plan, rules, k, r, depth,
+						mismatches);
+		json_decref(plan);
+		free(out);
+		compiled_free(&c);
+	}
+	ok(tables > 200, "%zu random tables emitted plans", tables);
+	is_int(mismatches, 0,
+	       "nearest-ACE-first evaluation of the plan equals the table");
+}
+
+/*
+ * A variable may carry bytes that are not UTF-8 into a path; JSON cannot
+ * hold them, so the plan is refused with a message, never cut or crashed.
+ */
+static void test_bad_utf8(void)
+{
+	static const char *const defs[] = { "BAD=C:\\x\xff" };
+	const struct location *loc = NULL;
+	struct compiled c;
+	const char *msg;
+	char *out;
+
+	if (compile_defs(&c, "@default net open\ndeny:$BAD\n", defs, 1)) {
+		ok(1, "a non-UTF-8 variable value is rejected by the table");
+		return;
+	}
+	out = emit(&c);
+	msg = first_error(&c, &loc);
+	ok(!out && msg && strstr(msg, "cannot build the windows ACL plan"),
+	   "a non-UTF-8 path is refused (%s)", msg ? msg : "none");
+	free(out);
+	compiled_free(&c);
+}
+
+/* "# NAME: value" from the leading comment lines of @text, or NULL. */
+static char *header(const char *text, const char *name)
+{
+	size_t nlen = strlen(name), skip;
+	const char *p = text, *eol;
+
+	while (*p == '#') {
+		eol = p + strcspn(p, "\n");
+		if (!strncmp(p, "# ", 2) && !strncmp(p + 2, name, nlen) &&
+		    p[2 + nlen] == ':') {
+			p += 3 + nlen;
+			skip = strspn(p, " ");
+			return xstrndup(p + skip, (size_t)(eol - p) - skip);
+		}
+		if (!*eol)
+			break;
+		p = eol + 1;
+	}
+	return NULL;
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t len = 0, n;
+	char chunk[4096];
+
+	if (!f)
+		return NULL;
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
+		buf = xrealloc(buf, len + n + 1);
+		memcpy(buf + len, chunk, n);
+		len += n;
+	}
+	fclose(f);
+	if (!buf)
+		buf = xstrdup("");
+	else
+		buf[len] = '\0';
+	return buf;
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool has_word(const char *list, const char *word)
+{
+	size_t wlen = strlen(word);
+	const char *p;
+
+	for (p = list; (p = strstr(p, word)); p += wlen)
+		if ((p == list || p[-1] == ' ') &&
+		    (p[wlen] == '\0' || p[wlen] == ' '))
+			return true;
+	return false;
+}
+
+/*
+ * Compile @text with @defs; the result must be valid JSON ending in a
+ * newline, or a refusal with a reason.  Returns 1 when refused only for
+ * the network posture, else 0.
+ */
+static int check_case(const char *name, const char *what, const char *text,
+		      const char *const *defs, size_t n)
+{
+	const struct location *loc = NULL;
+	struct compiled c;
+	json_error_t err;
+	json_t *plan;
+	const char *msg;
+	char *out;
+	int posture = 0;
+
+	if (compile_defs(&c, text, defs, n)) {
+		ok(0, "%s%s: compiles for windows", name, what);
+		return 0;
+	}
+	if (c.classified) {
+		msg = first_error(&c, &loc);
+		ok(msg && strstr(msg, "is unsupported on windows: "),
+		   "%s%s: refused with a reason (%s)", name, what,
+		   msg ? msg : "none");
+		compiled_free(&c);
+		return 0;
+	}
+	out = emit(&c);
+	plan = out ? json_loads(out, 0, &err) : NULL;
+	if (out) {
+		ok(plan && json_is_object(plan) &&
+		   out[strlen(out) - 1] == '\n',
+		   "%s%s: emits valid JSON ending in a newline", name, what);
+	} else {
+		msg = first_error(&c, &loc);
+		ok(msg != NULL, "%s%s: refused with a reason (%s)", name, what,
+		   msg ? msg : "none");
+		posture = msg && strstr(msg, "network posture 'deny'");
+	}
+	json_decref(plan);
+	free(out);
+	compiled_free(&c);
+	return posture;
+}
+
+static void run_case(const char *dir, const char *name)
+{
+	char *path = xasprintf("%s/%s", dir, name), *text, *targets;
+	char *defines = NULL, *tok, *save = NULL, *open_text;
+	const char *defs[16];
+	size_t n = 0;
+
+	text = slurp(path);
+	if (!text) {
+		ok(0, "%s: readable", name);
+		free(path);
+		return;
+	}
+	targets = header(text, "TARGETS");
+	if (!targets || !has_word(targets, "windows"))
+		goto out;
+	defines = header(text, "DEFINES");
+	if (defines)
+		for (tok = strtok_r(defines, " ", &save);
+		     tok && n < array_size(defs);
+		     tok = strtok_r(NULL, " ", &save))
+			defs[n++] = tok;
+	/*
+	 * Most cases keep the built-in deny posture, which windows refuses
+	 * as a whole; run their rows once more in the open posture so the
+	 * plan itself is exercised.
+	 */
+	if (check_case(name, "", text, defs, n)) {
+		open_text = xasprintf("@default net open\n%s", text);
+		check_case(name, " (net open)", open_text, defs, n);
+		free(open_text);
+	}
+out:
+	free(defines);
+	free(targets);
+	free(text);
+	free(path);
+}
+
+static void test_cases(void)
+{
+	const char *srcdir = getenv("srcdir");
+	char *dir = xasprintf("%s/testdata", srcdir ? srcdir : ".");
+	char **names = NULL;
+	size_t n = 0, i, len;
+	struct dirent *de;
+	DIR *d = opendir(dir);
+
+	if (!ok(d != NULL, "testdata directory %s opens", dir)) {
+		free(dir);
+		return;
+	}
+	while ((de = readdir(d))) {
+		len = strlen(de->d_name);
+		if (strncmp(de->d_name, "ok_", 3) || len < 9 ||
+		    strcmp(de->d_name + len - 6, ".rules"))
+			continue;
+		names = xreallocarray(names, n + 1, sizeof(*names));
+		names[n++] = xstrdup(de->d_name);
+	}
+	closedir(d);
+	/* readdir order is the file system's; report in name order. */
+	qsort(names, n, sizeof(*names), name_cmp);
+	for (i = 0; i < n; i++) {
+		run_case(dir, names[i]);
+		free(names[i]);
+	}
+	free(names);
+	free(dir);
+}
+
+int main(void)
+{
+	test_classify();
+	test_exact();
+	test_sid();
+	test_key_order();
+	test_net_posture();
+	test_write_error();
+	test_faithful();
+	test_bad_utf8();
+	test_cases();
+	return done_testing();
+}

@@ -1,0 +1,634 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cli_compile.c - "vboxc compile" and "vboxc preflight": classify every
+ * row for one target (SPEC §2), then write an artifact or the landing
+ * table.
+ *
+ * compile: the rules are loaded and analysed, every row is classified,
+ * and the whole artifact is rendered in memory before a byte is written.
+ * Any unsupported row (one error each, at the row), any invalid rule or
+ * a warning under -Werror writes nothing and exits 1.  A named output
+ * file is written to a temporary file beside it and renamed into place,
+ * so a failed or interrupted compile never leaves a partial artifact and
+ * never touches an existing file.
+ *
+ * preflight: text format, one line per row on stdout, file rows first,
+ * then network rows, each in table order, then the reserved entries:
+ *
+ *   fs|net INDEX FILE:LINE:COL 'ROW': LANDING: REASON
+ *   reserved 'ENTRY': reserved: REASON
+ *
+ * JSON format, one object on stdout:
+ *
+ *   {"target":T,"fs":[{"row":N,"source":S,"rule":ROW,"landing":L,
+ *     "reason":R}...],"net":[...],"reserved":[{"entry":E,"reason":R}...],
+ *    "unsupported":N}
+ *
+ * The table is printed even when some row is unsupported (or the target
+ * refuses the table as a whole, e.g. its network posture); the exit
+ * status is then 1.  In text format the diagnostics (warnings, the
+ * unsupported rows) also go to stderr; in JSON format only when the
+ * exit status is 1, to say why.
+ */
+#include <vbox.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "cli.h"
+#include "diag.h"
+#include "emit.h"
+#include "ir.h"
+#include "ir_json.h"
+#include "location.h"
+#include "plan.h"
+#include "target.h"
+
+/**
+ * struct membuf - bytes rendered in memory before anything is written
+ * @data: the bytes (owned, NUL-terminated by open_memstream)
+ * @len: number of bytes
+ * @f: the stream writing into @data while open
+ */
+struct membuf {
+	char *data;
+	size_t len;
+	FILE *f;
+};
+
+static int membuf_open(struct membuf *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->f = open_memstream(&m->data, &m->len);
+	if (!m->f) {
+		fprintf(stderr, "%s: cannot open a memory stream: %s\n",
+			CLI_PROGNAME, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Close the stream; -1 after a message when a write to it failed. */
+static int membuf_close(struct membuf *m)
+{
+	bool bad = ferror(m->f) != 0;
+
+	if (fclose(m->f) != 0)
+		bad = true;
+	m->f = NULL;
+	if (bad) {
+		fprintf(stderr, "%s: cannot build the output in memory\n",
+			CLI_PROGNAME);
+		return -1;
+	}
+	return 0;
+}
+
+static void membuf_free(struct membuf *m)
+{
+	if (m->f)
+		fclose(m->f);
+	free(m->data);
+	memset(m, 0, sizeof(*m));
+}
+
+/*
+ * The artifact a plan carries: the emitter's plan artifact when it has
+ * one (linux leaves "--vbox-launch ROW" placeholders for the launcher,
+ * plan.h PLAN_SEC_ARTIFACT), otherwise the profile itself.
+ */
+static int render_artifact(const struct emitter *em, struct cli_session *s,
+			   const struct landing_set *landing, FILE *out)
+{
+	if (em->emit_plan_artifact)
+		return em->emit_plan_artifact(s->table, landing, out,
+					      &s->diags);
+	return em->emit_profile(s->table, landing, out, &s->diags);
+}
+
+/*
+ * Render what --emit asks for into @out (closed on return).  Returns 0,
+ * or -1 with errors queued on s->diags or a message printed.
+ */
+static int render(const struct cli_opts *opts, const struct emitter *em,
+		  struct cli_session *s, const struct landing_set *landing,
+		  struct membuf *out)
+{
+	struct membuf art;
+	uint8_t *bytes;
+	size_t len;
+	int ret;
+
+	if (membuf_open(out) < 0)
+		return -1;
+	switch (opts->emit) {
+	case CLI_EMIT_PROFILE:
+		ret = em->emit_profile(s->table, landing, out->f, &s->diags);
+		break;
+	case CLI_EMIT_IR:
+		ret = ir_json_write(s->table, landing, em->name, out->f,
+				    &s->diags);
+		break;
+	case CLI_EMIT_PLAN:
+		if (membuf_open(&art) < 0) {
+			ret = -1;
+			break;
+		}
+		ret = render_artifact(em, s, landing, art.f);
+		if (membuf_close(&art) < 0)
+			ret = -1;
+		if (ret == 0) {
+			plan_encode(s->table, landing, em->name,
+				    (const uint8_t *)art.data, art.len,
+				    &bytes, &len);
+			if (fwrite(bytes, 1, len, out->f) != len)
+				ret = -1;
+			free(bytes);
+		}
+		membuf_free(&art);
+		break;
+	default:
+		BUG("bad emit mode %d", opts->emit);
+	}
+	if (membuf_close(out) < 0)
+		ret = -1;
+	return ret;
+}
+
+/* Write all @len bytes at @buf to @fd; -1 with errno set on failure. */
+static int write_all(int fd, const char *buf, size_t len)
+{
+	ssize_t n;
+
+	while (len) {
+		n = write(fd, buf, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n == 0)
+				errno = EIO;
+			return -1;
+		}
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* The mode a new file gets: what open(2) with 0666 and the umask gives. */
+static mode_t new_file_mode(void)
+{
+	mode_t mask = umask(022);
+
+	umask(mask);
+	return 0666 & ~mask;
+}
+
+/*
+ * Write @len bytes to the regular file @path (which may not exist yet)
+ * through a temporary file in the same directory and rename(2), so
+ * @path holds either its old content or the whole new one.  An existing
+ * file keeps its permission bits.
+ */
+static int replace_file(const char *path, const struct stat *old,
+			const char *buf, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+	char *tmp;
+	int fd, err;
+
+	if (slash)
+		tmp = xasprintf("%.*s.%s.vboxc-XXXXXX", (int)(slash + 1 - path),
+				path, slash + 1);
+	else
+		tmp = xasprintf(".%s.vboxc-XXXXXX", path);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		fprintf(stderr, "%s: cannot create a temporary file for '%s': "
+			"%s\n", CLI_PROGNAME, path, strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	if (fchmod(fd, old ? old->st_mode & 0777 : new_file_mode()) < 0 ||
+	    write_all(fd, buf, len) < 0 || fsync(fd) < 0) {
+		err = errno;
+		close(fd);
+		goto fail;
+	}
+	if (close(fd) < 0 || rename(tmp, path) < 0) {
+		err = errno;
+		goto fail;
+	}
+	free(tmp);
+	return 0;
+fail:
+	unlink(tmp);
+	fprintf(stderr, "%s: cannot write '%s': %s\n", CLI_PROGNAME, path,
+		strerror(err));
+	free(tmp);
+	return -1;
+}
+
+/*
+ * Write to an existing file that is not a regular file (a FIFO, a device
+ * like /dev/null): it cannot be replaced, only opened.
+ */
+static int write_special(const struct cli_command *cmd, const char *path,
+			 const char *buf, size_t len, bool binary)
+{
+	int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC), err;
+
+	if (fd < 0) {
+		fprintf(stderr, "%s: cannot open '%s': %s\n", CLI_PROGNAME,
+			path, strerror(errno));
+		return CLI_EXIT_FAIL;
+	}
+	if (binary && isatty(fd)) {
+		close(fd);
+		return cli_usage_error(cmd, "refusing to write a binary plan "
+				       "to the terminal '%s'", path);
+	}
+	if (write_all(fd, buf, len) < 0) {
+		err = errno;
+		close(fd);
+		goto fail;
+	}
+	if (close(fd) < 0) {
+		err = errno;
+		goto fail;
+	}
+	return CLI_EXIT_OK;
+fail:
+	fprintf(stderr, "%s: cannot write '%s': %s\n", CLI_PROGNAME, path,
+		strerror(err));
+	return CLI_EXIT_FAIL;
+}
+
+/* Is the file @st one of the rule files read? */
+static bool is_input(const struct cli_session *s, const struct stat *st)
+{
+	struct stat in;
+	size_t i;
+
+	for (i = 0; i < s->inputs.n; i++) {
+		const struct input *input = s->inputs.items[i];
+
+		if (input->real && stat(input->real, &in) == 0 &&
+		    in.st_dev == st->st_dev && in.st_ino == st->st_ino)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Write @out to -o FILE or standard output.  Returns an exit status.  A
+ * symbolic link is followed so that the link stays and its target is
+ * replaced.
+ */
+static int write_output(const struct cli_opts *opts,
+			const struct cli_session *s, const struct membuf *out)
+{
+	const char *path = opts->output;
+	char *real = NULL;
+	struct stat st;
+	int status;
+
+	if (!path || strcmp(path, "-") == 0) {
+		if (out->len && fwrite(out->data, 1, out->len, stdout) !=
+				out->len) {
+			fprintf(stderr, "%s: error writing standard output: "
+				"%s\n", CLI_PROGNAME, strerror(errno));
+			return CLI_EXIT_FAIL;
+		}
+		return CLI_EXIT_OK;
+	}
+	if (lstat(path, &st) < 0) {
+		if (errno != ENOENT) {
+			fprintf(stderr, "%s: cannot access '%s': %s\n",
+				CLI_PROGNAME, path, strerror(errno));
+			return CLI_EXIT_FAIL;
+		}
+		return replace_file(path, NULL, out->data, out->len) < 0 ?
+			CLI_EXIT_FAIL : CLI_EXIT_OK;
+	}
+	if (S_ISLNK(st.st_mode)) {
+		real = realpath(path, NULL);
+		if (!real || stat(real, &st) < 0) {
+			fprintf(stderr, "%s: cannot resolve '%s': %s\n",
+				CLI_PROGNAME, path, strerror(errno));
+			free(real);
+			return CLI_EXIT_FAIL;
+		}
+		path = real;
+	}
+	if (is_input(s, &st)) {
+		status = cli_usage_error(&cli_compile_command,
+			"refusing to overwrite the rule file '%s'",
+			opts->output);
+	} else if (S_ISREG(st.st_mode)) {
+		status = replace_file(path, &st, out->data, out->len) < 0 ?
+			CLI_EXIT_FAIL : CLI_EXIT_OK;
+	} else if (S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "%s: cannot write '%s': %s\n", CLI_PROGNAME,
+			opts->output, strerror(EISDIR));
+		status = CLI_EXIT_FAIL;
+	} else {
+		status = write_special(&cli_compile_command, path, out->data,
+				       out->len, opts->emit == CLI_EMIT_PLAN);
+	}
+	free(real);
+	return status;
+}
+
+static bool to_stdout(const struct cli_opts *opts)
+{
+	return !opts->output || strcmp(opts->output, "-") == 0;
+}
+
+static int compile_run(const struct cli_opts *opts)
+{
+	const struct emitter *em = emitter_for(opts->target);
+	struct landing_set landing;
+	struct cli_session s;
+	struct membuf out;
+	int status;
+
+	/* Refused before any work: a plan on a terminal is never wanted. */
+	if (opts->emit == CLI_EMIT_PLAN && to_stdout(opts) &&
+	    isatty(STDOUT_FILENO))
+		return cli_usage_error(&cli_compile_command,
+			"refusing to write a binary plan to a terminal "
+			"(use -o FILE or redirect standard output)");
+
+	memset(&landing, 0, sizeof(landing));
+	memset(&out, 0, sizeof(out));
+	cli_session_load(&s, opts);
+	if (cli_failed(&s, opts)) {
+		cli_print_diags(&s, opts);
+		status = CLI_EXIT_FAIL;
+		goto out;
+	}
+	/* Every unsupported row is named, not just the first few. */
+	s.diags.max_errors = 0;
+	status = CLI_EXIT_OK;
+	if (emit_classify(em, s.table, &landing, &s.diags) < 0 ||
+	    render(opts, em, &s, &landing, &out) < 0 || s.diags.nerrors)
+		status = CLI_EXIT_FAIL;
+	cli_print_diags(&s, opts);
+	if (status == CLI_EXIT_OK)
+		status = write_output(opts, &s, &out);
+out:
+	membuf_free(&out);
+	landing_set_free(&landing);
+	cli_session_free(&s);
+	return status;
+}
+
+static const char compile_help[] =
+	"Compile the rules for one target: classify every row (kernel,\n"
+	"launch, proxy, absorbed, reserved or unsupported) and write the\n"
+	"artifact.  Any unsupported row, invalid rule, or warning under\n"
+	"-Werror fails the compile, naming the rows, and writes nothing.\n"
+	"Rows that land at launch (e.g. linux globs and denied paths) fit\n"
+	"only in a plan: the profile refuses them.\n"
+	"\n"
+	"Options:\n"
+	"      --target=TARGET      darwin, linux or windows\n"
+	"                           (default: the host platform)\n"
+	"      --emit=WHAT          profile (default): the SBPL profile\n"
+	"                           (darwin), bwrap argument list (linux,\n"
+	"                           NUL-separated) or ACL plan JSON\n"
+	"                           (windows); plan: plan.bin for\n"
+	"                           vbox-exec (binary); ir: the table as\n"
+	"                           JSON\n"
+	"  -o, --output=FILE        write to FILE, replaced only when the\n"
+	"                           compile succeeds (default or '-':\n"
+	"                           standard output; a plan is never\n"
+	"                           written to a terminal)\n"
+	"  -D, --define=NAME=VALUE  variable for pattern expansion\n"
+	"                           (repeatable; the last one wins)\n"
+	"      -Werror              treat warnings as errors\n"
+	"  -h, --help               print this help and exit\n"
+	"      --version            print the version and exit\n"
+	"\n"
+	"RULES may be '-' for standard input.  Warnings go to stderr.\n"
+	"\n"
+	"Exit status: 0 success, 1 invalid rules, a row unsupported on the\n"
+	"target, a warning under -Werror or an output error, 2 usage\n"
+	"error.\n";
+
+const struct cli_command cli_compile_command = {
+	.name = "compile",
+	.summary = "emit an artifact for one target",
+	.synopsis = "compile [OPTIONS] RULES...",
+	.help = compile_help,
+	.flags = CLI_OPT_COMPILE,
+	.run = compile_run,
+};
+
+/* ---- preflight -------------------------------------------------------- */
+
+static size_t count_unsupported(const struct landing *l, size_t n)
+{
+	size_t i, count = 0;
+
+	for (i = 0; i < n; i++)
+		if (l[i].kind == LANDING_UNSUPPORTED)
+			count++;
+	return count;
+}
+
+static void print_rows_text(const struct landing *l, size_t n)
+{
+	char *text, *rule, *where, *reason;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct row *row = l[i].row;
+
+		text = row_text(row);
+		rule = cli_sanitize(text, strlen(text));
+		where = location_format(&row->loc);
+		reason = cli_sanitize(l[i].reason, strlen(l[i].reason));
+		printf("%s %u %s '%s': %s: %s\n", domain_name(row->domain),
+		       row->index, where ? where : "-", rule,
+		       landing_kind_name(l[i].kind), reason);
+		free(reason);
+		free(where);
+		free(rule);
+		free(text);
+	}
+}
+
+static void preflight_print_text(const struct landing_set *landing)
+{
+	char *entry, *reason;
+	size_t i;
+
+	print_rows_text(landing->fs, landing->nfs);
+	print_rows_text(landing->net, landing->nnet);
+	for (i = 0; i < landing->nreserved; i++) {
+		const struct landing *l = &landing->reserved[i];
+
+		entry = cli_sanitize(l->entry, strlen(l->entry));
+		reason = cli_sanitize(l->reason, strlen(l->reason));
+		printf("reserved '%s': %s: %s\n", entry,
+		       landing_kind_name(l->kind), reason);
+		free(reason);
+		free(entry);
+	}
+}
+
+/* The "fs" or "net" array. */
+static json_t *rows_json(const struct landing *l, size_t n)
+{
+	json_t *arr = json_array(), *e;
+	char *text;
+	size_t i;
+
+	if (!arr)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		text = row_text(l[i].row);
+		e = cli_json_pack("{s:I, s:o, s:o, s:s, s:o}",
+				  "row", (json_int_t)l[i].row->index,
+				  "source", cli_json_location(&l[i].row->loc),
+				  "rule", cli_json_string(text),
+				  "landing", landing_kind_name(l[i].kind),
+				  "reason", cli_json_string(l[i].reason));
+		free(text);
+		if (!e || json_array_append_new(arr, e) != 0) {
+			json_decref(arr);
+			return NULL;
+		}
+	}
+	return arr;
+}
+
+static json_t *reserved_json(const struct landing_set *landing)
+{
+	json_t *arr = json_array(), *e;
+	size_t i;
+
+	if (!arr)
+		return NULL;
+	for (i = 0; i < landing->nreserved; i++) {
+		const struct landing *l = &landing->reserved[i];
+
+		e = cli_json_pack("{s:o, s:o}",
+				  "entry", cli_json_string(l->entry),
+				  "reason", cli_json_string(l->reason));
+		if (!e || json_array_append_new(arr, e) != 0) {
+			json_decref(arr);
+			return NULL;
+		}
+	}
+	return arr;
+}
+
+static int preflight_print_json(const struct emitter *em,
+				const struct landing_set *landing,
+				size_t unsupported)
+{
+	json_t *fs = rows_json(landing->fs, landing->nfs);
+	json_t *net = rows_json(landing->net, landing->nnet);
+	json_t *reserved = reserved_json(landing);
+
+	if (!fs || !net || !reserved) {
+		json_decref(fs);
+		json_decref(net);
+		json_decref(reserved);
+		fprintf(stderr, "%s: cannot build the JSON report\n",
+			CLI_PROGNAME);
+		return -1;
+	}
+	return cli_json_print(cli_json_pack("{s:s, s:o, s:o, s:o, s:I}",
+					    "target", em->name,
+					    "fs", fs, "net", net,
+					    "reserved", reserved,
+					    "unsupported",
+					    (json_int_t)unsupported));
+}
+
+static int preflight_run(const struct cli_opts *opts)
+{
+	const struct emitter *em = emitter_for(opts->target);
+	struct landing_set landing;
+	struct cli_session s;
+	size_t unsupported;
+	int status;
+
+	memset(&landing, 0, sizeof(landing));
+	cli_session_load(&s, opts);
+	if (cli_failed(&s, opts)) {
+		cli_print_diags(&s, opts);
+		status = CLI_EXIT_FAIL;
+		goto out;
+	}
+	s.diags.max_errors = 0;
+	/* Also fails on what no row carries, e.g. a network posture. */
+	status = emit_classify(em, s.table, &landing, &s.diags) < 0 ?
+		 CLI_EXIT_FAIL : CLI_EXIT_OK;
+	unsupported = count_unsupported(landing.fs, landing.nfs) +
+		      count_unsupported(landing.net, landing.nnet);
+	if (opts->format == CLI_FORMAT_TEXT) {
+		cli_print_diags(&s, opts);
+		preflight_print_text(&landing);
+	} else if (preflight_print_json(em, &landing, unsupported) < 0) {
+		cli_print_diags(&s, opts);
+		status = CLI_EXIT_FAIL;
+	} else if (status != CLI_EXIT_OK) {
+		/* A failure is never silent: say why on stderr. */
+		cli_print_diags(&s, opts);
+	}
+out:
+	landing_set_free(&landing);
+	cli_session_free(&s);
+	return status;
+}
+
+static const char preflight_help[] =
+	"Print how every row of the rules lands on one target: kernel\n"
+	"(the OS mechanism), launch (instantiated by vbox-exec), proxy\n"
+	"(the egress proxy), absorbed (needs nothing), or unsupported\n"
+	"(compile refuses it), each with its reason, followed by the\n"
+	"reserved entries vbox-exec adds.\n"
+	"\n"
+	"Text format, one line each:\n"
+	"  fs|net INDEX FILE:LINE:COL 'ROW': LANDING: REASON\n"
+	"  reserved 'ENTRY': reserved: REASON\n"
+	"\n"
+	"Options:\n"
+	"      --target=TARGET      darwin, linux or windows\n"
+	"                           (default: the host platform)\n"
+	"  -D, --define=NAME=VALUE  variable for pattern expansion\n"
+	"                           (repeatable; the last one wins)\n"
+	"      -Werror              treat warnings as errors\n"
+	"      --format=FORMAT      text (default; warnings and\n"
+	"                           unsupported rows also on stderr) or\n"
+	"                           json (one object on stdout;\n"
+	"                           diagnostics on stderr only when\n"
+	"                           the exit status is 1)\n"
+	"  -h, --help               print this help and exit\n"
+	"      --version            print the version and exit\n"
+	"\n"
+	"RULES may be '-' for standard input.\n"
+	"\n"
+	"Exit status: 0 the target supports the table, 1 invalid rules,\n"
+	"a row or a posture unsupported on the target (the table is still\n"
+	"printed) or a warning under -Werror, 2 usage error.\n";
+
+const struct cli_command cli_preflight_command = {
+	.name = "preflight",
+	.summary = "per-row landing table for one target",
+	.synopsis = "preflight [OPTIONS] RULES...",
+	.help = preflight_help,
+	.flags = 0,
+	.run = preflight_run,
+};
