@@ -15,7 +15,6 @@
  */
 #include <vbox.h>
 
-#include <dirent.h>
 #include <stdio.h>
 
 #include "diag.h"
@@ -23,16 +22,12 @@
 #include "eval.h"
 #include "fspath.h"
 #include "ir.h"
-#include "load.h"
 #include "netaddr.h"
 #include "sbpl.h"
 #include "sbpl_check.h"
-#include "shadow.h"
-#include "stmt.h"
 #include "target.h"
 #include "tap.h"
-
-static const char *const test_env[] = { "HOME=/home/tester", NULL };
+#include "testlib.h"
 
 /* ---- a set of strings, insertion order kept ---- */
 
@@ -64,70 +59,13 @@ static void strset_free(struct strset *s)
 
 /* ---- compiling a policy ---- */
 
-struct compiled {
-	struct input_set inputs;
-	struct stmt_list stmts;
-	struct diag_list diags;
-	struct table *table;
-	struct landing_set landing;
-	int classified;
-};
-
-static int build(struct compiled *c, const char *const *defines,
-		 size_t ndefines, const char *target)
+static int compile_text(struct tl_compiled *c, const char *text)
 {
-	struct compile_opts opts = {
-		.target = target_lookup(target),
-		.vars = { .defines = defines, .ndefines = ndefines,
-			  .environ = (char *const *)test_env },
-	};
-
-	c->table = table_build(&c->stmts, &opts, &c->diags);
-	if (!c->table) {
-		diag_print(stdout, &c->diags, "# test");
-		return -1;
-	}
-	shadow_analyze(c->table, &c->diags);
-	c->classified = emit_classify(&emitter_darwin, c->table, &c->landing,
-				      &c->diags);
-	return 0;
-}
-
-static int compile_text(struct compiled *c, const char *text)
-{
-	memset(c, 0, sizeof(*c));
-	diag_list_init(&c->diags);
-	if (load_buffer(&c->inputs, "t.rules", text, strlen(text), &c->stmts,
-			&c->diags)) {
-		diag_print(stdout, &c->diags, "# test");
-		return -1;
-	}
-	return build(c, NULL, 0, "darwin");
-}
-
-static int compile_file(struct compiled *c, const char *path,
-			const char *const *defines, size_t ndefines)
-{
-	memset(c, 0, sizeof(*c));
-	diag_list_init(&c->diags);
-	if (load_rules(&c->inputs, &path, 1, &c->stmts, &c->diags)) {
-		diag_print(stdout, &c->diags, "# test");
-		return -1;
-	}
-	return build(c, defines, ndefines, "darwin");
-}
-
-static void compiled_free(struct compiled *c)
-{
-	landing_set_free(&c->landing);
-	table_free(c->table);
-	stmt_list_free(&c->stmts);
-	input_set_free(&c->inputs);
-	diag_list_free(&c->diags);
+	return tl_compile(c, text, "darwin", TL_CLASSIFY);
 }
 
 /* The profile as a string (caller frees), or NULL when emitting failed. */
-static char *emit(const struct compiled *c, size_t *len,
+static char *emit(const struct tl_compiled *c, size_t *len,
 		  struct diag_list *diags)
 {
 	char *buf = NULL;
@@ -411,7 +349,7 @@ static bool ancestor_instance(const struct row *row, const char *path)
 }
 
 /* Does a live deny row guard @path against rename and unlink? */
-static bool guarded(const struct compiled *c, const char *path)
+static bool guarded(const struct tl_compiled *c, const char *path)
 {
 	char *alias = alias_of(path);
 	bool hit = false;
@@ -446,7 +384,7 @@ static const unsigned probe_ports[] = {
 	1, 22, 80, 443, 5432, 8080, 9000, 40001, 40002, 65535,
 };
 
-static void check_net(const struct compiled *c, struct sbpl_profile *prof,
+static void check_net(const struct tl_compiled *c, struct sbpl_profile *prof,
 		      const char *name)
 {
 	unsigned bad = 0;
@@ -485,7 +423,7 @@ static void check_net(const struct compiled *c, struct sbpl_profile *prof,
 	   name);
 }
 
-static void check_order(const struct compiled *c, struct sbpl_profile *prof,
+static void check_order(const struct tl_compiled *c, struct sbpl_profile *prof,
 			const char *name)
 {
 	unsigned bad[3] = { 0, 0, 0 };
@@ -525,7 +463,7 @@ static void check_order(const struct compiled *c, struct sbpl_profile *prof,
 }
 
 /* Emit, check, interpret; returns the profile (caller frees) or NULL. */
-static char *check_policy(const struct compiled *c, const char *name)
+static char *check_policy(const struct tl_compiled *c, const char *name)
 {
 	struct sbpl_profile prof;
 	struct diag_list diags;
@@ -623,7 +561,7 @@ static struct sbpl_node *filter_node(const struct sbpl_filter *f,
 static void check_filters(const char *target)
 {
 	const struct target_traits *t = target_lookup(target);
-	struct var_source vars = { .environ = (char *const *)test_env };
+	struct var_source vars = { .environ = tl_environ };
 	struct strset probes = { 0 };
 	size_t i, j;
 
@@ -685,7 +623,7 @@ static void check_filters(const char *target)
 static char *filter_text(const char *pattern, const char *target)
 {
 	const struct target_traits *t = target_lookup(target);
-	struct var_source vars = { .environ = (char *const *)test_env };
+	struct var_source vars = { .environ = tl_environ };
 	struct diag_list diags;
 	struct sbpl_filter f;
 	struct fs_pattern pat;
@@ -833,7 +771,7 @@ static void test_checker(void)
 
 /* ---- classification ---- */
 
-static const struct landing *fs_landing(const struct compiled *c, size_t i)
+static const struct landing *fs_landing(const struct tl_compiled *c, size_t i)
 {
 	return &c->landing.fs[i];
 }
@@ -851,7 +789,7 @@ static bool has_error(const struct diag_list *d, const char *needle)
 
 static void test_long_strings(void)
 {
-	struct compiled c;
+	struct tl_compiled c;
 	char *text, *letters, *digits, *p;
 
 	letters = xmalloc(301);
@@ -876,7 +814,7 @@ static void test_long_strings(void)
 		ok(!p, "emit_profile refuses a table with an unsupported row");
 		free(p);
 	}
-	compiled_free(&c);
+	tl_compiled_free(&c);
 	free(text);
 	free(letters);
 	free(digits);
@@ -884,7 +822,7 @@ static void test_long_strings(void)
 
 static void test_landings(void)
 {
-	struct compiled c;
+	struct tl_compiled c;
 	char *p;
 
 	if (ok(!compile_text(&c, "rw:/srv/**\n"
@@ -923,7 +861,7 @@ static void test_landings(void)
 		   "outbound rows never use local ip");
 		free(p);
 	}
-	compiled_free(&c);
+	tl_compiled_free(&c);
 
 	if (ok(!compile_text(&c, "allow:localhost:5432\nrw:/srv/**\n"),
 	       "loopback-only policy compiles")) {
@@ -932,7 +870,7 @@ static void test_landings(void)
 		ok(p && !strstr(p, "(param "), "no parameter to pass");
 		free(p);
 	}
-	compiled_free(&c);
+	tl_compiled_free(&c);
 
 	if (ok(!compile_text(&c, "@default net open\n"
 				 "@default write rw\n"
@@ -947,7 +885,7 @@ static void test_landings(void)
 		is_int(c.landing.nreserved, 0, "open posture: no proxy");
 		free(check_policy(&c, "open posture"));
 	}
-	compiled_free(&c);
+	tl_compiled_free(&c);
 
 	if (ok(!compile_text(&c, "@default net open\ndeny:evil.example.com\n"),
 	       "open posture with a name deny compiles")) {
@@ -958,7 +896,7 @@ static void test_landings(void)
 			     "unsupported on darwin"),
 		   "the error names the row and the target");
 	}
-	compiled_free(&c);
+	tl_compiled_free(&c);
 }
 
 /* ---- (c) policies with levels ---- */
@@ -1014,12 +952,12 @@ static void test_policies(void)
 	size_t i;
 
 	for (i = 0; i < array_size(policies); i++) {
-		struct compiled c;
+		struct tl_compiled c;
 
 		if (ok(!compile_text(&c, policies[i].text) && !c.classified,
 		       "policy '%s' compiles for darwin", policies[i].name))
 			free(check_policy(&c, policies[i].name));
-		compiled_free(&c);
+		tl_compiled_free(&c);
 	}
 }
 
@@ -1032,142 +970,70 @@ static void test_injection(void)
 	static const char *const defines[] = {
 		"X=/srv/a\n(allow default)\n;\"",
 	};
-	static const char text[] = "deny:$X/k\nrw:\"$X/*\"\n";
-	struct compiled c;
+	const struct tl_source src = {
+		.text = "deny:$X/k\nrw:\"$X/*\"\n",
+		.target = "darwin",
+		.defines = defines,
+		.ndefines = array_size(defines),
+		.flags = TL_CLASSIFY,
+	};
+	struct tl_compiled c;
 	char *p;
 
-	memset(&c, 0, sizeof(c));
-	diag_list_init(&c.diags);
-	if (load_buffer(&c.inputs, "t.rules", text, strlen(text), &c.stmts,
-			&c.diags) || build(&c, defines, 1, "darwin")) {
-		diag_print(stdout, &c.diags, "# test");
+	if (tl_compile_source(&c, &src)) {
 		ok(1, "# SKIP a newline in a variable is refused earlier");
-		compiled_free(&c);
+		tl_compiled_free(&c);
 		return;
 	}
 	p = check_policy(&c, "newline in a variable");
 	ok(p && !strstr(p, "\n(allow default)"),
 	   "the variable's newline is escaped, no rule injected");
 	free(p);
-	compiled_free(&c);
+	tl_compiled_free(&c);
 }
 
 /* ---- (a) every darwin case in testdata/ ---- */
 
-/* The value of the first "# KEY:" header line, or NULL (caller frees). */
-static char *header(const char *text, const char *key)
+static void run_case(const struct tl_case *tc, void *ctx __unused)
 {
-	char *needle = xasprintf("# %s:", key), *out = NULL;
-	const char *p = strstr(text, needle), *end;
+	const struct tl_source src = {
+		.path = tc->path,
+		.target = "darwin",
+		.defines = tc->defines,
+		.ndefines = tc->ndefines,
+		.flags = TL_CLASSIFY,
+	};
+	struct tl_compiled c;
 
-	if (p) {
-		p += strlen(needle);
-		while (*p == ' ' || *p == '\t')
-			p++;
-		end = p + strcspn(p, "\r\n");
-		while (end > p && (end[-1] == ' ' || end[-1] == '\t'))
-			end--;
-		out = xstrndup(p, (size_t)(end - p));
-	}
-	free(needle);
-	return out;
-}
-
-static char *read_file(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	size_t n;
-
-	if (!f)
-		return NULL;
-	buf = xmalloc(1 << 16);
-	n = fread(buf, 1, (1 << 16) - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
-
-static bool word_in(const char *list, const char *word)
-{
-	size_t n = strlen(word);
-	const char *p;
-
-	for (p = list; (p = strstr(p, word)); p += n)
-		if ((p == list || p[-1] == ' ' || p[-1] == '\t') &&
-		    (p[n] == '\0' || p[n] == ' ' || p[n] == '\t'))
-			return true;
-	return false;
-}
-
-static int name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static void run_case(const char *dir, const char *file)
-{
-	char *path = xasprintf("%s/%s", dir, file), *text = read_file(path);
-	char *targets = text ? header(text, "TARGETS") : NULL;
-	char *defs = text ? header(text, "DEFINES") : NULL;
-	struct strset defines = { 0 };
-	struct compiled c;
-	char *save = NULL, *w;
-
-	if (!targets || !word_in(targets, "darwin"))
-		goto out;
-	for (w = defs ? strtok_r(defs, " \t", &save) : NULL; w;
-	     w = strtok_r(NULL, " \t", &save))
-		strset_add(&defines, w);
-	if (!ok(!compile_file(&c, path, (const char *const *)defines.v,
-			      defines.n), "%s compiles for darwin", file)) {
-		compiled_free(&c);
-		goto out;
+	if (!ok(!tl_compile_source(&c, &src), "%s compiles for darwin",
+		tc->name)) {
+		tl_compiled_free(&c);
+		return;
 	}
 	if (c.classified) {
 		/* Refused rows must come with their errors, nothing else. */
 		ok(has_error(&c.diags, "is unsupported on darwin"),
-		   "%s: unsupported on darwin, with an error per row", file);
+		   "%s: unsupported on darwin, with an error per row",
+		   tc->name);
 	} else {
-		free(check_policy(&c, file));
+		free(check_policy(&c, tc->name));
 	}
-	compiled_free(&c);
-out:
-	strset_free(&defines);
-	free(defs);
-	free(targets);
-	free(text);
-	free(path);
+	tl_compiled_free(&c);
 }
 
 static void test_cases(void)
 {
-	const char *srcdir = getenv("srcdir");
-	char *dir = xasprintf("%s/testdata", srcdir ? srcdir : ".");
-	struct strset names = { 0 };
-	struct dirent *de;
-	DIR *d = opendir(dir);
-	size_t i;
+	struct tl_cases cases;
 
-	if (!d) {
-		ok(1, "# SKIP no testdata directory at %s", dir);
-		free(dir);
+	if (tl_cases_open(&cases)) {
+		ok(1, "# SKIP no testdata directory at %s", cases.dir);
+		tl_cases_free(&cases);
 		return;
 	}
-	while ((de = readdir(d))) {
-		size_t n = strlen(de->d_name);
-
-		if (!strncmp(de->d_name, "ok_", 3) && n > 6 &&
-		    !strcmp(de->d_name + n - 6, ".rules"))
-			strset_add(&names, de->d_name);
-	}
-	closedir(d);
-	qsort(names.v, names.n, sizeof(*names.v), name_cmp);
-	ok(names.n > 0, "found %zu ok cases in %s", names.n, dir);
-	for (i = 0; i < names.n; i++)
-		run_case(dir, names.v[i]);
-	strset_free(&names);
-	free(dir);
+	ok(cases.n > 0, "found %zu ok cases in %s", cases.n, cases.dir);
+	if (tl_cases_foreach(&cases, "darwin", run_case, NULL))
+		ok(0, "every case in %s is readable", cases.dir);
+	tl_cases_free(&cases);
 }
 
 int main(void)

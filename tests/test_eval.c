@@ -8,50 +8,10 @@
 
 #include <stdio.h>
 
-#include "diag.h"
 #include "eval.h"
 #include "ir.h"
-#include "load.h"
-#include "stmt.h"
-#include "target.h"
 #include "tap.h"
-
-struct compiled {
-	struct input_set inputs;
-	struct stmt_list stmts;
-	struct diag_list diags;
-	struct table *table;
-};
-
-static const char *const test_env[] = { "HOME=/home/tester", NULL };
-
-static int compile(struct compiled *c, const char *text, const char *target)
-{
-	struct compile_opts opts = {
-		.target = target_lookup(target),
-		.vars = { .environ = (char *const *)test_env },
-	};
-
-	memset(c, 0, sizeof(*c));
-	diag_list_init(&c->diags);
-	if (load_buffer(&c->inputs, "t.rules", text, strlen(text), &c->stmts,
-			&c->diags))
-		return -1;
-	c->table = table_build(&c->stmts, &opts, &c->diags);
-	if (!c->table) {
-		diag_print(stdout, &c->diags, "# test");
-		return -1;
-	}
-	return 0;
-}
-
-static void compiled_free(struct compiled *c)
-{
-	table_free(c->table);
-	stmt_list_free(&c->stmts);
-	input_set_free(&c->inputs);
-	diag_list_free(&c->diags);
-}
+#include "testlib.h"
 
 /* "allow row N" / "deny row N" / "allow default" for a query. */
 static char *fs_answer(const struct table *t, const char *path,
@@ -107,13 +67,13 @@ static char *net_answer(const struct table *t, const char *q)
 
 static void test_quick_start(void)
 {
-	struct compiled c;
+	struct tl_compiled c;
 
 	/* The reference design's quick-start table. */
-	if (!ok(compile(&c, "ro:~/.ssh/known_hosts\n"
-			    "deny:**/.ssh/**\n"
-			    "rw:/srv/work/**\n"
-			    "allow:api.example.com:443\n", "linux") == 0,
+	if (!ok(tl_compile(&c, "ro:~/.ssh/known_hosts\n"
+			       "deny:**/.ssh/**\n"
+			       "rw:/srv/work/**\n"
+			       "allow:api.example.com:443\n", "linux", 0) == 0,
 		"quick-start table compiles"))
 		return;
 	IS_FS(c.table, "/srv/work/out.txt", FS_WRITE, "allow row 2");
@@ -127,21 +87,21 @@ static void test_quick_start(void)
 	IS_NET(c.table, "api.example.com:443", "allow row 0");
 	IS_NET(c.table, "api.example.com:80", "deny default");
 	IS_NET(c.table, "api.example.com", "allow row 0");
-	compiled_free(&c);
+	tl_compiled_free(&c);
 }
 
 static void test_levels_and_order(void)
 {
-	struct compiled c;
+	struct tl_compiled c;
 
-	if (!ok(compile(&c, "rw:/srv/work/**\n"
-			    "deny:/srv/work/secret\n"
-			    "!deny:/srv/work/secret2\n"
-			    "!!ro:/srv\n"
-			    "@default write rw\n"
-			    "deny:example.com\n"
-			    "!allow:example.com:443\n"
-			    "@default net open\n", "linux") == 0,
+	if (!ok(tl_compile(&c, "rw:/srv/work/**\n"
+			       "deny:/srv/work/secret\n"
+			       "!deny:/srv/work/secret2\n"
+			       "!!ro:/srv\n"
+			       "@default write rw\n"
+			       "deny:example.com\n"
+			       "!allow:example.com:443\n"
+			       "@default net open\n", "linux", 0) == 0,
 		"levels table compiles"))
 		return;
 	/* Level 2 ro:/srv wins over everything below /srv. */
@@ -154,23 +114,23 @@ static void test_levels_and_order(void)
 	/* A query for any port overlaps the level-1 allow first. */
 	IS_NET(c.table, "example.com:*", "allow row 1");
 	IS_NET(c.table, "other.com:1", "allow default");
-	compiled_free(&c);
+	tl_compiled_free(&c);
 
-	if (!ok(compile(&c, "rw:/srv/work/**\n"
-			    "deny:/srv/work/secret\n", "linux") == 0,
+	if (!ok(tl_compile(&c, "rw:/srv/work/**\n"
+			       "deny:/srv/work/secret\n", "linux", 0) == 0,
 		"order table compiles"))
 		return;
 	/* Same level: table order, not specificity. */
 	IS_FS(c.table, "/srv/work/secret", FS_READ, "allow row 0");
-	compiled_free(&c);
+	tl_compiled_free(&c);
 }
 
 static void test_folding_and_loopback(void)
 {
-	struct compiled c;
+	struct tl_compiled c;
 
-	if (!ok(compile(&c, "deny:/Users/*/Secret\nallow:localhost:8080\n"
-			    "deny:*.Example.COM\n", "darwin") == 0,
+	if (!ok(tl_compile(&c, "deny:/Users/*/Secret\nallow:localhost:8080\n"
+			       "deny:*.Example.COM\n", "darwin", 0) == 0,
 		"darwin table compiles"))
 		return;
 	IS_FS(c.table, "/users/bob/SECRET", FS_READ, "deny row 0");
@@ -182,14 +142,14 @@ static void test_folding_and_loopback(void)
 	IS_NET(c.table, "127.0.0.1:8081", "deny default");
 	IS_NET(c.table, "a.example.com:1", "deny row 1");
 	IS_NET(c.table, "example.com:1", "deny default");
-	compiled_free(&c);
+	tl_compiled_free(&c);
 
-	if (!ok(compile(&c, "deny:/Users/*/Secret\n", "linux") == 0,
+	if (!ok(tl_compile(&c, "deny:/Users/*/Secret\n", "linux", 0) == 0,
 		"linux table compiles"))
 		return;
 	IS_FS(c.table, "/users/bob/SECRET", FS_READ, "allow default");
 	IS_FS(c.table, "/Users/bob/Secret", FS_WRITE, "deny row 0");
-	compiled_free(&c);
+	tl_compiled_free(&c);
 }
 
 /* A small deterministic generator (xorshift), so failures reproduce. */
@@ -235,7 +195,7 @@ static void test_index_matches_linear(const char *target)
 		char *text = NULL, line[256];
 		size_t len = 0;
 		FILE *f = open_memstream(&text, &len);
-		struct compiled c;
+		struct tl_compiled c;
 		unsigned i;
 
 		for (i = 0; i < 60; i++) {
@@ -259,8 +219,9 @@ static void test_index_matches_linear(const char *target)
 				rnd(2) ? "allow" : "deny", line, 80 + rnd(3));
 		}
 		fclose(f);
-		if (compile(&c, text, target)) {
+		if (tl_compile(&c, text, target, 0)) {
 			ok(0, "generated table %u compiles", round);
+			tl_compiled_free(&c);
 			free(text);
 			continue;
 		}
@@ -305,7 +266,7 @@ static void test_index_matches_linear(const char *target)
 			queries++;
 			net_target_free(&q);
 		}
-		compiled_free(&c);
+		tl_compiled_free(&c);
 		free(text);
 	}
 	ok(mismatches == 0 && queries > 5000,

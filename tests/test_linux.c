@@ -23,68 +23,19 @@
 #include "emit.h"
 #include "ir.h"
 #include "linux.h"
-#include "load.h"
-#include "shadow.h"
-#include "stmt.h"
-#include "target.h"
 #include "tap.h"
+#include "testlib.h"
 
 extern char **environ;
 
-struct compiled {
-	struct input_set inputs;
-	struct stmt_list stmts;
-	struct diag_list diags;
-	struct table *table;
-	struct landing_set landing;
-	bool classified;
-};
-
-static const char *const test_env[] = { "HOME=/home/tester", NULL };
-
-static int finish(struct compiled *c, char *const *env, bool classify)
+/* Build, analyze and classify @text for linux (landings, no records). */
+static int compile(struct tl_compiled *c, const char *text)
 {
-	struct compile_opts opts = {
-		.target = target_lookup("linux"),
-		.vars = { .environ = env },
-	};
-
-	c->table = table_build(&c->stmts, &opts, &c->diags);
-	if (!c->table) {
-		diag_print(stdout, &c->diags, "# test");
-		return -1;
-	}
-	shadow_analyze(c->table, &c->diags);
-	if (classify)
-		emitter_linux.classify(c->table, &c->landing);
-	c->classified = true;
-	return 0;
-}
-
-static int compile(struct compiled *c, const char *text)
-{
-	memset(c, 0, sizeof(*c));
-	diag_list_init(&c->diags);
-	if (load_buffer(&c->inputs, "t.rules", text, strlen(text), &c->stmts,
-			&c->diags)) {
-		diag_print(stdout, &c->diags, "# test");
-		return -1;
-	}
-	return finish(c, (char *const *)test_env, true);
-}
-
-static void compiled_free(struct compiled *c)
-{
-	if (c->classified)
-		landing_set_free(&c->landing);
-	table_free(c->table);
-	stmt_list_free(&c->stmts);
-	input_set_free(&c->inputs);
-	diag_list_free(&c->diags);
+	return tl_compile(c, text, "linux", TL_LANDINGS);
 }
 
 /* "K A L" - the landing of every file row, then "|" and the net rows. */
-static char *kinds(const struct compiled *c)
+static char *kinds(const struct tl_compiled *c)
 {
 	char *s = xstrdup(""), *t;
 	size_t i;
@@ -112,7 +63,7 @@ static char *kinds(const struct compiled *c)
 }
 
 /* The argument list with NULs shown as blanks, or "ERROR: first error". */
-static char *emit_text(struct compiled *c, bool placeholders)
+static char *emit_text(struct tl_compiled *c, bool placeholders)
 {
 	char *buf = NULL, *out;
 	size_t len = 0, i;
@@ -147,12 +98,12 @@ static char *emit_text(struct compiled *c, bool placeholders)
 static void check(const char *name, const char *rules, const char *want_kinds,
 		  const char *want, bool placeholders)
 {
-	struct compiled c;
+	struct tl_compiled c;
 	char *k, *t;
 
 	if (compile(&c, rules) < 0) {
 		ok(0, "%s: compiles", name);
-		compiled_free(&c);
+		tl_compiled_free(&c);
 		return;
 	}
 	k = kinds(&c);
@@ -161,10 +112,10 @@ static void check(const char *name, const char *rules, const char *want_kinds,
 	is_str(t, want, "%s: arguments", name);
 	free(k);
 	free(t);
-	compiled_free(&c);
+	tl_compiled_free(&c);
 }
 
-static const char *reason_of(const struct compiled *c, bool net, size_t i)
+static const char *reason_of(const struct tl_compiled *c, bool net, size_t i)
 {
 	const struct landing *l = net ? &c->landing.net[i] : &c->landing.fs[i];
 
@@ -174,19 +125,19 @@ static const char *reason_of(const struct compiled *c, bool net, size_t i)
 static void check_reason(const char *name, const char *rules, bool net,
 			 size_t i, const char *needle)
 {
-	struct compiled c;
+	struct tl_compiled c;
 	const char *r;
 
 	if (compile(&c, rules) < 0) {
 		ok(0, "%s: compiles", name);
-		compiled_free(&c);
+		tl_compiled_free(&c);
 		return;
 	}
 	r = reason_of(&c, net, i);
 	if (!ok(strstr(r, needle) != NULL, "%s: reason says '%s'", name,
 		needle))
 		diag("  reason: %s", r);
-	compiled_free(&c);
+	tl_compiled_free(&c);
 }
 
 static void test_base(void)
@@ -367,13 +318,13 @@ static void test_contract(void)
 		"deny:**/x\nrw:**/y\ndeny:/etc/shadow\nallow:a.example.com\n"
 		"deny:b.example.com\n";
 	struct landing_set set;
-	struct compiled c;
+	struct tl_compiled c;
 	bool all = true;
 	size_t i;
 
 	if (compile(&c, rules) < 0) {
 		ok(0, "contract: compiles");
-		compiled_free(&c);
+		tl_compiled_free(&c);
 		return;
 	}
 	for (i = 0; i < c.landing.nfs; i++)
@@ -390,7 +341,7 @@ static void test_contract(void)
 	landing_set_free(&set);
 	is_str(emitter_linux.name, "linux", "contract: name");
 	is_str(emitter_linux.profile_ext, "bwrap", "contract: extension");
-	compiled_free(&c);
+	tl_compiled_free(&c);
 }
 
 static void test_determinism(void)
@@ -399,7 +350,7 @@ static void test_determinism(void)
 		"rw:/srv/work/**\n!deny:/srv/work/keys\n"
 		"!!ro:/srv/work/keys/pub\n"
 		"rw:/tmp/build\n!rw:/srv/work/keys/pub/x\ndeny:/etc/*.key\n";
-	struct compiled a, b;
+	struct tl_compiled a, b;
 	char *ta, *tb, *tc;
 
 	if (compile(&a, rules) < 0 || compile(&b, rules) < 0) {
@@ -414,8 +365,8 @@ static void test_determinism(void)
 	free(ta);
 	free(tb);
 	free(tc);
-	compiled_free(&a);
-	compiled_free(&b);
+	tl_compiled_free(&a);
+	tl_compiled_free(&b);
 }
 
 /* ------------------------------------------------------------------ */
@@ -477,23 +428,52 @@ static char *join(char **v, size_t n, char sep)
 }
 
 /*
+ * instantiate - expand the launch rows of @c into @l against the host, as
+ * vbox-exec does, from the argument list @buf (@len bytes) that
+ * linux_emit_args() wrote with placeholders.  Returns 0, or -1 with the
+ * reason in *@err (caller frees).
+ */
+static int instantiate(const struct tl_compiled *c, const char *buf,
+		       size_t len, struct linux_launch *l, char **err)
+{
+	struct linux_launch_row *rows;
+	size_t i, n = 0;
+	int ret;
+
+	rows = xcalloc(c->table->fs.n + 1, sizeof(*rows));
+	for (i = 0; i < c->table->fs.n; i++) {
+		const struct row *r = c->table->fs.order[i];
+
+		if (c->landing.fs[i].kind != LANDING_LAUNCH)
+			continue;
+		rows[n].index = r->index;
+		rows[n].effect = (uint8_t)r->effect;
+		rows[n].pattern = r->fs.text;
+		n++;
+	}
+	ret = linux_launch_instantiate((const uint8_t *)buf, len, rows, n, l,
+				       err);
+	free(rows);
+	return ret;
+}
+
+/*
  * launch - compile @rules (with '@' for the tree), emit with placeholders
  * and instantiate; returns the tail of the list after the base arguments
  * ("ERROR: ..." on failure), and the placeholders in *@ph.
  */
 static char *launch(const char *rules, char **ph)
 {
-	struct linux_launch_row *rows;
 	struct linux_launch l;
 	char *text = at(rules), *buf = NULL, *err = NULL, *out, *tail;
-	size_t len = 0, i, n = 0;
-	struct compiled c;
+	size_t len = 0;
+	struct tl_compiled c;
 	FILE *f;
 
 	*ph = xstrdup("");
 	if (compile(&c, text) < 0) {
 		free(text);
-		compiled_free(&c);
+		tl_compiled_free(&c);
 		return xstrdup("ERROR: compile");
 	}
 	free(text);
@@ -503,23 +483,11 @@ static char *launch(const char *rules, char **ph)
 		if (f)
 			fclose(f);
 		free(buf);
-		compiled_free(&c);
+		tl_compiled_free(&c);
 		return xstrdup("ERROR: emit");
 	}
 	fclose(f);
-	rows = xcalloc(c.table->fs.n + 1, sizeof(*rows));
-	for (i = 0; i < c.table->fs.n; i++) {
-		const struct row *r = c.table->fs.order[i];
-
-		if (c.landing.fs[i].kind != LANDING_LAUNCH)
-			continue;
-		rows[n].index = r->index;
-		rows[n].effect = (uint8_t)r->effect;
-		rows[n].pattern = r->fs.text;
-		n++;
-	}
-	if (linux_launch_instantiate((const uint8_t *)buf, len, rows, n, &l,
-				     &err) < 0) {
+	if (instantiate(&c, buf, len, &l, &err) < 0) {
 		out = xasprintf("ERROR: %s", err);
 		free(err);
 	} else {
@@ -528,9 +496,8 @@ static char *launch(const char *rules, char **ph)
 		*ph = join(l.placeholders, l.nplaceholders, ' ');
 		linux_launch_free(&l);
 	}
-	free(rows);
 	free(buf);
-	compiled_free(&c);
+	tl_compiled_free(&c);
 	/* Drop the base (the same for every table) up to "--proc /proc". */
 	tail = strstr(out, "--proc /proc");
 	if (tail) {
@@ -846,20 +813,22 @@ static int write_file(const char *path, const void *buf, size_t len)
 static int driver(const char *rules, const char *args_path,
 		  const char *ph_path)
 {
-	struct linux_launch_row *rows;
+	const struct tl_source src = {
+		.path = rules,
+		.target = "linux",
+		.environ = environ,
+		.flags = TL_SHADOW | TL_QUIET,
+	};
 	struct linux_launch l;
-	struct compiled c;
+	struct tl_compiled c;
 	char *buf = NULL, *err = NULL, *phs = NULL;
-	size_t len = 0, i, n = 0, phlen = 0;
+	size_t len = 0, i, phlen = 0;
 	FILE *f;
 	int ret = 1;
 
-	memset(&c, 0, sizeof(c));
-	diag_list_init(&c.diags);
-	if (load_rules(&c.inputs, &rules, 1, &c.stmts, &c.diags) < 0 ||
-	    finish(&c, environ, false) < 0) {
+	if (tl_compile_source(&c, &src) < 0) {
 		diag_print(stderr, &c.diags, "test_linux");
-		compiled_free(&c);
+		tl_compiled_free(&c);
 		return 1;
 	}
 	c.diags.max_errors = 0;
@@ -873,25 +842,11 @@ static int driver(const char *rules, const char *args_path,
 		goto out;
 	}
 	fclose(f);
-	rows = xcalloc(c.table->fs.n + 1, sizeof(*rows));
-	for (i = 0; i < c.table->fs.n; i++) {
-		const struct row *r = c.table->fs.order[i];
-
-		if (c.landing.fs[i].kind != LANDING_LAUNCH)
-			continue;
-		rows[n].index = r->index;
-		rows[n].effect = (uint8_t)r->effect;
-		rows[n].pattern = r->fs.text;
-		n++;
-	}
-	if (linux_launch_instantiate((const uint8_t *)buf, len, rows, n, &l,
-				     &err) < 0) {
+	if (instantiate(&c, buf, len, &l, &err) < 0) {
 		fprintf(stderr, "test_linux: %s\n", err);
 		free(err);
-		free(rows);
 		goto out;
 	}
-	free(rows);
 	free(buf);
 	buf = NULL;
 	f = open_memstream(&buf, &len);
@@ -918,7 +873,7 @@ out_launch:
 out:
 	free(phs);
 	free(buf);
-	compiled_free(&c);
+	tl_compiled_free(&c);
 	return ret;
 }
 

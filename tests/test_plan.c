@@ -14,59 +14,15 @@
 #include "emit.h"
 #include "ir.h"
 #include "ir_json.h"
-#include "load.h"
 #include "plan.h"
-#include "shadow.h"
-#include "stmt.h"
-#include "target.h"
 #include "tap.h"
-
-struct compiled {
-	struct input_set inputs;
-	struct stmt_list stmts;
-	struct diag_list diags;
-	struct table *table;
-	struct landing_set landing;
-};
-
-static const char *const test_env[] = { "HOME=/home/tester", NULL };
-
-static int compile(struct compiled *c, const char *text, const char *target)
-{
-	struct compile_opts opts = {
-		.target = target_lookup(target),
-		.vars = { .environ = (char *const *)test_env },
-	};
-
-	memset(c, 0, sizeof(*c));
-	diag_list_init(&c->diags);
-	if (load_buffer(&c->inputs, "t.rules", text, strlen(text), &c->stmts,
-			&c->diags))
-		goto fail;
-	c->table = table_build(&c->stmts, &opts, &c->diags);
-	if (!c->table)
-		goto fail;
-	shadow_analyze(c->table, &c->diags);
-	return 0;
-fail:
-	diag_print(stdout, &c->diags, "# test");
-	return -1;
-}
-
-static void compiled_free(struct compiled *c)
-{
-	landing_set_free(&c->landing);
-	table_free(c->table);
-	stmt_list_free(&c->stmts);
-	input_set_free(&c->inputs);
-	diag_list_free(&c->diags);
-}
+#include "testlib.h"
 
 /*
  * A classification by hand, independent of the emitters: shadowed rows
  * are absorbed, the others cycle through the kinds a plan can hold.
  */
-static void classify_by_hand(struct compiled *c)
+static void classify_by_hand(struct tl_compiled *c)
 {
 	static const enum landing_kind kinds[] = {
 		LANDING_KERNEL, LANDING_LAUNCH, LANDING_PROXY,
@@ -104,7 +60,7 @@ struct blob {
 	size_t len;
 };
 
-static struct blob encode(const struct compiled *c, const char *target,
+static struct blob encode(const struct tl_compiled *c, const char *target,
 			  const char *artifact, size_t artifact_len)
 {
 	struct blob b;
@@ -207,7 +163,7 @@ static int rows_equal(const char *what, const struct rowvec *rows,
 	return 1;
 }
 
-static int plan_matches(const struct compiled *c, const char *target,
+static int plan_matches(const struct tl_compiled *c, const char *target,
 			const struct plan *p, const char *artifact,
 			size_t artifact_len)
 {
@@ -287,14 +243,14 @@ static void round_trip(const char *policy, const char *target,
 		       const char *what)
 {
 	static const char artifact[] = "--ro-bind\0/\0/\0--vbox-launch\0003\0";
-	struct compiled c;
+	struct tl_compiled c;
 	struct blob a, b;
 	struct plan p;
 	char *err = NULL;
 
-	if (compile(&c, policy, target)) {
+	if (tl_compile(&c, policy, target, TL_SHADOW)) {
 		ok(0, "%s: compiles", what);
-		compiled_free(&c);
+		tl_compiled_free(&c);
 		return;
 	}
 	classify_by_hand(&c);
@@ -312,7 +268,7 @@ static void round_trip(const char *policy, const char *target,
 	}
 	free(a.p);
 	free(b.p);
-	compiled_free(&c);
+	tl_compiled_free(&c);
 }
 
 static void test_round_trips(void)
@@ -334,22 +290,22 @@ static void test_round_trips(void)
 static void real_round_trip(const char *policy, const char *target)
 {
 	const struct emitter *em;
-	struct compiled c;
+	struct tl_compiled c;
 	struct plan p;
 	struct blob a;
 	char *art = NULL, *err = NULL;
 	size_t art_len = 0;
 	FILE *f;
 
-	if (compile(&c, policy, target)) {
+	if (tl_compile(&c, policy, target, TL_SHADOW)) {
 		ok(0, "%s: compiles", target);
-		compiled_free(&c);
+		tl_compiled_free(&c);
 		return;
 	}
 	em = emitter_for(c.table->target);
 	if (emit_classify(em, c.table, &c.landing, &c.diags)) {
 		ok(1, "# SKIP %s refuses the policy", target);
-		compiled_free(&c);
+		tl_compiled_free(&c);
 		return;
 	}
 	f = open_memstream(&art, &art_len);
@@ -358,7 +314,7 @@ static void real_round_trip(const char *policy, const char *target)
 		ok(0, "%s: profile is written", target);
 		diag_print(stdout, &c.diags, "# test");
 		free(art);
-		compiled_free(&c);
+		tl_compiled_free(&c);
 		return;
 	}
 	a = encode(&c, target, art, art_len);
@@ -373,7 +329,7 @@ static void real_round_trip(const char *policy, const char *target)
 	}
 	free(a.p);
 	free(art);
-	compiled_free(&c);
+	tl_compiled_free(&c);
 }
 
 static void test_real_emitters(void)
@@ -388,11 +344,11 @@ static void test_real_emitters(void)
 
 /* ---- damage ----------------------------------------------------------- */
 
-static struct blob small_plan(struct compiled *c)
+static struct blob small_plan(struct tl_compiled *c)
 {
 	struct blob b;
 
-	if (compile(c, policy_small, "linux"))
+	if (tl_compile(c, policy_small, "linux", TL_SHADOW))
 		BUG("the small policy does not compile");
 	classify_by_hand(c);
 	b = encode(c, "linux", "x", 1);
@@ -407,7 +363,7 @@ static bool good_message(const char *err)
 
 static void test_every_byte_flip(void)
 {
-	struct compiled c;
+	struct tl_compiled c;
 	struct blob b = small_plan(&c);
 	size_t i, tried = 0, bad = 0;
 	unsigned v;
@@ -438,17 +394,17 @@ static void test_every_byte_flip(void)
 	   "all %zu single-byte changes of a %zu-byte plan are rejected",
 	   tried, b.len);
 	free(b.p);
-	compiled_free(&c);
+	tl_compiled_free(&c);
 }
 
 static void test_every_bit_flip_large(void)
 {
-	struct compiled c;
+	struct tl_compiled c;
 	char artifact[3000];
 	struct blob b;
 	size_t i, bad = 0;
 
-	if (compile(&c, policy_big, "linux"))
+	if (tl_compile(&c, policy_big, "linux", TL_SHADOW))
 		BUG("the big policy does not compile");
 	classify_by_hand(&c);
 	for (i = 0; i < sizeof(artifact); i++)
@@ -471,12 +427,12 @@ static void test_every_bit_flip_large(void)
 	ok(bad == 0, "all %zu single-bit changes of a %zu-byte plan are "
 	   "rejected", b.len * 8, b.len);
 	free(b.p);
-	compiled_free(&c);
+	tl_compiled_free(&c);
 }
 
 static void test_every_truncation(void)
 {
-	struct compiled c;
+	struct tl_compiled c;
 	struct blob b = small_plan(&c);
 	struct plan p;
 	char *err = NULL;
@@ -496,7 +452,7 @@ static void test_every_truncation(void)
 	ok(decode_copy(b.p, b.len, &p, &err) == 0, "the whole plan loads");
 	plan_free(&p);
 	free(b.p);
-	compiled_free(&c);
+	tl_compiled_free(&c);
 }
 
 /* ---- forged plans: edited, then resealed with a valid checksum -------- */
@@ -595,13 +551,13 @@ static void expect_reject(struct blob *b, const char *want, const char *what)
 /* A fresh small plan, edited by @edit, resealed, must fail with @want. */
 #define FORGE(want, what, ...)                                          \
 	do {                                                            \
-		struct compiled c_;                                     \
+		struct tl_compiled c_;                                  \
 		struct blob b = small_plan(&c_);                         \
 		__VA_ARGS__;                                            \
 		reseal(&b);                                             \
 		expect_reject(&b, want, what);                          \
 		free(b.p);                                              \
-		compiled_free(&c_);                                     \
+		tl_compiled_free(&c_);                                  \
 	} while (0)
 
 /* The first file row's fixed fields start after its section header. */
@@ -685,7 +641,7 @@ static void test_forged(void)
 
 static void test_messages(void)
 {
-	struct compiled c;
+	struct tl_compiled c;
 	struct blob b = small_plan(&c);
 	struct plan p;
 	char *err = NULL, *want;
@@ -734,13 +690,13 @@ static void test_messages(void)
 	ok(p.fs == NULL && p.nfs == 0 && p.artifact == NULL,
 	   "a rejected plan leaves the output empty");
 	free(b.p);
-	compiled_free(&c);
+	tl_compiled_free(&c);
 }
 
 static void test_load(void)
 {
 	char path[] = "/tmp/vbox-test-plan.XXXXXX";
-	struct compiled c;
+	struct tl_compiled c;
 	struct blob b = small_plan(&c);
 	struct plan p;
 	char *err = NULL, *want;
@@ -777,12 +733,12 @@ static void test_load(void)
 	   "a directory is not a plan");
 	free(err);
 	free(b.p);
-	compiled_free(&c);
+	tl_compiled_free(&c);
 }
 
 /* ---- JSON IR ---------------------------------------------------------- */
 
-static char *ir_text(struct compiled *c, const char *target)
+static char *ir_text(struct tl_compiled *c, const char *target)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -883,10 +839,11 @@ static const char ir_want[] =
 
 static void test_ir_json(void)
 {
-	struct compiled a, b;
+	struct tl_compiled a, b;
 	char *ta, *ta2, *tb;
 
-	if (compile(&a, ir_policy, "linux") || compile(&b, ir_policy, "linux"))
+	if (tl_compile(&a, ir_policy, "linux", TL_SHADOW) ||
+	    tl_compile(&b, ir_policy, "linux", TL_SHADOW))
 		BUG("the IR policy does not compile");
 	classify_by_hand(&a);
 	classify_by_hand(&b);
@@ -899,10 +856,11 @@ static void test_ir_json(void)
 	free(ta);
 	free(ta2);
 	free(tb);
-	compiled_free(&a);
-	compiled_free(&b);
+	tl_compiled_free(&a);
+	tl_compiled_free(&b);
 
-	if (compile(&a, "@default write rw\n@default net open\n", "darwin"))
+	if (tl_compile(&a, "@default write rw\n@default net open\n", "darwin",
+		       TL_SHADOW))
 		BUG("the empty policy does not compile");
 	landing_set_init(&a.landing, a.table);
 	ta = ir_text(&a, "darwin");
@@ -912,7 +870,7 @@ static void test_ir_json(void)
 	       "  \"upstream_proxy\": null,\n  \"fs\": [],\n  \"net\": [],\n"
 	       "  \"reserved\": []\n}\n", "an empty open table");
 	free(ta);
-	compiled_free(&a);
+	tl_compiled_free(&a);
 }
 
 int main(void)

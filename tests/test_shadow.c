@@ -11,47 +11,9 @@
 #include "diag.h"
 #include "eval.h"
 #include "ir.h"
-#include "load.h"
 #include "shadow.h"
-#include "stmt.h"
-#include "target.h"
 #include "tap.h"
-
-struct compiled {
-	struct input_set inputs;
-	struct stmt_list stmts;
-	struct diag_list diags;
-	struct table *table;
-};
-
-static const char *const test_env[] = { "HOME=/home/tester", NULL };
-
-static int compile(struct compiled *c, const char *text, const char *target)
-{
-	struct compile_opts opts = {
-		.target = target_lookup(target),
-		.vars = { .environ = (char *const *)test_env },
-	};
-
-	memset(c, 0, sizeof(*c));
-	diag_list_init(&c->diags);
-	if (load_buffer(&c->inputs, "t.rules", text, strlen(text), &c->stmts,
-			&c->diags))
-		return -1;
-	c->table = table_build(&c->stmts, &opts, &c->diags);
-	if (!c->table)
-		return -1;
-	shadow_analyze(c->table, &c->diags);
-	return 0;
-}
-
-static void compiled_free(struct compiled *c)
-{
-	table_free(c->table);
-	stmt_list_free(&c->stmts);
-	input_set_free(&c->inputs);
-	diag_list_free(&c->diags);
-}
+#include "testlib.h"
 
 /* The findings as "fs:1<0:ineffective net:1<0:dead", in order. */
 static char *findings_str(const struct table *t)
@@ -74,19 +36,18 @@ static char *findings_str(const struct table *t)
 static void expect(const char *text, const char *target, const char *want,
 		   const char *what)
 {
-	struct compiled c;
+	struct tl_compiled c;
 	char *got;
 
-	if (compile(&c, text, target)) {
+	if (tl_compile(&c, text, target, TL_SHADOW)) {
 		ok(0, "%s: compiles", what);
-		diag_print(stdout, &c.diags, "# test");
-		compiled_free(&c);
+		tl_compiled_free(&c);
 		return;
 	}
 	got = findings_str(c.table);
 	is_str(got, want, "%s", what);
 	free(got);
-	compiled_free(&c);
+	tl_compiled_free(&c);
 }
 
 static void test_required_cases(void)
@@ -189,7 +150,7 @@ static void test_soundness_sweep(void)
 		char *text = NULL;
 		size_t len = 0;
 		FILE *f = open_memstream(&text, &len);
-		struct compiled c;
+		struct tl_compiled c;
 
 		for (i = 0; i < 25; i++) {
 			char path[64];
@@ -201,9 +162,9 @@ static void test_soundness_sweep(void)
 				effects[rnd(3)], path);
 		}
 		fclose(f);
-		if (compile(&c, text, "linux")) {
+		if (tl_compile(&c, text, "linux", TL_SHADOW | TL_QUIET)) {
 			/* e.g. "..": skip the table, it says nothing. */
-			compiled_free(&c);
+			tl_compiled_free(&c);
 			free(text);
 			continue;
 		}
@@ -233,7 +194,7 @@ static void test_soundness_sweep(void)
 				fs_path_free(&p);
 			}
 		}
-		compiled_free(&c);
+		tl_compiled_free(&c);
 		free(text);
 	}
 	ok(wrong == 0 && findings > 20 && checked > 100,
@@ -245,10 +206,10 @@ static void test_soundness_sweep(void)
 
 static void test_warnings_queued(void)
 {
-	struct compiled c;
+	struct tl_compiled c;
 
-	if (!ok(compile(&c, "rw:/srv/**\n\tdeny:/srv/secret\n", "linux") == 0,
-		"table compiles"))
+	if (!ok(tl_compile(&c, "rw:/srv/**\n\tdeny:/srv/secret\n", "linux",
+			   TL_SHADOW) == 0, "table compiles"))
 		return;
 	is_int(c.diags.nwarnings, 1, "one warning queued");
 	ok(c.diags.n == 2 && c.diags.items[1].severity == DIAG_NOTE &&
@@ -261,7 +222,7 @@ static void test_warnings_queued(void)
 	       "row 1 'deny:/srv/secret' is ineffective: covered by "
 	       "higher-priority rw row 0 'rw:/srv/**'",
 	       "warning text");
-	compiled_free(&c);
+	tl_compiled_free(&c);
 }
 
 int main(void)

@@ -8,7 +8,6 @@
  */
 #include <vbox.h>
 
-#include <dirent.h>
 #include <stdio.h>
 
 #include <jansson.h>
@@ -18,22 +17,10 @@
 #include "eval.h"
 #include "fspath.h"
 #include "ir.h"
-#include "load.h"
-#include "shadow.h"
-#include "stmt.h"
-#include "target.h"
 #include "tap.h"
+#include "testlib.h"
 
-struct compiled {
-	struct input_set inputs;
-	struct stmt_list stmts;
-	struct diag_list diags;
-	struct table *table;
-	struct landing_set landing;
-	int classified;
-};
-
-static const char *const no_env[] = { NULL };
+static char *const no_env[] = { NULL };
 
 #define HOME_DEFINE "HOME=C:\\Users\\tester"
 
@@ -42,58 +29,42 @@ static const char *const no_env[] = { NULL };
  * @ndefines of them) come first; HOME is defined as a drive path unless
  * they define it.  Returns 0, or -1 when the table does not build.
  */
-static int compile_defs(struct compiled *c, const char *text,
+static int compile_defs(struct tl_compiled *c, const char *text,
 			const char *const *defines, size_t ndefines)
 {
 	const char *defs[32];
-	struct compile_opts opts = {
-		.target = target_lookup("windows"),
-		.vars = { .defines = defs, .environ = (char *const *)no_env },
+	struct tl_source src = {
+		.text = text,
+		.target = "windows",
+		.defines = defs,
+		.environ = no_env,
+		.flags = TL_CLASSIFY,
 	};
 	bool have_home = false;
 	size_t i, n = 0;
 
-	memset(c, 0, sizeof(*c));
-	diag_list_init(&c->diags);
-	for (i = 0; i < ndefines && n < array_size(defs) - 1; i++) {
+	/* Dropping a definition would test another policy: refuse. */
+	if (ndefines >= array_size(defs))
+		BUG("%zu definitions, at most %zu", ndefines,
+		    array_size(defs) - 1);
+	for (i = 0; i < ndefines; i++) {
 		if (!strncmp(defines[i], "HOME=", 5))
 			have_home = true;
 		defs[n++] = defines[i];
 	}
 	if (!have_home)
 		defs[n++] = HOME_DEFINE;
-	opts.vars.ndefines = n;
-	if (load_buffer(&c->inputs, "t.rules", text, strlen(text), &c->stmts,
-			&c->diags))
-		goto fail;
-	c->table = table_build(&c->stmts, &opts, &c->diags);
-	if (!c->table)
-		goto fail;
-	shadow_analyze(c->table, &c->diags);
-	c->classified = emit_classify(&emitter_windows, c->table, &c->landing,
-				      &c->diags);
-	return 0;
-fail:
-	diag_print(stdout, &c->diags, "# test");
-	return -1;
+	src.ndefines = n;
+	return tl_compile_source(c, &src);
 }
 
-static int compile(struct compiled *c, const char *text)
+static int compile(struct tl_compiled *c, const char *text)
 {
 	return compile_defs(c, text, NULL, 0);
 }
 
-static void compiled_free(struct compiled *c)
-{
-	landing_set_free(&c->landing);
-	table_free(c->table);
-	stmt_list_free(&c->stmts);
-	input_set_free(&c->inputs);
-	diag_list_free(&c->diags);
-}
-
 /* The profile as a string (caller frees), or NULL when emitting fails. */
-static char *emit(struct compiled *c)
+static char *emit(struct tl_compiled *c)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -112,7 +83,7 @@ static char *emit(struct compiled *c)
 }
 
 /* The landing of file row @index as "kind: reason". */
-static char *fs_landing(const struct compiled *c, size_t index)
+static char *fs_landing(const struct tl_compiled *c, size_t index)
 {
 	const struct landing *l = &c->landing.fs[index];
 
@@ -120,7 +91,7 @@ static char *fs_landing(const struct compiled *c, size_t index)
 			 l->reason ? l->reason : "(none)");
 }
 
-static char *net_landing(const struct compiled *c, size_t index)
+static char *net_landing(const struct tl_compiled *c, size_t index)
 {
 	const struct landing *l = &c->landing.net[index];
 
@@ -134,7 +105,7 @@ static char *net_landing(const struct compiled *c, size_t index)
 
 static void test_classify(void)
 {
-	struct compiled c;
+	struct tl_compiled c;
 	bool found = false;
 	size_t i;
 
@@ -208,7 +179,7 @@ static void test_classify(void)
 			   "windows: glob"))
 			found = true;
 	ok(found, "the refusal names the row, the target and the reason");
-	compiled_free(&c);
+	tl_compiled_free(&c);
 
 	if (!ok(compile(&c, "@default net open\n"
 			    "rw:C:\\Work\n"
@@ -225,7 +196,7 @@ static void test_classify(void)
 		   "kernel: read-only: explicit deny-write ACE for the "
 		   "capability SID",
 		   "ro hole inside a lower-priority deny lands");
-	compiled_free(&c);
+	tl_compiled_free(&c);
 
 	if (!ok(compile(&c, "@default net open\n"
 			    "@default write rw\n"
@@ -235,7 +206,7 @@ static void test_classify(void)
 	IS_LANDING(fs_landing(&c, 0),
 		   "kernel: writable root: allow ACE for the capability SID",
 		   "rw posture: no integrity label");
-	compiled_free(&c);
+	tl_compiled_free(&c);
 }
 
 /*
@@ -445,7 +416,7 @@ static const char plan_deny_rw[] =
 
 static void test_exact(void)
 {
-	struct compiled c;
+	struct tl_compiled c;
 	char *got;
 
 	if (!ok(compile(&c, "@default net open\n"
@@ -457,7 +428,7 @@ static void test_exact(void)
 	is_str(got, plan_nested,
 	       "ro hole in an rw root: exact plan with a pin");
 	free(got);
-	compiled_free(&c);
+	tl_compiled_free(&c);
 
 	if (!ok(compile(&c, "@default net open\n"
 			    "@default write rw\n"
@@ -469,7 +440,7 @@ static void test_exact(void)
 	       "deny under the rw posture: exact plan, medium integrity, "
 	       "every writable ancestor pinned");
 	free(got);
-	compiled_free(&c);
+	tl_compiled_free(&c);
 
 	if (!ok(compile(&c, "@default net open\n") == 0,
 		"empty table compiles"))
@@ -478,19 +449,21 @@ static void test_exact(void)
 	ok(got && strstr(got, "\"entries\": [],\n  \"pins\": []\n}\n"),
 	   "an empty table still emits a complete plan");
 	free(got);
-	compiled_free(&c);
+	tl_compiled_free(&c);
 }
 
 /* The capability SID of @text's plan (caller frees), or NULL. */
 static char *sid_of(const char *text)
 {
-	struct compiled c;
+	struct tl_compiled c;
 	json_error_t err;
 	json_t *plan;
 	char *out, *sid = NULL;
 
-	if (compile(&c, text))
+	if (compile(&c, text)) {
+		tl_compiled_free(&c);
 		return NULL;
+	}
 	out = emit(&c);
 	plan = out ? json_loads(out, 0, &err) : NULL;
 	if (plan && json_is_string(json_object_get(plan, "capability_sid")))
@@ -498,7 +471,7 @@ static char *sid_of(const char *text)
 			json_object_get(plan, "capability_sid")));
 	json_decref(plan);
 	free(out);
-	compiled_free(&c);
+	tl_compiled_free(&c);
 	return sid;
 }
 
@@ -606,7 +579,7 @@ static char *keys_of(json_t *o)
 
 static void test_key_order(void)
 {
-	struct compiled c;
+	struct tl_compiled c;
 	json_error_t err;
 	json_t *plan, *entry;
 	char *out;
@@ -640,10 +613,10 @@ static void test_key_order(void)
 out:
 	json_decref(plan);
 	free(out);
-	compiled_free(&c);
+	tl_compiled_free(&c);
 }
 
-static const char *first_error(const struct compiled *c,
+static const char *first_error(const struct tl_compiled *c,
 			       const struct location **loc)
 {
 	size_t i;
@@ -659,7 +632,7 @@ static const char *first_error(const struct compiled *c,
 static void test_net_posture(void)
 {
 	const struct location *loc = NULL;
-	struct compiled c;
+	struct tl_compiled c;
 	char *out;
 
 	if (!ok(compile(&c, "rw:C:\\Work\n") == 0,
@@ -675,7 +648,7 @@ static void test_net_posture(void)
 	       "built-in posture: the message says what to add");
 	ok(loc && loc->in == NULL, "built-in posture: no location");
 	free(out);
-	compiled_free(&c);
+	tl_compiled_free(&c);
 
 	if (!ok(compile(&c, "@default net deny\nallow:example.com\n") == 0,
 		"table with an explicit deny posture compiles"))
@@ -693,13 +666,13 @@ static void test_net_posture(void)
 	ok(loc && loc->in && loc->line == 1,
 	   "explicit posture: the error points at the directive");
 	free(out);
-	compiled_free(&c);
+	tl_compiled_free(&c);
 }
 
 static void test_write_error(void)
 {
 	const struct location *loc = NULL;
-	struct compiled c;
+	struct tl_compiled c;
 	FILE *f = fopen("/dev/full", "w");
 
 	if (!f) {
@@ -707,6 +680,7 @@ static void test_write_error(void)
 		return;
 	}
 	if (compile(&c, "@default net open\nrw:C:\\Work\n")) {
+		tl_compiled_free(&c);
 		fclose(f);
 		return;
 	}
@@ -715,7 +689,7 @@ static void test_write_error(void)
 	is_str(first_error(&c, &loc), "cannot write the windows ACL plan",
 	       "write error message");
 	fclose(f);
-	compiled_free(&c);
+	tl_compiled_free(&c);
 }
 
 /*
@@ -836,7 +810,7 @@ static const char *const probe_segs[] = { "a", "b", "B" };
  * drive @drive (0: C:, 1: D:), for reads and writes.  Returns the number
  * of disagreements; the first few are shown (@seen: shown so far).
  */
-static size_t check_probe(const struct compiled *c, json_t *plan,
+static size_t check_probe(const struct tl_compiled *c, json_t *plan,
 			  const char *rules, size_t drive, size_t n,
 			  size_t depth, size_t seen)
 {
@@ -881,7 +855,7 @@ static void test_faithful(void)
 	size_t tables = 0, mismatches = 0, t, r, k, len, depth, ndepth;
 	char rules[1024], *out;
 	json_error_t err;
-	struct compiled c;
+	struct tl_compiled c;
 	json_t *plan;
 
 	for (t = 0; t < 400; t++) {
@@ -904,12 +878,14 @@ static void test_faithful(void)
 						sizeof(rules) - len, "%s\n",
 						rng(3) ? "" : "\\**");
 		}
-		if (compile(&c, rules))
+		if (compile(&c, rules)) {
+			tl_compiled_free(&c);
 			continue;
+		}
 		out = c.classified ? NULL : emit(&c);
 		plan = out ? json_loads(out, 0, &err) : NULL;
 		if (!plan) {
-			compiled_free(&c);
+			tl_compiled_free(&c);
 			free(out);
 			continue;
 		}
@@ -924,7 +900,7 @@ static void test_faithful(void)
 						mismatches);
 		json_decref(plan);
 		free(out);
-		compiled_free(&c);
+		tl_compiled_free(&c);
 	}
 	ok(tables > 200, "%zu random tables emitted plans", tables);
 	is_int(mismatches, 0,
@@ -939,12 +915,13 @@ static void test_bad_utf8(void)
 {
 	static const char *const defs[] = { "BAD=C:\\x\xff" };
 	const struct location *loc = NULL;
-	struct compiled c;
+	struct tl_compiled c;
 	const char *msg;
 	char *out;
 
 	if (compile_defs(&c, "@default net open\ndeny:$BAD\n", defs, 1)) {
 		ok(1, "a non-UTF-8 variable value is rejected by the table");
+		tl_compiled_free(&c);
 		return;
 	}
 	out = emit(&c);
@@ -952,67 +929,7 @@ static void test_bad_utf8(void)
 	ok(!out && msg && strstr(msg, "cannot build the windows ACL plan"),
 	   "a non-UTF-8 path is refused (%s)", msg ? msg : "none");
 	free(out);
-	compiled_free(&c);
-}
-
-/* "# NAME: value" from the leading comment lines of @text, or NULL. */
-static char *header(const char *text, const char *name)
-{
-	size_t nlen = strlen(name), skip;
-	const char *p = text, *eol;
-
-	while (*p == '#') {
-		eol = p + strcspn(p, "\n");
-		if (!strncmp(p, "# ", 2) && !strncmp(p + 2, name, nlen) &&
-		    p[2 + nlen] == ':') {
-			p += 3 + nlen;
-			skip = strspn(p, " ");
-			return xstrndup(p + skip, (size_t)(eol - p) - skip);
-		}
-		if (!*eol)
-			break;
-		p = eol + 1;
-	}
-	return NULL;
-}
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t len = 0, n;
-	char chunk[4096];
-
-	if (!f)
-		return NULL;
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
-		buf = xrealloc(buf, len + n + 1);
-		memcpy(buf + len, chunk, n);
-		len += n;
-	}
-	fclose(f);
-	if (!buf)
-		buf = xstrdup("");
-	else
-		buf[len] = '\0';
-	return buf;
-}
-
-static int name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static bool has_word(const char *list, const char *word)
-{
-	size_t wlen = strlen(word);
-	const char *p;
-
-	for (p = list; (p = strstr(p, word)); p += wlen)
-		if ((p == list || p[-1] == ' ') &&
-		    (p[wlen] == '\0' || p[wlen] == ' '))
-			return true;
-	return false;
+	tl_compiled_free(&c);
 }
 
 /*
@@ -1024,7 +941,7 @@ static int check_case(const char *name, const char *what, const char *text,
 		      const char *const *defs, size_t n)
 {
 	const struct location *loc = NULL;
-	struct compiled c;
+	struct tl_compiled c;
 	json_error_t err;
 	json_t *plan;
 	const char *msg;
@@ -1033,6 +950,7 @@ static int check_case(const char *name, const char *what, const char *text,
 
 	if (compile_defs(&c, text, defs, n)) {
 		ok(0, "%s%s: compiles for windows", name, what);
+		tl_compiled_free(&c);
 		return 0;
 	}
 	if (c.classified) {
@@ -1040,7 +958,7 @@ static int check_case(const char *name, const char *what, const char *text,
 		ok(msg && strstr(msg, "is unsupported on windows: "),
 		   "%s%s: refused with a reason (%s)", name, what,
 		   msg ? msg : "none");
-		compiled_free(&c);
+		tl_compiled_free(&c);
 		return 0;
 	}
 	out = emit(&c);
@@ -1057,79 +975,36 @@ static int check_case(const char *name, const char *what, const char *text,
 	}
 	json_decref(plan);
 	free(out);
-	compiled_free(&c);
+	tl_compiled_free(&c);
 	return posture;
 }
 
-static void run_case(const char *dir, const char *name)
+static void run_case(const struct tl_case *tc, void *ctx __unused)
 {
-	char *path = xasprintf("%s/%s", dir, name), *text, *targets;
-	char *defines = NULL, *tok, *save = NULL, *open_text;
-	const char *defs[16];
-	size_t n = 0;
+	char *open_text;
 
-	text = slurp(path);
-	if (!text) {
-		ok(0, "%s: readable", name);
-		free(path);
-		return;
-	}
-	targets = header(text, "TARGETS");
-	if (!targets || !has_word(targets, "windows"))
-		goto out;
-	defines = header(text, "DEFINES");
-	if (defines)
-		for (tok = strtok_r(defines, " ", &save);
-		     tok && n < array_size(defs);
-		     tok = strtok_r(NULL, " ", &save))
-			defs[n++] = tok;
 	/*
 	 * Most cases keep the built-in deny posture, which windows refuses
 	 * as a whole; run their rows once more in the open posture so the
 	 * plan itself is exercised.
 	 */
-	if (check_case(name, "", text, defs, n)) {
-		open_text = xasprintf("@default net open\n%s", text);
-		check_case(name, " (net open)", open_text, defs, n);
+	if (check_case(tc->name, "", tc->text, tc->defines, tc->ndefines)) {
+		open_text = xasprintf("@default net open\n%s", tc->text);
+		check_case(tc->name, " (net open)", open_text, tc->defines,
+			   tc->ndefines);
 		free(open_text);
 	}
-out:
-	free(defines);
-	free(targets);
-	free(text);
-	free(path);
 }
 
 static void test_cases(void)
 {
-	const char *srcdir = getenv("srcdir");
-	char *dir = xasprintf("%s/testdata", srcdir ? srcdir : ".");
-	char **names = NULL;
-	size_t n = 0, i, len;
-	struct dirent *de;
-	DIR *d = opendir(dir);
+	struct tl_cases cases;
+	int ret = tl_cases_open(&cases);
 
-	if (!ok(d != NULL, "testdata directory %s opens", dir)) {
-		free(dir);
-		return;
-	}
-	while ((de = readdir(d))) {
-		len = strlen(de->d_name);
-		if (strncmp(de->d_name, "ok_", 3) || len < 9 ||
-		    strcmp(de->d_name + len - 6, ".rules"))
-			continue;
-		names = xreallocarray(names, n + 1, sizeof(*names));
-		names[n++] = xstrdup(de->d_name);
-	}
-	closedir(d);
-	/* readdir order is the file system's; report in name order. */
-	qsort(names, n, sizeof(*names), name_cmp);
-	for (i = 0; i < n; i++) {
-		run_case(dir, names[i]);
-		free(names[i]);
-	}
-	free(names);
-	free(dir);
+	if (ok(ret == 0, "testdata directory %s opens", cases.dir) &&
+	    tl_cases_foreach(&cases, "windows", run_case, NULL))
+		ok(0, "every case in %s is readable", cases.dir);
+	tl_cases_free(&cases);
 }
 
 int main(void)
