@@ -3,7 +3,8 @@
 #
 #   ./build.sh demo    install missing build dependencies, build in _build/,
 #                      then show "vboxc check" and "vboxc explain" on
-#                      examples/demo.rules in text and JSON
+#                      examples/demo.rules in text and JSON, then run a
+#                      short script under vbox-exec with that policy
 #   ./build.sh check   every test: make check, make check again under
 #                      ASan+UBSan (_build-asan/), make distcheck, and about
 #                      60 s of fuzzing when clang is installed
@@ -44,7 +45,7 @@ die() {
 }
 
 usage() {
-	sed -n '2,11s/^# \{0,1\}//p' "$top/build.sh" >&2
+	sed -n '2,12s/^# \{0,1\}//p' "$top/build.sh" >&2
 	exit 2
 }
 
@@ -211,12 +212,80 @@ cmd_demo() {
 		--net=GitHub.com:443 --net=github.com:99999 \
 		--write=/tmp/build/out.o "$rules"
 
+	demo_exec "$rules"
+
 	echo
 	if [ "$demo_failed" -ne 0 ]; then
 		die "demo: some command did not exit as expected"
 	fi
 	echo "demo: done. Next: ./build.sh check runs every test;" \
-		"doc/rules.md describes the rule language."
+		"doc/rules.md describes the rule language, doc/launcher.md" \
+		"what a sandboxed command sees."
+}
+
+# demo_exec RULES - compile RULES into a plan and run a short script
+# under vbox-exec: an allowed write, a refused write, a refused read and a
+# refused connection.  ~ is a scratch home with a fake key in ~/.ssh;
+# /tmp/build (the rules' writable root) is made if missing and removed
+# again if the demo made it.
+demo_exec() {
+	local rules=$1 tmp home made_build=0 rc=0 left key
+
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/vbox-demo.XXXXXX")
+	home=$tmp/home
+	mkdir -p "$home/.ssh"
+	echo "-----BEGIN DEMO PRIVATE KEY-----" >"$home/.ssh/id_demo"
+	if [ ! -d /tmp/build ]; then
+		mkdir /tmp/build
+		made_build=1
+	fi
+	cat >"$tmp/demo.sh" <<'SCRIPT'
+step() {
+	printf '\n  $ %s\n' "$1"
+	sh -c "$1" 2>&1 | sed 's/^/  /'
+}
+step 'echo built >/tmp/build/out.txt && cat /tmp/build/out.txt'
+step 'echo oops >/tmp/not-granted.txt'
+step 'ls ~/.ssh; cat ~/.ssh/id_demo'
+step 'bash -c "exec 3<>/dev/tcp/140.82.112.3/443" && echo connected'
+SCRIPT
+
+	heading "7. vbox-exec: run a command under the policy" \
+		"Compiled for linux into a plan (HOME is a scratch directory" \
+		"here, with a fake key in ~/.ssh), then run with bubblewrap." \
+		"The script tries: a write the rw row allows (/tmp/build), a" \
+		"write no row allows (@default write deny), a read of ~/.ssh" \
+		"(deny row) and a connection to an address of github.com" \
+		"(@default net deny: no egress proxy yet, so no network)."
+	show 0 -q compile --target=linux --emit=plan -D HOME="$home" \
+		-o "$tmp/demo.plan" "$rules"
+	show 0 -q preflight --target=linux -D HOME="$home" "$rules"
+	printf '\n$ vbox-exec %s -- sh %s\n' "$tmp/demo.plan" "$tmp/demo.sh"
+	HOME=$home "$top/_build/vbox-exec" "$tmp/demo.plan" -- \
+		sh "$tmp/demo.sh" 2>&1 || rc=$?
+	printf '(exit status %d)\n' "$rc"
+	[ "$rc" -eq 0 ] || demo_failed=1
+
+	left="does not exist"
+	if [ -e /tmp/not-granted.txt ]; then
+		left="EXISTS"
+		demo_failed=1
+	fi
+	key="is unchanged"
+	if ! grep -qx -- "-----BEGIN DEMO PRIVATE KEY-----" \
+		"$home/.ssh/id_demo"; then
+		key="WAS CHANGED"
+		demo_failed=1
+	fi
+	echo
+	echo "On the host afterwards: /tmp/build/out.txt holds" \
+		"'$(cat /tmp/build/out.txt 2>/dev/null)'," \
+		"/tmp/not-granted.txt $left, the key $key."
+	rm -f /tmp/build/out.txt
+	if [ "$made_build" -eq 1 ]; then
+		rmdir /tmp/build
+	fi
+	rm -rf "$tmp"
 }
 
 # ---- check --------------------------------------------------------------

@@ -185,6 +185,8 @@ note="$dps decisions/s (>= 200000: $(note_target "$(calc "$dps" '>=' 200000)"))"
 printf '%-28s %9s %9s %11.4f  %s\n' "explain $nqueries queries" "$qrows" - \
 	"$t" "$note" | tee -a "$out"
 
+VBOXC=$VBOXC AWK=$AWK BENCH_TIMER=$BENCH_TIMER BENCH_RESULTS=$out \
+	sh "$here/launch.sh"
 if [ -n "${BENCH_OUT:-}" ]; then
 	cp "$out" "$BENCH_OUT"
 	echo "results written to $BENCH_OUT"

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * launch.h - the platform interface of vbox-exec.
+ *
+ * vbox_exec.c parses the command line, loads the plan with the shared
+ * loader, refuses a plan for another platform and builds the child's
+ * environment; then exactly one of launch_linux.c (bubblewrap) or
+ * launch_darwin.c (sandbox-exec) is linked in and runs the command under
+ * the plan.  Everything a platform file needs from the rest is here.
+ */
+#ifndef VBOX_LAUNCH_H
+#define VBOX_LAUNCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct plan;
+struct env_list;
+
+/**
+ * struct launch_request - one launch, fully decided by the command line
+ * @plan_path: the plan file as given (for messages)
+ * @plan: the loaded plan, already checked to be for launch_platform()
+ * @command: COMMAND [ARG...], NULL-terminated, at least one entry
+ * @env: the child's environment (env.h), final but for the proxy
+ *       variables a platform adds when it runs a proxy (none yet)
+ * @pwd: what the child's PWD must be, or NULL to let the runner set it
+ *       to the working directory
+ * @unset_pwd: the child must not have PWD at all (--replace-env without
+ *             -e PWD=...)
+ * @workdir: the child's working directory, absolute, checked to be a
+ *           directory on the host
+ * @self_exe: vbox-exec's own binary (the shim inside the sandbox)
+ * @timeout_ms: end the tree after this long; 0 for never
+ * @dry_run: print the runner's command line instead of starting it
+ */
+struct launch_request {
+	const char *plan_path;
+	const struct plan *plan;
+	char *const *command;
+	const struct env_list *env;
+	const char *pwd;
+	bool unset_pwd;
+	const char *workdir;
+	const char *self_exe;
+	double timeout_ms;
+	bool dry_run;
+};
+
+/* launch_platform - the enum plan_target this vbox-exec runs. */
+int launch_platform(void);
+
+/*
+ * launch_run - run @req's command under its plan and wait for the whole
+ * tree to end.  Returns vbox-exec's exit status: the command's status,
+ * 128 + N for death by signal N, 124 after a timeout, 125 when the
+ * sandbox could not be set up (a message on stderr says why; the command
+ * never ran), 126/127 from the shim (shim.c).  With @req->dry_run prints
+ * the runner's command line on stdout and returns 0.
+ */
+int launch_run(const struct launch_request *req);
+
+/*
+ * shim_main - "vbox-exec --internal-shim ...": the program bubblewrap
+ * starts inside the sandbox (shim.c).  Never returns on success.
+ */
+int shim_main(int argc, char **argv);
+
+/* vx_log_enabled - --log was given. */
+extern bool vx_log_enabled;
+
+/*
+ * vx_log - with --log, one line "vbox-exec: [   1.234 ms] MESSAGE" on
+ * stderr, the time counted from vbox-exec's start.
+ */
+__attribute__((format(printf, 1, 2))) void vx_log(const char *fmt, ...);
+
+/* vx_error - "vbox-exec: MESSAGE" on stderr. */
+__attribute__((format(printf, 1, 2))) void vx_error(const char *fmt, ...);
+
+/*
+ * shell_quote - @s quoted for a POSIX shell: unchanged when it holds only
+ * safe characters, else in single quotes (a quote inside written '\'').
+ * Returns a new string (caller frees).
+ */
+char *shell_quote(const char *s);
+
+#endif /* VBOX_LAUNCH_H */

@@ -1,0 +1,419 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * vbox_exec.c - vbox-exec [OPTIONS] PLAN -- COMMAND [ARG...] (SPEC §3.2).
+ *
+ * Parses the command line, loads the plan with the shared loader, refuses
+ * a plan for another platform, checks the working directory, builds the
+ * child's environment and hands over to the platform's launch_run().
+ * Every failure before the command starts exits 125 with a message naming
+ * the cause: vbox-exec never runs the command outside the sandbox.
+ */
+#include <vbox.h>
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "env.h"
+#include "ir.h"
+#include "launch.h"
+#include "plan.h"
+#include "process.h"
+
+extern char **environ;
+
+bool vx_log_enabled;
+static double t_start;
+
+/* --timeout beyond this is a typo, not a plan (about 115 days). */
+#define TIMEOUT_MAX_S 1e7
+/* -e options accepted; more is certainly a mistake. */
+#define MAX_SETS 4096
+
+void vx_log(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!vx_log_enabled)
+		return;
+	fprintf(stderr, "vbox-exec: [%9.3f ms] ", proc_now_ms() - t_start);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	fflush(stderr);
+}
+
+void vx_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("vbox-exec: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	fflush(stderr);
+}
+
+char *shell_quote(const char *s)
+{
+	static const char safe[] = "abcdefghijklmnopqrstuvwxyz"
+				   "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+				   "_-+=/.,:@%";
+	size_t n = 2, i;
+	char *out, *p;
+
+	if (*s && strspn(s, safe) == strlen(s))
+		return xstrdup(s);
+	for (i = 0; s[i]; i++)
+		n += s[i] == '\'' ? 4 : 1;
+	out = p = xmalloc(n + 1);
+	*p++ = '\'';
+	for (i = 0; s[i]; i++) {
+		if (s[i] == '\'') {
+			memcpy(p, "'\\''", 4);
+			p += 4;
+		} else {
+			*p++ = s[i];
+		}
+	}
+	*p++ = '\'';
+	*p = '\0';
+	return out;
+}
+
+static const char usage_text[] =
+	"Usage: vbox-exec [OPTIONS] PLAN -- COMMAND [ARG...]\n"
+	"Run COMMAND under the sandbox plan PLAN (vboxc compile --emit=plan).\n"
+	"\n"
+	"  -C, --workdir=DIR      working directory (grants nothing)\n"
+	"  -e, --env=NAME=VALUE   set or override a variable (repeatable)\n"
+	"      --replace-env      the environment is exactly the -e variables\n"
+	"      --timeout=SECONDS  end the whole process tree after this long\n"
+	"      --log              stage timings and warnings to stderr\n"
+	"      --dry-run          print the sandbox command line and exit\n"
+	"      --help             show this help and exit\n"
+	"      --version          show the version and exit\n"
+	"\n"
+	"Options go before '--'.  The inherited environment loses variables\n"
+	"whose names look like secrets (TOKEN, SECRET, PASSWORD, PASSWD,\n"
+	"CREDENTIAL, API_KEY, PRIVATE_KEY, ACCESS_KEY, SESSION, COOKIE, AUTH)\n"
+	"and every *_PROXY variable, unless given again with -e.\n"
+	"\n"
+	"Exit status: COMMAND's status; 128+N when it died of signal N; 124\n"
+	"on timeout; 125 when vbox-exec failed and COMMAND did not run; 126\n"
+	"COMMAND not executable; 127 COMMAND not found.\n";
+
+static int usage_error(const char *fmt, ...) __printf(1, 2);
+
+static int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("vbox-exec: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\nTry 'vbox-exec --help' for more information.\n", stderr);
+	return EXIT_LAUNCHER;
+}
+
+/**
+ * struct options - the parsed command line
+ * @plan: PLAN
+ * @command: COMMAND [ARG...] (points into argv)
+ * @workdir: -C, or NULL
+ * @sets: -e values in order (point into argv), @nsets of them
+ * @replace_env: --replace-env
+ * @timeout_ms: --timeout in milliseconds, 0 for none
+ * @dry_run: --dry-run
+ */
+struct options {
+	const char *plan;
+	char **command;
+	const char *workdir;
+	const char **sets;
+	size_t nsets;
+	bool replace_env;
+	double timeout_ms;
+	bool dry_run;
+};
+
+enum {
+	OPT_REPLACE_ENV = 256,
+	OPT_TIMEOUT,
+	OPT_LOG,
+	OPT_DRY_RUN,
+	OPT_HELP,
+	OPT_VERSION,
+};
+
+static const struct option long_options[] = {
+	{ "workdir", required_argument, NULL, 'C' },
+	{ "env", required_argument, NULL, 'e' },
+	{ "replace-env", no_argument, NULL, OPT_REPLACE_ENV },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "log", no_argument, NULL, OPT_LOG },
+	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int parse_timeout(const char *s, double *ms)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v) || v <= 0 ||
+	    v > TIMEOUT_MAX_S)
+		return -1;
+	*ms = v * 1e3;
+	return 0;
+}
+
+/*
+ * Returns -1 to go on, or the exit status (0 for --help/--version, 125
+ * for a usage error).
+ */
+static int parse_args(int argc, char **argv, struct options *o)
+{
+	char *err = NULL;
+	int dd, c;
+
+	/* Options are only looked for before the first "--". */
+	for (dd = 1; dd < argc && strcmp(argv[dd], "--") != 0; dd++)
+		;
+	opterr = 0;
+	while ((c = getopt_long(dd, argv, ":C:e:", long_options, NULL)) != -1) {
+		switch (c) {
+		case 'C':
+			o->workdir = optarg;
+			break;
+		case 'e':
+			if (env_check_assignment(optarg, &err) < 0) {
+				c = usage_error("%s", err);
+				free(err);
+				return c;
+			}
+			if (o->nsets >= MAX_SETS)
+				return usage_error("more than %d -e options",
+						   MAX_SETS);
+			o->sets[o->nsets++] = optarg;
+			break;
+		case OPT_REPLACE_ENV:
+			o->replace_env = true;
+			break;
+		case OPT_TIMEOUT:
+			if (parse_timeout(optarg, &o->timeout_ms) < 0)
+				return usage_error(
+					"invalid --timeout '%s': expected "
+					"seconds, more than 0 and at most %.0f",
+					optarg, TIMEOUT_MAX_S);
+			break;
+		case OPT_LOG:
+			vx_log_enabled = true;
+			break;
+		case OPT_DRY_RUN:
+			o->dry_run = true;
+			break;
+		case OPT_HELP:
+			fputs(usage_text, stdout);
+			return fflush(stdout) == 0 ? 0 : EXIT_LAUNCHER;
+		case OPT_VERSION:
+			printf("vbox-exec (%s) %s\n", PACKAGE_NAME,
+			       PACKAGE_VERSION);
+			return fflush(stdout) == 0 ? 0 : EXIT_LAUNCHER;
+		case ':':
+			return usage_error("option '%s' needs a value",
+					   argv[optind - 1]);
+		case '?':
+			if (optopt)
+				return usage_error("unknown option '-%c'",
+						   optopt);
+			return usage_error("unknown option '%s'",
+					   argv[optind - 1]);
+		default:
+			BUG("getopt_long returned %d", c);
+		}
+	}
+	if (optind >= dd)
+		return usage_error("missing PLAN");
+	if (optind + 1 < dd)
+		return usage_error("unexpected argument '%s' (COMMAND goes "
+				   "after '--')", argv[optind + 1]);
+	o->plan = argv[optind];
+	if (dd >= argc)
+		return usage_error("missing '--' before COMMAND");
+	if (dd + 1 >= argc)
+		return usage_error("missing COMMAND after '--'");
+	o->command = argv + dd + 1;
+	return -1;
+}
+
+/* The row as the user wrote it: "!!ro:/srv/x". */
+static char *row_label(const struct plan_row *r)
+{
+	char bangs[256];
+
+	memset(bangs, '!', r->level);
+	bangs[r->level] = '\0';
+	return xasprintf("%s%s:%s", bangs, effect_name(r->effect), r->target);
+}
+
+static void log_plan(const char *path, const struct plan *p)
+{
+	const struct plan_row *rows, *row, *by;
+	char *a, *b;
+	size_t i, n;
+
+	vx_log("plan loaded: %s (%s, %zu file rows, %zu network rows, "
+	       "writes default to %s, network %s)", path,
+	       plan_target_name(p->target), p->nfs, p->nnet,
+	       p->default_write == EFFECT_RW ? "rw" : "deny",
+	       p->default_net == EFFECT_DENY ? "deny" : "open");
+	for (i = 0; i < p->nfindings; i++) {
+		const struct plan_finding *f = &p->findings[i];
+
+		rows = f->domain == DOMAIN_FS ? p->fs : p->net;
+		n = f->domain == DOMAIN_FS ? p->nfs : p->nnet;
+		/* plan_decode() checked both indexes against n. */
+		if (f->row >= n || f->by >= n)
+			BUG("finding outside its table");
+		row = &rows[f->row];
+		by = &rows[f->by];
+		a = row_label(row);
+		b = row_label(by);
+		vx_log("%s: warning: %s row %u '%s' is %s: row %u '%s' (%s) "
+		       "decides first", row->source, domain_name(f->domain),
+		       f->row, a, finding_kind_name(f->kind), f->by, b,
+		       by->source);
+		free(a);
+		free(b);
+	}
+}
+
+/* An absolute spelling of @dir, checked to be a directory. */
+static char *check_workdir(const char *dir)
+{
+	struct stat st;
+	char *cwd, *abs;
+
+	if (!dir) {
+		cwd = getcwd(NULL, 0);
+		if (!cwd) {
+			vx_error("cannot determine the current directory: %s",
+				 strerror(errno));
+			return NULL;
+		}
+		abs = xstrdup(cwd);
+		free(cwd);
+		return abs;
+	}
+	if (stat(dir, &st) < 0) {
+		vx_error("-C %s: %s", dir, strerror(errno));
+		return NULL;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		vx_error("-C %s: %s", dir, strerror(ENOTDIR));
+		return NULL;
+	}
+	if (dir[0] == '/')
+		return xstrdup(dir);
+	cwd = getcwd(NULL, 0);
+	if (!cwd) {
+		vx_error("cannot determine the current directory: %s",
+			 strerror(errno));
+		return NULL;
+	}
+	abs = xasprintf("%s%s%s", cwd, strcmp(cwd, "/") ? "/" : "", dir);
+	free(cwd);
+	return abs;
+}
+
+static int run(struct options *o)
+{
+	struct launch_request req;
+	struct env_list env;
+	struct plan plan;
+	char *err = NULL, *workdir;
+	int status = EXIT_LAUNCHER;
+	double t0;
+
+	t0 = proc_now_ms();
+	if (plan_load(o->plan, &plan, &err) < 0) {
+		vx_error("%s", err);
+		free(err);
+		return EXIT_LAUNCHER;
+	}
+	if ((int)plan.target != launch_platform()) {
+		vx_error("%s: plan is for %s; this vbox-exec runs %s plans",
+			 o->plan, plan_target_name(plan.target),
+			 plan_target_name(launch_platform()));
+		goto out_plan;
+	}
+	log_plan(o->plan, &plan);
+	vx_log("stage: plan load took %.3f ms", proc_now_ms() - t0);
+
+	workdir = check_workdir(o->workdir);
+	if (!workdir)
+		goto out_plan;
+	if (env_build(environ, o->sets, o->nsets, o->replace_env, &env,
+		      &err) < 0) {
+		vx_error("%s", err);
+		free(err);
+		goto out_workdir;
+	}
+
+	memset(&req, 0, sizeof(req));
+	req.plan_path = o->plan;
+	req.plan = &plan;
+	req.command = o->command;
+	req.env = &env;
+	/*
+	 * PWD: an explicit -e PWD=... wins; --replace-env means none;
+	 * otherwise the runner sets it to the working directory (the
+	 * inherited value names the launcher's directory, not the child's).
+	 */
+	for (size_t i = 0; i < o->nsets; i++)
+		if (strncmp(o->sets[i], "PWD=", 4) == 0)
+			req.pwd = o->sets[i] + 4;
+	req.unset_pwd = !req.pwd && o->replace_env;
+	req.workdir = workdir;
+	req.timeout_ms = o->timeout_ms;
+	req.dry_run = o->dry_run;
+	status = launch_run(&req);
+
+	env_list_free(&env);
+out_workdir:
+	free(workdir);
+out_plan:
+	plan_free(&plan);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	struct options o;
+	int status;
+
+	/* The shim runs inside the sandbox; it needs none of the rest. */
+	if (argc > 1 && strcmp(argv[1], "--internal-shim") == 0)
+		return shim_main(argc, argv);
+
+	t_start = proc_now_ms();
+	memset(&o, 0, sizeof(o));
+	o.sets = xcalloc(argc > 0 ? (size_t)argc : 1, sizeof(*o.sets));
+	status = parse_args(argc, argv, &o);
+	if (status < 0)
+		status = run(&o);
+	free(o.sets);
+	return status;
+}

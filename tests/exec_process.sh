@@ -1,0 +1,244 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# tests/exec_process.sh - vbox-exec's process management against the
+# real bubblewrap: SIGINT, SIGTERM, SIGHUP and SIGQUIT are forwarded to
+# the command; a signal to vbox-exec's whole process group (a terminal's
+# Ctrl-C) reaches the command once; and --timeout, SIGTERM to vbox-exec,
+# SIGKILL to vbox-exec and a command that exits while daemons of its own
+# still run leave nothing behind.  "Nothing" is checked on the host side
+# by PID: every process of the tree (vbox-exec, bubblewrap, the sandbox's
+# init, the command and what it started, sessions of their own included)
+# is recorded with its start time while it runs, and none of them may
+# exist afterwards, not even as a zombie.
+
+. "${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
+
+: "${VBOXC:?VBOXC must name the vboxc binary}"
+: "${VBOX_EXEC:?VBOX_EXEC must name the vbox-exec binary}"
+[ -x "$VBOXC" ] || skip_all "no vboxc binary at $VBOXC"
+[ -x "$VBOX_EXEC" ] || skip_all "no vbox-exec binary at $VBOX_EXEC"
+if [ -z "${BWRAP:-}" ]; then
+	BWRAP=$(command -v bwrap 2>/dev/null || :)
+fi
+[ -n "$BWRAP" ] && [ -x "$BWRAP" ] || skip_all "bubblewrap (bwrap) not found"
+if ! "$BWRAP" --unshare-user --ro-bind / / /bin/true 2>"$workdir/err"; then
+	skip_all "user namespaces unavailable: $(head -n 1 "$workdir/err")"
+fi
+[ -r /proc/self/stat ] || skip_all "no /proc to check processes by PID"
+VBOX_BWRAP=$BWRAP
+export VBOX_BWRAP
+
+W=$workdir/w
+mkdir -p "$W"
+cd "$workdir"
+cat >p.rules <<EOF
+[fs]
+rw: $W
+EOF
+"$VBOXC" compile --target=linux --emit=plan -o p.plan p.rules
+P=$workdir/p.plan
+
+# The tree's processes must not survive; the test's own must: a running
+# test keeps its children out of the way by killing them on exit.
+trap '[ -z "$bg" ] || kill -KILL "$bg" 2>/dev/null || :; rm -rf "$workdir"' \
+	EXIT
+bg=
+
+# tree_of PID - "PID STARTTIME" of PID and all its descendants
+tree_of() {
+	cat /proc/[0-9]*/stat 2>/dev/null | awk -v root="$1" '
+		{ pid = $1; sub(/^.*\) /, ""); pp[pid] = $2; st[pid] = $20 }
+		END {
+			inside[root] = 1
+			for (more = 1; more;) {
+				more = 0
+				for (p in pp) {
+					if ((p in inside) || !(pp[p] in inside))
+						continue
+					inside[p] = 1
+					more = 1
+				}
+			}
+			for (p in inside)
+				if (p in st)
+					print p, st[p]
+		}'
+}
+
+# alive FILE - the processes of FILE ("PID STARTTIME" lines) that still
+# exist, zombies included
+alive() {
+	while read -r _pid _start; do
+		_l=$(cat "/proc/$_pid/stat" 2>/dev/null) || continue
+		_l=${_l##*) }
+		# shellcheck disable=SC2086 # split the fields on purpose
+		set -- $_l
+		[ "${20}" = "$_start" ] && echo "$_pid ($1)"
+	done <"$1"
+}
+
+# wait_for FILE - wait up to 20 s for FILE to appear
+wait_for() {
+	_i=0
+	while [ ! -e "$1" ] && [ $_i -lt 400 ]; do
+		sleep 0.05
+		_i=$((_i + 1))
+	done
+	[ -e "$1" ]
+}
+
+# gone DESC FILE [SECONDS] - nothing of FILE is left, at once or, with
+# SECONDS, within that long
+gone() {
+	_i=0
+	_n=$((${3:-0} * 20))
+	while [ -n "$(alive "$2")" ] && [ $_i -lt $_n ]; do
+		sleep 0.05
+		_i=$((_i + 1))
+	done
+	_left=$(alive "$2")
+	if [ -z "$_left" ]; then
+		ok "$1 ($(wc -l <"$2" | tr -d ' ') processes checked)"
+	else
+		not_ok "$1"
+		echo "$_left" | sed 's/^/#   left: /'
+	fi
+}
+
+# settle - wait (up to 20 s) until the command wrote $W/ready
+settle() {
+	if ! wait_for "$W/ready"; then
+		echo "# the command never got ready"
+		cat err 2>/dev/null | sed 's/^/#   /'
+	fi
+	sleep 0.2
+}
+
+reset() {
+	rm -f "$W/ready" "$W/go" "$W/got" "$W/ints"
+}
+
+# A tree with a daemon in a session of its own and a double fork.
+TREE='sleep 300 & setsid sleep 301 & (sleep 302 &); echo > '"$W/ready"
+
+# ---- forwarding ----------------------------------------------------------
+# Started with default dispositions: a non-interactive shell starts
+# background jobs with SIGINT and SIGQUIT ignored, and vbox-exec keeps a
+# signal ignored at start ignored (nohup semantics).
+defaults=
+if env --default-signal=INT true 2>/dev/null; then
+	defaults="env --default-signal=INT,QUIT"
+elif command -v perl >/dev/null 2>&1; then
+	defaults='perl -e $SIG{INT}=$SIG{QUIT}=q(DEFAULT);exec@ARGV --'
+fi
+for sig in INT TERM HUP QUIT; do
+	reset
+	# shellcheck disable=SC2086 # $defaults is a command prefix
+	$defaults "$VBOX_EXEC" "$P" -- sh -c "trap 'echo $sig >$W/got; \
+exit 7' $sig; echo >$W/ready; while :; do sleep 0.05; done" 2>err &
+	bg=$!
+	settle
+	kill -"$sig" "$bg"
+	rc=0
+	wait "$bg" || rc=$?
+	bg=
+	if [ "$rc" -eq 7 ] && [ "$(cat "$W/got" 2>/dev/null)" = "$sig" ]; then
+		ok "SIG$sig to vbox-exec is forwarded to the command"
+	else
+		not_ok "SIG$sig to vbox-exec is forwarded (exit $rc)"
+		sed 's/^/#   /' err
+	fi
+done
+
+reset
+# shellcheck disable=SC2086 # $defaults is a command prefix
+$defaults setsid "$VBOX_EXEC" "$P" -- sh -c "trap 'echo int >> $W/ints' INT; \
+echo > $W/ready; while [ ! -e $W/go ]; do sleep 0.05; done" 2>err &
+bg=$!
+settle
+kill -INT "-$bg"
+sleep 0.5
+touch "$W/go"
+rc=0
+wait "$bg" || rc=$?
+bg=
+is "$rc:$(cat "$W/ints" 2>/dev/null)" "0:int" \
+	"SIGINT to vbox-exec's process group reaches the command once"
+
+reset
+"$VBOX_EXEC" --timeout=3 "$P" -- sh -c "trap '' TERM; \
+echo > $W/ready; while :; do sleep 0.05; done" 2>err &
+bg=$!
+settle
+kill -TERM "$bg"
+rc=0
+wait "$bg" || rc=$?
+bg=
+is "$rc" 124 "a command ignoring a forwarded SIGTERM runs on, until --timeout"
+
+# ---- nothing left behind -------------------------------------------------
+reset
+t0=$(date +%s)
+"$VBOX_EXEC" --timeout=2 "$P" -- sh -c "trap '' TERM; $TREE; wait" 2>err &
+bg=$!
+settle
+tree_of "$bg" >tree
+rc=0
+wait "$bg" || rc=$?
+bg=
+t1=$(date +%s)
+is "$rc" 124 "--timeout exits 124"
+check "... within timeout + grace ($((t1 - t0)) s)" test $((t1 - t0)) -le 8
+check "... the tree had its processes" test "$(wc -l <tree)" -ge 6
+gone "--timeout leaves no process behind" tree
+
+reset
+"$VBOX_EXEC" "$P" -- sh -c "$TREE; wait" 2>err &
+bg=$!
+settle
+tree_of "$bg" >tree
+kill -TERM "$bg"
+rc=0
+wait "$bg" || rc=$?
+bg=
+is "$rc" 143 "SIGTERM to vbox-exec: the command dies of it (143)"
+gone "SIGTERM to vbox-exec leaves no process behind" tree
+
+reset
+"$VBOX_EXEC" "$P" -- sh -c "$TREE; wait" 2>err &
+bg=$!
+settle
+tree_of "$bg" >tree
+kill -KILL "$bg"
+rc=0
+wait "$bg" || rc=$?
+bg=
+is "$rc" 137 "SIGKILL to vbox-exec kills it"
+gone "SIGKILL to vbox-exec leaves no process behind (within 5 s)" tree 5
+
+reset
+"$VBOX_EXEC" "$P" -- sh -c "$TREE; \
+while [ ! -e $W/go ]; do sleep 0.05; done; exit 4" 2>err &
+bg=$!
+settle
+tree_of "$bg" >tree
+touch "$W/go"
+rc=0
+wait "$bg" || rc=$?
+bg=
+is "$rc" 4 "a command that exits keeps its status"
+gone "... and the daemons it left are gone when vbox-exec exits" tree
+
+reset
+"$VBOX_EXEC" "$P" -- sh -c "sleep 300 & exec sleep 0.2" 2>err &
+bg=$!
+tree_of "$bg" >tree
+sleep 0.1
+tree_of "$bg" >>tree
+rc=0
+wait "$bg" || rc=$?
+bg=
+is "$rc" 0 "a short command exits 0"
+gone "... and leaves nothing" tree
+
+done_testing
