@@ -8,34 +8,7 @@
 
 #include "fspath.h"
 #include "sbpl.h"
-
-/* A growable byte string; every append keeps it NUL-terminated. */
-struct sbuf {
-	char *s;
-	size_t len;
-	size_t cap;
-};
-
-static void sbuf_add(struct sbuf *b, const char *s, size_t n)
-{
-	if (b->len + n + 1 > b->cap) {
-		b->cap = (b->len + n + 1) * 2;
-		b->s = xrealloc(b->s, b->cap);
-	}
-	memcpy(b->s + b->len, s, n);
-	b->len += n;
-	b->s[b->len] = '\0';
-}
-
-static void sbuf_puts(struct sbuf *b, const char *s)
-{
-	sbuf_add(b, s, strlen(s));
-}
-
-static void sbuf_putc(struct sbuf *b, char c)
-{
-	sbuf_add(b, &c, 1);
-}
+#include "strbuf.h"
 
 static bool printable(unsigned char c)
 {
@@ -108,7 +81,7 @@ static bool ascii_letter(char c)
 }
 
 /* One byte of pattern text that matches itself. */
-static void re_literal(struct sbuf *b, char c, bool fold)
+static void re_literal(struct strbuf *b, char c, bool fold)
 {
 	char cls[5];
 
@@ -120,12 +93,12 @@ static void re_literal(struct sbuf *b, char c, bool fold)
 		cls[2] = (char)(lo - 'a' + 'A');
 		cls[3] = ']';
 		cls[4] = '\0';
-		sbuf_puts(b, cls);
+		strbuf_puts(b, cls);
 		return;
 	}
 	if (re_meta(c))
-		sbuf_putc(b, '\\');
-	sbuf_putc(b, c);
+		strbuf_putc(b, '\\');
+	strbuf_putc(b, c);
 }
 
 static bool seg_all_stars(const struct seg *s)
@@ -139,12 +112,12 @@ static bool seg_all_stars(const struct seg *s)
 }
 
 /* The expression for one segment other than "**" (no leading slash). */
-static void re_segment(struct sbuf *b, const struct seg *s, bool fold)
+static void re_segment(struct strbuf *b, const struct seg *s, bool fold)
 {
 	uint32_t i;
 
 	if (s->kind == SEG_GLOB && seg_all_stars(s)) {
-		sbuf_puts(b, "[^/]+");
+		strbuf_puts(b, "[^/]+");
 		return;
 	}
 	for (i = 0; i < s->len; i++) {
@@ -154,9 +127,9 @@ static void re_segment(struct sbuf *b, const struct seg *s, bool fold)
 			/* A run of stars is one ("**" inside a segment). */
 			while (i + 1 < s->len && s->s[i + 1] == '*')
 				i++;
-			sbuf_puts(b, "[^/]*");
+			strbuf_puts(b, "[^/]*");
 		} else if (s->kind == SEG_GLOB && c == '?') {
-			sbuf_puts(b, SBPL_RE_UTF8_CHAR);
+			strbuf_puts(b, SBPL_RE_UTF8_CHAR);
 		} else {
 			re_literal(b, c, fold);
 		}
@@ -166,51 +139,51 @@ static void re_segment(struct sbuf *b, const struct seg *s, bool fold)
 char *sbpl_regex(const struct seg *segs, uint32_t nsegs, bool subtree,
 		 bool fold)
 {
-	struct sbuf b = { 0 };
+	struct strbuf b = { 0 };
 	bool concrete = false, prev_starstar = false;
 	uint32_t i;
 
 	for (i = 0; i < nsegs; i++)
 		if (segs[i].kind != SEG_STARSTAR)
 			concrete = true;
-	sbuf_putc(&b, '^');
+	strbuf_putc(&b, '^');
 	if (!concrete) {
 		/*
 		 * Only "**" (or nothing): with a segment to match this is
 		 * every path, root included; without one, "/" itself or,
 		 * as a subtree, everything.
 		 */
-		sbuf_puts(&b, nsegs || subtree ? "/.*$" : "/$");
+		strbuf_puts(&b, nsegs || subtree ? "/.*$" : "/$");
 		return b.s;
 	}
 	for (i = 0; i < nsegs; i++) {
 		if (segs[i].kind == SEG_STARSTAR) {
 			/* Consecutive "**" match what one does. */
 			if (!prev_starstar)
-				sbuf_puts(&b, "(/.*)?");
+				strbuf_puts(&b, "(/.*)?");
 			prev_starstar = true;
 			continue;
 		}
 		prev_starstar = false;
-		sbuf_putc(&b, '/');
+		strbuf_putc(&b, '/');
 		re_segment(&b, &segs[i], fold);
 	}
 	if (subtree && !prev_starstar)
-		sbuf_puts(&b, "(/.*)?");
-	sbuf_putc(&b, '$');
+		strbuf_puts(&b, "(/.*)?");
+	strbuf_putc(&b, '$');
 	return b.s;
 }
 
 char *sbpl_path_text(const struct seg *segs, uint32_t nsegs)
 {
-	struct sbuf b = { 0 };
+	struct strbuf b = { 0 };
 	uint32_t i;
 
 	if (!nsegs)
 		return xstrdup("/");
 	for (i = 0; i < nsegs; i++) {
-		sbuf_putc(&b, '/');
-		sbuf_add(&b, segs[i].s, segs[i].len);
+		strbuf_putc(&b, '/');
+		strbuf_add(&b, segs[i].s, segs[i].len);
 	}
 	return b.s;
 }

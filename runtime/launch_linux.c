@@ -46,6 +46,7 @@
 
 #include "env.h"
 #include "instantiate.h"
+#include "strbuf.h"
 #include "launch.h"
 #include "plan.h"
 #include "process.h"
@@ -572,31 +573,13 @@ static void diagnose_userns(void)
 /* ------------------------------------------------------------------ */
 /* the command lines */
 
-/* A growing NUL-terminated string. */
-struct strbuf {
-	char *s;
-	size_t len;
-	size_t cap;
-};
-
-static void sb_add(struct strbuf *b, const char *s, size_t n)
-{
-	if (b->len + n + 1 > b->cap) {
-		b->cap = (b->len + n + 1) * 2;
-		b->s = xrealloc(b->s, b->cap);
-	}
-	memcpy(b->s + b->len, s, n);
-	b->len += n;
-	b->s[b->len] = '\0';
-}
-
 static void sb_word(struct strbuf *b, const char *w)
 {
 	char *q = shell_quote(w);
 
 	if (b->len)
-		sb_add(b, " ", 1);
-	sb_add(b, q, strlen(q));
+		strbuf_add(b, " ", 1);
+	strbuf_add(b, q, strlen(q));
 	free(q);
 }
 
@@ -667,10 +650,10 @@ static int print_dry_run(const struct launch_request *req, const char *bwrap,
 	if (sa->nplaceholders) {
 		sb_word(&b, "mkdir");
 		sb_word(&b, "-m");
-		sb_add(&b, " 0700 --", 8);
+		strbuf_add(&b, " 0700 --", 8);
 		for (i = 0; i < sa->nplaceholders; i++)
 			sb_word(&b, sa->placeholders[i]);
-		sb_add(&b, " && {", 5);
+		strbuf_add(&b, " && {", 5);
 	}
 	sb_word(&b, "env");
 	sb_word(&b, "-i");
@@ -685,14 +668,14 @@ static int print_dry_run(const struct launch_request *req, const char *bwrap,
 		sb_word(&b, shim[i]);
 	free_words(shim, nshim);
 	q = shell_quote(self);
-	sb_add(&b, " 3<", 3);
-	sb_add(&b, q, strlen(q));
+	strbuf_add(&b, " 3<", 3);
+	strbuf_add(&b, q, strlen(q));
 	free(q);
 	if (sa->nplaceholders) {
-		sb_add(&b, "; s=$?; rmdir --", 16);
+		strbuf_add(&b, "; s=$?; rmdir --", 16);
 		for (i = sa->nplaceholders; i-- > 0;)
 			sb_word(&b, sa->placeholders[i]);
-		sb_add(&b, "; (exit \"$s\"); }", 16);
+		strbuf_add(&b, "; (exit \"$s\"); }", 16);
 	}
 	if (printf("%s\n", b.s) < 0 || fflush(stdout) != 0) {
 		vx_error("cannot write the command line: %s", strerror(errno));

@@ -17,17 +17,7 @@
 
 : "${VBOXC:?VBOXC must name the vboxc binary}"
 : "${VBOX_EXEC:?VBOX_EXEC must name the vbox-exec binary}"
-[ -x "$VBOXC" ] || skip_all "no vboxc binary at $VBOXC"
-[ -x "$VBOX_EXEC" ] || skip_all "no vbox-exec binary at $VBOX_EXEC"
-if [ -z "${BWRAP:-}" ]; then
-	BWRAP=$(command -v bwrap 2>/dev/null || :)
-fi
-[ -n "$BWRAP" ] && [ -x "$BWRAP" ] || skip_all "bubblewrap (bwrap) not found"
-if ! "$BWRAP" --unshare-user --ro-bind / / /bin/true 2>"$workdir/err"; then
-	skip_all "user namespaces unavailable: $(head -n 1 "$workdir/err")"
-fi
-VBOX_BWRAP=$BWRAP
-export VBOX_BWRAP
+require_launcher
 VBOX_PROBE=${VBOX_PROBE:-${top_builddir:-.}/tests/probe}
 
 T=$workdir/t

@@ -110,3 +110,22 @@ golden_compare() {
 	diff -u "$_want" "$2" | sed 's/^/# /' || :
 	return 1
 }
+
+# require_launcher - skip the whole script, saying why, unless vboxc,
+# vbox-exec and a bubblewrap that can make user namespaces are there.
+# Sets BWRAP and exports VBOX_BWRAP, the bubblewrap vbox-exec then uses.
+require_launcher() {
+	[ -x "$VBOXC" ] || skip_all "no vboxc binary at $VBOXC"
+	[ -x "$VBOX_EXEC" ] || skip_all "no vbox-exec binary at $VBOX_EXEC"
+	if [ -z "${BWRAP:-}" ]; then
+		BWRAP=$(command -v bwrap 2>/dev/null || :)
+	fi
+	[ -n "$BWRAP" ] && [ -x "$BWRAP" ] ||
+		skip_all "bubblewrap (bwrap) not found"
+	if ! "$BWRAP" --unshare-user --ro-bind / / /bin/true \
+		2>"$workdir/err"; then
+		skip_all "user namespaces unavailable: $(head -n 1 "$workdir/err")"
+	fi
+	VBOX_BWRAP=$BWRAP
+	export VBOX_BWRAP
+}

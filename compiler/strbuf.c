@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * strbuf.c - the growable string (see strbuf.h).
+ */
+#include <vbox.h>
+
+#include "strbuf.h"
+
+void strbuf_add(struct strbuf *b, const char *p, size_t n)
+{
+	if (n > SIZE_MAX / 2 - b->len - 1)
+		BUG("string of %zu bytes is too long", b->len);
+	if (b->len + n + 1 > b->cap) {
+		b->cap = (b->len + n + 1) * 2;
+		b->s = xrealloc(b->s, b->cap);
+	}
+	memcpy(b->s + b->len, p, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
+void strbuf_puts(struct strbuf *b, const char *p)
+{
+	strbuf_add(b, p, strlen(p));
+}
+
+void strbuf_putc(struct strbuf *b, char c)
+{
+	strbuf_add(b, &c, 1);
+}
