@@ -247,7 +247,7 @@ step() {
 step 'echo built >/tmp/build/out.txt && cat /tmp/build/out.txt'
 step 'echo oops >/tmp/not-granted.txt'
 step 'ls ~/.ssh; cat ~/.ssh/id_demo'
-step 'bash -c "exec 3<>/dev/tcp/140.82.112.3/443" && echo connected'
+step 'bash -c "exec 3<>/dev/tcp/github.com/443" && echo connected'
 SCRIPT
 
 	heading "7. vbox-exec: run a command under the policy" \
@@ -255,7 +255,7 @@ SCRIPT
 		"here, with a fake key in ~/.ssh), then run with bubblewrap." \
 		"The script tries: a write the rw row allows (/tmp/build), a" \
 		"write no row allows (@default write deny), a read of ~/.ssh" \
-		"(deny row) and a connection to an address of github.com" \
+		"(deny row) and a connection to github.com" \
 		"(@default net deny: no egress proxy yet, so no network)."
 	show 0 -q compile --target=linux --emit=plan -D HOME="$home" \
 		-o "$tmp/demo.plan" "$rules"
