@@ -33,6 +33,20 @@
 static const char *const private_links[] = { "tmp", "var", "etc" };
 static const char private_dir[] = "private";
 
+/*
+ * /dev/stdin, /dev/stdout and /dev/stderr are fdesc links to fd/0, fd/1
+ * and fd/2; Seatbelt sees the resolved name, so a row matching a link
+ * is also written for its target.
+ */
+static const struct fd_link {
+	const char *name;
+	const char *fd;
+} fd_links[] = {
+	{ "stdin", "0" },
+	{ "stdout", "1" },
+	{ "stderr", "2" },
+};
+
 /* The launcher's proxy ports: SBPL parameters passed with sandbox-exec -D. */
 static const struct reserved_port {
 	const char *entry;
@@ -161,11 +175,13 @@ static void derive(const struct seg *s, uint32_t n, bool subtree,
 /*
  * Every spelling of a pattern: itself, then for each symlinked prefix
  * /X (tmp, var, etc) the paths it matches under /X written under
- * /private/X, and those it matches under /private/X written under /X.
- * With merged "**" runs each derivative has at most two results, so a
- * pattern has at most 19 forms.  A pattern starting with "**" matches
- * the /private spelling of each of its paths already; the forward forms
- * are skipped for it, and so is a backward form that keeps that "**".
+ * /private/X, and those it matches under /private/X written under /X;
+ * last, the paths it matches under each fdesc link /dev/stdout ...
+ * written under /dev/fd/N, the name Seatbelt sees.  With merged "**"
+ * runs each derivative has at most two results, so a pattern has at
+ * most 31 forms.  A pattern starting with "**" matches the /private
+ * spelling of each of its paths already; the forward forms are skipped
+ * for it, and so is a backward or fdesc form that keeps that "**".
  */
 static void forms_build(const struct fs_pattern *p, struct form **forms,
 			size_t *nforms)
@@ -206,6 +222,22 @@ static void forms_build(const struct fs_pattern *p, struct form **forms,
 		for (j = 0; j <= n; j++)
 			if (d2[j] && !(j == 0 && lead_starstar))
 				form_add(forms, nforms, pre, 1, segs + j,
+					 n - j, subtree);
+	}
+	/* The paths it matches under /dev/stdout, under /dev/fd/1 ... */
+	for (a = 0; a < array_size(fd_links) && n; a++) {
+		const char *pre[3] = { "dev", "fd", fd_links[a].fd };
+
+		memset(d1, 0, (n + 1) * sizeof(*d1));
+		memset(d2, 0, (n + 1) * sizeof(*d2));
+		derive(segs, n, subtree, 0, "dev", d1);
+		for (i = 0; i <= n; i++)
+			if (d1[i])
+				derive(segs, n, subtree, i, fd_links[a].name,
+				       d2);
+		for (j = 0; j <= n; j++)
+			if (d2[j] && !(j == 0 && lead_starstar))
+				form_add(forms, nforms, pre, 3, segs + j,
 					 n - j, subtree);
 	}
 	free(d2);
@@ -264,9 +296,10 @@ static bool guarded_effect(enum effect effect)
 	return effect == EFFECT_DENY || effect == EFFECT_RO;
 }
 
-static void fs_plan_build(const struct row *row, bool fold,
+static void fs_plan_build(const struct table *table, const struct row *row,
 			  struct fs_plan *plan)
 {
+	bool fold = fold_case(table);
 	struct sbpl_filter f;
 	struct form *forms;
 	size_t nforms, i;
@@ -324,7 +357,7 @@ static void classify_fs(const struct table *table, struct landing *l)
 				   row->shadowed_by->index);
 		return;
 	}
-	fs_plan_build(row, fold_case(table), &plan);
+	fs_plan_build(table, row, &plan);
 	if (plan.longest > SBPL_MAX_STRING)
 		landing_set_reason(l, LANDING_UNSUPPORTED,
 				   "needs an SBPL string of %zu bytes; "
@@ -625,7 +658,7 @@ static int check_landing(const struct landing *l, struct diag_list *diags)
 static void write_fs(FILE *out, const struct table *table,
 		     const struct landing_set *landing)
 {
-	bool fold = fold_case(table), guards = false;
+	bool guards = false;
 	struct fs_plan plan;
 	size_t i;
 
@@ -654,7 +687,7 @@ static void write_fs(FILE *out, const struct table *table,
 
 		if (landing->fs[row->index].kind != LANDING_KERNEL)
 			continue;
-		fs_plan_build(row, fold, &plan);
+		fs_plan_build(table, row, &plan);
 		write_fs_row(out, row, &plan);
 		if (plan.nguards)
 			guards = true;
@@ -676,7 +709,7 @@ static void write_fs(FILE *out, const struct table *table,
 		if (landing->fs[row->index].kind != LANDING_KERNEL ||
 		    !guarded_effect(row->effect))
 			continue;
-		fs_plan_build(row, fold, &plan);
+		fs_plan_build(table, row, &plan);
 		if (plan.nguards) {
 			write_row_comment(out, row);
 			write_rule(out, "deny", OPS_GUARD, plan.guards,

@@ -75,7 +75,8 @@ static const char *const whole_patterns[] = {
 	"/dev/**", "/dev/ttys*", "/dev/fd/**", "/srv/work/config",
 	"/srv/app/.env", "/srv/a/b/c", "/srv/**", "/srv/work/**",
 	"**/.env", "/srv/*/config", "/tmp/app/.env", "/private/tmp/**",
-	"/Users/Dev/proj/.git/**", "/Users/Dev/proj/**",
+	"/Users/Dev/proj/.git/**", "/Users/Dev/proj/**", "/dev/stdout",
+	"/dev/std*",
 };
 static const char *const roots[] = {
 	"/srv", "/dev", "/tmp", "/private/tmp", "/Users/Dev", "/var/db",
@@ -178,7 +179,8 @@ static void strset_free(struct strset *s)
 
 static const char *const fixed_probes[] = {
 	"/dev/null", "/dev/zero", "/dev/tty", "/dev/ptmx", "/dev/ttys003",
-	"/dev/fd/1", "/dev/random", "/dev/disk0", "/srv/work/config",
+	"/dev/fd/1", "/dev/random", "/dev/disk0", "/dev/stdout",
+	"/dev/stderr", "/dev/fd/2", "/srv/work/config",
 	"/srv/app/.env", "/srv/a/b/c", "/srv/x", "/tmp/app/.env",
 	"/private/tmp/x", "/Users/Dev/proj/.git/config", "/var/db/x",
 };
@@ -263,8 +265,13 @@ static bool link_name(const char *s, size_t len)
 	       seg_is(s, len, "etc");
 }
 
+/* fdesc links: /dev/stdin is /dev/fd/0, and so on. */
+static const char *const std_links[] = {
+	"/dev/stdin", "/dev/stdout", "/dev/stderr",
+};
+
 /* The other spelling of @path ("/tmp/x" <-> "/private/tmp/x"), or NULL. */
-static char *alias_of(const char *path)
+static char *private_alias_of(const char *path)
 {
 	const char *s1 = path + 1, *e1 = s1 + strcspn(s1, "/"), *s2, *e2;
 
@@ -277,6 +284,29 @@ static char *alias_of(const char *path)
 	if (link_name(s2, (size_t)(e2 - s2)))
 		return xstrdup(e1);
 	return NULL;
+}
+
+/*
+ * The other name of the file @path names: private_alias_of(), or
+ * "/dev/stdout/..." <-> "/dev/fd/1/..."; NULL if none.
+ */
+static char *alias_of(const char *path)
+{
+	size_t i, n;
+
+	for (i = 0; i < array_size(std_links); i++) {
+		char fd[16];
+
+		snprintf(fd, sizeof(fd), "/dev/fd/%zu", i);
+		n = strlen(std_links[i]);
+		if (!strncasecmp(path, std_links[i], n) &&
+		    (path[n] == '/' || !path[n]))
+			return xasprintf("%s%s", fd, path + n);
+		n = strlen(fd);
+		if (!strncasecmp(path, fd, n) && (path[n] == '/' || !path[n]))
+			return xasprintf("%s%s", std_links[i], path + n);
+	}
+	return private_alias_of(path);
 }
 
 static void decide(const struct table *t, const char *path, enum fs_op op,
@@ -337,6 +367,9 @@ static bool base_device(const char *path, const char *op)
 		return true;
 	if (strcmp(op, "file-write-data") != 0)
 		return false;
+	for (i = 0; i < array_size(std_links); i++)
+		if (!strcmp(path, std_links[i]))
+			return true;
 	return !strncmp(path, "/dev/fd/", 8) && path[8] &&
 	       strspn(path + 8, "0123456789") == strlen(path + 8);
 }
@@ -477,7 +510,12 @@ static void check_ancestors(const struct tl_compiled *c,
 			strbuf_add(&b, p.segs[i].s, p.segs[i].len);
 		}
 		check_ancestor(prof, b.s, path, v);
-		alias = alias_of(b.s);
+		/*
+		 * /tmp is a link anyone with rights on / could replace; the
+		 * fdesc names under /dev are made by the kernel, and only
+		 * their targets can hold a protected path.
+		 */
+		alias = private_alias_of(b.s);
 		if (alias)
 			check_ancestor(prof, alias, path, v);
 		free(alias);
