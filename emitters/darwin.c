@@ -4,10 +4,18 @@
  * sandbox-exec.  The exact profile shape, and why each base allowance is
  * there, is documented in doc/targets.md ("darwin").
  *
- * Seatbelt decides by the last matching rule, so the base allowances and
- * the defaults come first and the rows follow from the lowest priority to
- * the highest: the row that decides in the table (SPEC §1.6) is the last
- * rule that matches in the profile.
+ * Seatbelt keeps rules per operation: a check of a specific operation
+ * (file-write-data) tries the rules written for it, the last written
+ * first, and only then falls through to its wildcard ancestors
+ * (file-write*, file*, default); a rule without a filter is its
+ * operation's default.  So within every operation the base allowances
+ * and the defaults come first and the rows follow from the lowest
+ * priority to the highest: the row that decides in the table (SPEC §1.6)
+ * is the last rule that matches.  The base section names two specific
+ * operations (file-write-data and file-ioctl, for devices), so every
+ * write rule below it names them too, next to file-write*: otherwise the
+ * base allowance would decide on its own list before the row's rule is
+ * consulted.  doc/darwin.md explains the model.
  */
 #include <vbox.h>
 
@@ -25,6 +33,20 @@
 static const char *const private_links[] = { "tmp", "var", "etc" };
 static const char private_dir[] = "private";
 
+/*
+ * /dev/stdin, /dev/stdout and /dev/stderr are fdesc links to fd/0, fd/1
+ * and fd/2; Seatbelt sees the resolved name, so a row matching a link
+ * is also written for its target.
+ */
+static const struct fd_link {
+	const char *name;
+	const char *fd;
+} fd_links[] = {
+	{ "stdin", "0" },
+	{ "stdout", "1" },
+	{ "stderr", "2" },
+};
+
 /* The launcher's proxy ports: SBPL parameters passed with sandbox-exec -D. */
 static const struct reserved_port {
 	const char *entry;
@@ -39,8 +61,14 @@ static const struct reserved_port {
 
 /* Operations a file row grants or takes away, as SBPL writes them. */
 #define OPS_READ "file-read* file-map-executable process-exec"
-#define OPS_WRITE "file-write*"
-#define OPS_GUARD "file-write-unlink"
+/*
+ * Writes: the wildcard and the specific operations the base section
+ * allows on devices, so that every operation's list holds the rows in
+ * the same order above the base allowances.
+ */
+#define OPS_WRITE "file-write* file-write-data file-ioctl"
+/* Ancestors of ro and deny rows: no rename, removal, creation, change. */
+#define OPS_GUARD OPS_WRITE
 
 /*
  * One spelling of a pattern: a segment list (the array is owned, the
@@ -54,10 +82,10 @@ struct form {
 };
 
 /*
- * What one file row writes: its pattern in every spelling, and for deny
- * rows the ancestor guards.  @longest is the longest string any of them
- * needs; past SBPL_MAX_STRING the row is unsupported and @guards is not
- * computed.
+ * What one file row writes: its pattern in every spelling, and for ro
+ * and deny rows the ancestor guards.  @longest is the longest string any
+ * of them needs; past SBPL_MAX_STRING the row is unsupported and @guards
+ * is not computed.
  */
 struct fs_plan {
 	struct sbpl_filter *filters;
@@ -147,11 +175,13 @@ static void derive(const struct seg *s, uint32_t n, bool subtree,
 /*
  * Every spelling of a pattern: itself, then for each symlinked prefix
  * /X (tmp, var, etc) the paths it matches under /X written under
- * /private/X, and those it matches under /private/X written under /X.
- * With merged "**" runs each derivative has at most two results, so a
- * pattern has at most 19 forms.  A pattern starting with "**" matches
- * the /private spelling of each of its paths already; the forward forms
- * are skipped for it, and so is a backward form that keeps that "**".
+ * /private/X, and those it matches under /private/X written under /X;
+ * last, the paths it matches under each fdesc link /dev/stdout ...
+ * written under /dev/fd/N, the name Seatbelt sees.  With merged "**"
+ * runs each derivative has at most two results, so a pattern has at
+ * most 31 forms.  A pattern starting with "**" matches the /private
+ * spelling of each of its paths already; the forward forms are skipped
+ * for it, and so is a backward or fdesc form that keeps that "**".
  */
 static void forms_build(const struct fs_pattern *p, struct form **forms,
 			size_t *nforms)
@@ -194,6 +224,22 @@ static void forms_build(const struct fs_pattern *p, struct form **forms,
 				form_add(forms, nforms, pre, 1, segs + j,
 					 n - j, subtree);
 	}
+	/* The paths it matches under /dev/stdout, under /dev/fd/1 ... */
+	for (a = 0; a < array_size(fd_links) && n; a++) {
+		const char *pre[3] = { "dev", "fd", fd_links[a].fd };
+
+		memset(d1, 0, (n + 1) * sizeof(*d1));
+		memset(d2, 0, (n + 1) * sizeof(*d2));
+		derive(segs, n, subtree, 0, "dev", d1);
+		for (i = 0; i <= n; i++)
+			if (d1[i])
+				derive(segs, n, subtree, i, fd_links[a].name,
+				       d2);
+		for (j = 0; j <= n; j++)
+			if (d2[j] && !(j == 0 && lead_starstar))
+				form_add(forms, nforms, pre, 3, segs + j,
+					 n - j, subtree);
+	}
 	free(d2);
 	free(d1);
 	free(segs);
@@ -219,10 +265,12 @@ static void filter_add(struct sbpl_filter **list, size_t *n,
 
 /*
  * Ancestor guards of one spelling: every proper prefix of the pattern
- * that holds no "**" names directories above the denied paths; renaming
- * or unlinking one would carry them out of the denied region.  Prefixes
- * grow, so the first one past the string limit ends the list (the row
- * is unsupported then anyway).
+ * that holds no "**" names directories above the protected paths.
+ * Renaming or removing one would carry them out of the row; creating one
+ * (as a symbolic link to elsewhere, or by renaming a directory prepared
+ * elsewhere onto it) would plant content at a path that must stay absent
+ * or empty (SPEC §5).  Prefixes grow, so the first one past the string
+ * limit ends the list (the row is unsupported then anyway).
  */
 static void guards_add(struct fs_plan *plan, const struct form *f, bool fold)
 {
@@ -243,9 +291,15 @@ static void guards_add(struct fs_plan *plan, const struct form *f, bool fold)
 	}
 }
 
-static void fs_plan_build(const struct row *row, bool fold,
+static bool guarded_effect(enum effect effect)
+{
+	return effect == EFFECT_DENY || effect == EFFECT_RO;
+}
+
+static void fs_plan_build(const struct table *table, const struct row *row,
 			  struct fs_plan *plan)
 {
+	bool fold = fold_case(table);
 	struct sbpl_filter f;
 	struct form *forms;
 	size_t nforms, i;
@@ -258,7 +312,7 @@ static void fs_plan_build(const struct row *row, bool fold,
 		filter_add(&plan->filters, &plan->nfilters, &f,
 			   &plan->longest);
 	}
-	if (row->effect == EFFECT_DENY && plan->longest <= SBPL_MAX_STRING)
+	if (guarded_effect(row->effect) && plan->longest <= SBPL_MAX_STRING)
 		for (i = 0; i < nforms; i++)
 			guards_add(plan, &forms[i], fold);
 	forms_free(forms, nforms);
@@ -303,7 +357,7 @@ static void classify_fs(const struct table *table, struct landing *l)
 				   row->shadowed_by->index);
 		return;
 	}
-	fs_plan_build(row, fold_case(table), &plan);
+	fs_plan_build(table, row, &plan);
 	if (plan.longest > SBPL_MAX_STRING)
 		landing_set_reason(l, LANDING_UNSUPPORTED,
 				   "needs an SBPL string of %zu bytes; "
@@ -318,8 +372,10 @@ static void classify_fs(const struct table *table, struct landing *l)
 				   ", plus the other spellings of /tmp, /var "
 				   "and /etc" : "",
 				   plan.nguards ?
-				   "; rename and unlink of its ancestors "
-				   "denied" : "");
+				   "; its ancestors cannot be renamed, removed, "
+				   "created or changed, so an absent ancestor "
+				   "stays absent (narrower than the table)" :
+				   "");
 	fs_plan_free(&plan);
 }
 
@@ -333,21 +389,48 @@ static bool net_open(const struct table *table)
 	return table->default_net == EFFECT_ALLOW;
 }
 
+/* The port of a loopback row as SBPL writes it: "*" or the number. */
+static const char *port_spec(const struct row *row, char buf[8])
+{
+	if (row->net.any_port)
+		return "*";
+	snprintf(buf, 8, "%u", row->net.port);
+	return buf;
+}
+
 static void classify_net(const struct table *table, struct landing *l)
 {
 	const struct row *row = l->row;
+	char port_text[8];
 
 	if (row->shadowed_by)
 		landing_set_reason(l, LANDING_ABSORBED,
 				   "dead: covered by row %u",
 				   row->shadowed_by->index);
-	else if (loopback(row) && row->net.any_port)
+	else if (loopback(row) && net_open(table) &&
+		 row->effect == EFFECT_DENY)
+		landing_set_reason(l, LANDING_UNSUPPORTED,
+				   "a loopback deny row cannot be enforced "
+				   "with @default net open: seatbelt's "
+				   "\"localhost\" is only 127.0.0.1 and ::1, "
+				   "no SBPL address names the rest of "
+				   "127.0.0.0/8, and no proxy runs in open "
+				   "posture");
+	else if (loopback(row) && net_open(table))
+		landing_set_reason(l, LANDING_ABSORBED,
+				   "allow with @default net open: every "
+				   "connection is allowed already");
+	else if (loopback(row) && row->effect == EFFECT_DENY)
 		landing_set_reason(l, LANDING_KERNEL, "loopback rule: seatbelt "
-				   "(remote ip \"localhost:*\")");
+				   "(remote ip \"localhost:%s\"); the rest of "
+				   "127.0.0.0/8 is denied by the posture",
+				   port_spec(row, port_text));
 	else if (loopback(row))
-		landing_set_reason(l, LANDING_KERNEL, "loopback port rule: "
-				   "seatbelt (remote ip \"localhost:%u\")",
-				   row->net.port);
+		landing_set_reason(l, LANDING_KERNEL, "loopback rule: seatbelt "
+				   "(remote ip \"localhost:%s\") reaches only "
+				   "127.0.0.1 and ::1; the rest of 127.0.0.0/8 "
+				   "stays denied (narrower than the table)",
+				   port_spec(row, port_text));
 	else if (!net_open(table))
 		landing_set_reason(l, LANDING_PROXY,
 				   "non-loopback host: enforced by the "
@@ -575,7 +658,7 @@ static int check_landing(const struct landing *l, struct diag_list *diags)
 static void write_fs(FILE *out, const struct table *table,
 		     const struct landing_set *landing)
 {
-	bool fold = fold_case(table), guards = false;
+	bool guards = false;
 	struct fs_plan plan;
 	size_t i;
 
@@ -591,18 +674,20 @@ static void write_fs(FILE *out, const struct table *table,
 		sbpl_write_comment(out, "@default write deny: (deny default) "
 				   "denies writes that match no row");
 	}
-	sbpl_write_comment(out, "devices every program uses, below every row "
-			   "(a row naming them overrides these)");
+	sbpl_write_comment(out, "devices every program uses, below every row: "
+			   "each write rule below");
+	sbpl_write_comment(out, "names file-write-data and file-ioctl too, so "
+			   "a row naming a device overrides these");
 	write_base(out, base_devices, array_size(base_devices));
 
-	write_section(out, "file rows, lowest priority first (the last "
-		      "matching rule wins)");
+	write_section(out, "file rows, lowest priority first (per operation, "
+		      "the last matching rule wins)");
 	for (i = table->fs.n; i-- > 0;) {
 		const struct row *row = table->fs.prio[i];
 
 		if (landing->fs[row->index].kind != LANDING_KERNEL)
 			continue;
-		fs_plan_build(row, fold, &plan);
+		fs_plan_build(table, row, &plan);
 		write_fs_row(out, row, &plan);
 		if (plan.nguards)
 			guards = true;
@@ -611,15 +696,20 @@ static void write_fs(FILE *out, const struct table *table,
 	if (!guards)
 		return;
 
-	/* Above every row: a rename must not carry a denied path away. */
-	write_section(out, "ancestors of denied paths: no rename, no unlink");
+	/*
+	 * Above every row: a rename must not carry a protected path away,
+	 * and an absent ancestor must not be created as a link to elsewhere
+	 * or by renaming a prepared directory onto it.
+	 */
+	write_section(out, "ancestors of read-only and denied paths: not "
+		      "renamed, removed, created or changed");
 	for (i = table->fs.n; i-- > 0;) {
 		const struct row *row = table->fs.prio[i];
 
 		if (landing->fs[row->index].kind != LANDING_KERNEL ||
-		    row->effect != EFFECT_DENY)
+		    !guarded_effect(row->effect))
 			continue;
-		fs_plan_build(row, fold, &plan);
+		fs_plan_build(table, row, &plan);
 		if (plan.nguards) {
 			write_row_comment(out, row);
 			write_rule(out, "deny", OPS_GUARD, plan.guards,
