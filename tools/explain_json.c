@@ -228,7 +228,8 @@ const char *explain_json_answer(struct explain_json *ej,
 		if (!*part)
 			return NULL;
 	}
-	strbuf_puts(&ej->out, a->allow ? ",\"allow\":true" : ",\"allow\":false");
+	strbuf_puts(&ej->out,
+		    a->allow ? ",\"allow\":true" : ",\"allow\":false");
 	strbuf_puts(&ej->out, *part);
 	*len = ej->out.len;
 	return ej->out.s;
