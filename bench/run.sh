@@ -185,6 +185,9 @@ note="$dps decisions/s (>= 200000: $(note_target "$(calc "$dps" '>=' 200000)"))"
 printf '%-28s %9s %9s %11.4f  %s\n' "explain $nqueries queries" "$qrows" - \
 	"$t" "$note" | tee -a "$out"
 
+# linux compile scaling and explain's JSON rate (bench/scale.sh)
+VBOXC=$VBOXC AWK=$AWK BENCH_TIMER=$BENCH_TIMER BENCH_RUNS=$runs \
+	BENCH_RESULTS=$out sh "$here/scale.sh"
 VBOXC=$VBOXC AWK=$AWK BENCH_TIMER=$BENCH_TIMER BENCH_RESULTS=$out \
 	sh "$here/launch.sh"
 if [ -n "${BENCH_OUT:-}" ]; then

@@ -240,32 +240,34 @@ static bool all_wild(const struct fs_pattern *p)
 }
 
 /*
- * Does the ro/rw pattern @p grant the whole directory @dir (a cleaned
- * absolute path on the target)?  It does when @p, without its trailing
- * "**" segments, matches @dir itself and @p covers what lies below the
- * match: it has no wildcard, or it ended in "**".  Parents of @dir are
- * fine: "/home" does not match "/home/u" exactly.
+ * Is the ro/rw pattern @p literally the directory @dir (a cleaned absolute
+ * path on the target) or @dir followed by "**" segments?  That is what
+ * the home-root and drive-root guardrails refuse, and nothing else: a
+ * pattern that merely matches @dir among other paths ("/home/" "*",
+ * "/" "**" "/u", "/home/u" "*") names no directory in particular and is
+ * allowed (SPEC §5 "Paths").  Segments compare folded on folding
+ * targets, since both sides were folded when they were built.  Parents
+ * of @dir are fine: "/home" is not "/home/u".
  */
-static bool grants_dir(const struct fs_pattern *p, const struct fs_path *dir)
+static bool is_dir_literally(const struct fs_pattern *p,
+			     const struct fs_path *dir)
 {
-	struct fs_pattern head;
-	uint32_t k = p->nsegs;
+	uint32_t k = p->nsegs, i;
 
 	while (k && p->segs[k - 1].kind == SEG_STARSTAR)
 		k--;
-	if (p->wild && k == p->nsegs)
+	if (k != dir->nsegs || p->nlit < k)
 		return false;
-	memset(&head, 0, sizeof(head));
-	head.segs = p->segs;
-	head.nsegs = k;
-	head.nlit = p->nlit < k ? p->nlit : k;
-	/* Exact matching, never the subtree form. */
-	head.wild = true;
-	return fs_match(&head, dir);
+	for (i = 0; i < k; i++)
+		if (p->segs[i].len != dir->segs[i].len ||
+		    memcmp(p->segs[i].s, dir->segs[i].s, dir->segs[i].len))
+			return false;
+	return true;
 }
 
 /*
- * The home-root guardrail.  A home directory that is undefined, relative
+ * The home-root guardrail: the home root itself and HOME/"**" only.  A
+ * home directory that is undefined, relative
  * or not a valid path cannot be named by a pattern that does not use it
  * (one that uses it failed to expand already), so it is skipped then.
  */
@@ -286,7 +288,7 @@ static int check_home_root(const char *raw, const struct fs_pattern *p,
 		free(err);
 		return 0;
 	}
-	if (grants_dir(p, &hp)) {
+	if (is_dir_literally(p, &hp)) {
 		shown = shown_as(raw, p->text);
 		ret = diag_error(diags, loc,
 				 "pattern '%s'%s would cover the home "
@@ -327,7 +329,7 @@ static int check_guardrails(const char *raw, bool is_deny,
 		memset(&drive, 0, sizeof(drive));
 		drive.segs = p->segs;
 		drive.nsegs = 1;
-		if (grants_dir(p, &drive)) {
+		if (is_dir_literally(p, &drive)) {
 			shown = shown_as(raw, p->text);
 			ret = diag_error(diags, loc,
 					 "pattern '%s'%s would cover the whole "

@@ -26,6 +26,7 @@
 #include "fspath.h"
 #include "ir.h"
 #include "linux.h"
+#include "linux_regions.h"
 #include "netaddr.h"
 
 /* ------------------------------------------------------------------ */
@@ -127,20 +128,6 @@ static char *pattern_prefix(const struct fs_pattern *p)
 	return text_prefix(p->text, p->nlit);
 }
 
-/* Is @a an ancestor of @b or @b itself, segment by segment? */
-static bool segs_under(const struct fs_path *a, const struct fs_path *b)
-{
-	uint32_t i;
-
-	if (a->nsegs > b->nsegs)
-		return false;
-	for (i = 0; i < a->nsegs; i++)
-		if (a->segs[i].len != b->segs[i].len ||
-		    memcmp(a->segs[i].s, b->segs[i].s, a->segs[i].len) != 0)
-			return false;
-	return true;
-}
-
 /* ------------------------------------------------------------------ */
 /* classification */
 
@@ -154,88 +141,9 @@ struct lx_row {
 	bool ok;
 };
 
-/*
- * What the mounts of rows below a given priority make of one location:
- * @definite: the effect of the nearest subtree-shaped row covering it, or
- *            of the root (EFFECT_RW or EFFECT_RO from @default write)
- * @by: that row, NULL for the root
- * @maybe_rw, @maybe_ro, @maybe_deny: a glob row between them may mount
- *            something of that effect over the location at launch
- * @maybe_by: the nearest such glob row
- */
-struct region {
-	enum effect definite;
-	const struct row *by;
-	bool maybe_rw;
-	bool maybe_ro;
-	bool maybe_deny;
-	const struct row *maybe_by;
-};
-
 static bool landing_mounts(const struct landing *l)
 {
 	return l->kind == LANDING_KERNEL || l->kind == LANDING_LAUNCH;
-}
-
-/*
- * region_at - the region around @path just before the row at priority
- * position @prio is mounted: walk the rows of lower priority, nearest
- * first, until a subtree row covers @path.
- */
-static void region_at(const struct table *table, const struct landing_set *set,
-		      const struct lx_row *rows, size_t prio,
-		      const struct fs_path *path, struct region *r)
-{
-	size_t q;
-
-	memset(r, 0, sizeof(*r));
-	for (q = prio + 1; q < table->fs.n; q++) {
-		const struct row *l = table->fs.prio[q];
-
-		if (!landing_mounts(&set->fs[l->index]) || !rows[l->index].ok)
-			continue;
-		if (!segs_under(&rows[l->index].prefix, path))
-			continue;
-		if (pattern_shape(&l->fs) == SHAPE_SUBTREE) {
-			r->definite = l->effect;
-			r->by = l;
-			return;
-		}
-		/* A glob below this prefix may or may not match: both. */
-		if (!r->maybe_by)
-			r->maybe_by = l;
-		if (l->effect == EFFECT_RW)
-			r->maybe_rw = true;
-		else if (l->effect == EFFECT_RO)
-			r->maybe_ro = true;
-		else
-			r->maybe_deny = true;
-	}
-	r->definite = table->default_write == EFFECT_RW ? EFFECT_RW : EFFECT_RO;
-	r->by = NULL;
-}
-
-/*
- * writable_below - a lower-priority row that mounts something writable
- * at or below @path, or NULL.
- */
-static const struct row *writable_below(const struct table *table,
-					const struct landing_set *set,
-					const struct lx_row *rows, size_t prio,
-					const struct fs_path *path)
-{
-	size_t q;
-
-	for (q = prio + 1; q < table->fs.n; q++) {
-		const struct row *l = table->fs.prio[q];
-
-		if (l->effect != EFFECT_RW ||
-		    !landing_mounts(&set->fs[l->index]) || !rows[l->index].ok)
-			continue;
-		if (segs_under(path, &rows[l->index].prefix))
-			return l;
-	}
-	return NULL;
 }
 
 static const char deny_reason[] =
@@ -243,18 +151,16 @@ static const char deny_reason[] =
 	"directory, /dev/null over a file, and a placeholder over the first "
 	"missing component when a writable region could create it";
 
-static void classify_subtree(const struct table *table, struct landing_set *set,
-			     const struct lx_row *rows, size_t prio,
+static void classify_subtree(const struct lx_regions *rg,
 			     const struct row *row, struct landing *l)
 {
-	const struct fs_path *path = &rows[row->index].prefix;
 	struct region r;
 
 	if (row->effect == EFFECT_DENY) {
 		landing_set_reason(l, LANDING_LAUNCH, "%s", deny_reason);
 		return;
 	}
-	region_at(table, set, rows, prio, path, &r);
+	lx_regions_at(rg, row, &r);
 	if (row->effect == EFFECT_RW) {
 		if (r.definite == EFFECT_RW && !r.maybe_ro && !r.maybe_deny) {
 			if (r.by)
@@ -306,9 +212,9 @@ static void classify_subtree(const struct table *table, struct landing_set *set,
 			   "denied region");
 }
 
-static void classify_glob(const struct table *table, struct landing_set *set,
-			  const struct lx_row *rows, size_t prio,
-			  const struct row *row, struct landing *l)
+static void classify_glob(const struct lx_regions *rg,
+			  const struct lx_row *rows, const struct row *row,
+			  struct landing *l)
 {
 	const struct fs_path *path = &rows[row->index].prefix;
 	const struct row *by = NULL;
@@ -321,7 +227,7 @@ static void classify_glob(const struct table *table, struct landing_set *set,
 		 * later escapes them.  A deny or ro glob is only faithful
 		 * where the child cannot create anything it could match.
 		 */
-		region_at(table, set, rows, prio, path, &r);
+		lx_regions_at(rg, row, &r);
 		if (r.definite == EFFECT_RW) {
 			risk = true;
 			by = r.by;
@@ -329,7 +235,7 @@ static void classify_glob(const struct table *table, struct landing_set *set,
 			risk = true;
 			by = r.maybe_by;
 		} else {
-			by = writable_below(table, set, rows, prio, path);
+			by = lx_regions_writable_below(rg, row);
 			risk = by != NULL;
 		}
 	}
@@ -355,7 +261,8 @@ static void classify_glob(const struct table *table, struct landing_set *set,
 }
 
 static void classify_fs(const struct table *table, struct landing_set *set,
-			const struct lx_row *rows, size_t prio)
+			const struct lx_row *rows, struct lx_regions *rg,
+			size_t prio)
 {
 	const struct row *row = table->fs.prio[prio];
 	struct landing *l = &set->fs[row->index];
@@ -374,10 +281,10 @@ static void classify_fs(const struct table *table, struct landing_set *set,
 	}
 	switch (pattern_shape(&row->fs)) {
 	case SHAPE_SUBTREE:
-		classify_subtree(table, set, rows, prio, row, l);
+		classify_subtree(rg, row, l);
 		break;
 	case SHAPE_GLOB:
-		classify_glob(table, set, rows, prio, row, l);
+		classify_glob(rg, rows, row, l);
 		break;
 	case SHAPE_ROOTLESS:
 		if (row->effect == EFFECT_RW)
@@ -393,6 +300,10 @@ static void classify_fs(const struct table *table, struct landing_set *set,
 	default:
 		BUG("bad shape");
 	}
+	/* What mounts shapes the region of every higher-priority row. */
+	if (landing_mounts(l))
+		lx_regions_add(rg, row,
+			       pattern_shape(&row->fs) == SHAPE_SUBTREE);
 }
 
 static void classify_net(const struct table *table, const struct row *row,
@@ -435,6 +346,7 @@ static void classify_net(const struct table *table, const struct row *row,
 
 static void linux_classify(const struct table *table, struct landing_set *out)
 {
+	struct lx_regions rg;
 	struct lx_row *rows;
 	size_t i;
 
@@ -453,8 +365,10 @@ static void linux_classify(const struct table *table, struct landing_set *out)
 		free(pre);
 	}
 	/* Lowest priority first: a row's region depends on rows below. */
+	lx_regions_init(&rg, table);
 	for (i = table->fs.n; i-- > 0;)
-		classify_fs(table, out, rows, i);
+		classify_fs(table, out, rows, &rg, i);
+	lx_regions_release(&rg);
 	for (i = 0; i < table->net.n; i++)
 		classify_net(table, table->net.order[i],
 			     &out->net[table->net.order[i]->index]);

@@ -533,9 +533,32 @@ static void test_guardrails(void)
 		   "home directory root");
 	expect_err(&t_linux, &vs_unix, "/home/x/../u/.", false,
 		   "home directory root");
-	expect_err(&t_linux, &vs_unix, "/home/*/**", false,
-		   "home directory root");
+	/*
+	 * The guardrail is literal (SPEC §5): patterns that merely match
+	 * the home root among other paths are allowed.
+	 */
+	expect_text(&t_linux, &vs_unix, "/home/*/**", false, "/home/*/**");
 	expect_text(&t_linux, &vs_unix, "/home/*", false, "/home/*");
+	expect_text(&t_linux, &vs_unix, "/home/?", false, "/home/?");
+	expect_text(&t_linux, &vs_unix, "/home/u*", false, "/home/u*");
+	expect_text(&t_linux, &vs_unix, "/home/u*/**", false, "/home/u*/**");
+	expect_text(&t_linux, &vs_unix, "/**/u", false, "/**/u");
+	expect_text(&t_linux, &vs_unix, "/**/u/**", false, "/**/u/**");
+	expect_text(&t_linux, &vs_unix, "**/u", false, "**/u");
+	expect_text(&t_linux, &vs_unix, "**/*u*/**", false, "**/*u*/**");
+	expect_text(&t_linux, &vs_unix, "/*/u/**", false, "/*/u/**");
+	expect_text(&t_linux, &vs_unix, "/home/**/u", false, "/home/**/u");
+	expect_text(&t_linux, &vs_unix, "~/*", false, "/home/u/*");
+	expect_text(&t_linux, &vs_unix, "~/**/x", false, "/home/u/**/x");
+	expect_err(&t_linux, &vs_unix, "/home/u/**/**/**", false,
+		   "home directory root");
+	expect_err(&t_darwin, &vs_unix, "/HOME/U/**", false,
+		   "home directory root");
+	expect_text(&t_darwin, &vs_unix, "/HOME/*", false, "/HOME/*");
+	expect_text(&t_windows, &vs_windows, "c:/users/*", false,
+		    "/c/users/*");
+	expect_text(&t_windows, &vs_windows, "c:/users/*/**", false,
+		    "/c/users/*/**");
 	expect_text(&t_linux, &vs_unix, "~", true, "/home/u");
 	expect_text(&t_linux, &vs_unix, "~/**", true, "/home/u/**");
 	expect_text(&t_linux, &vs_unix, "/home", false, "/home");

@@ -40,6 +40,7 @@
 
 #include "cli.h"
 #include "eval.h"
+#include "explain_json.h"
 #include "fspath.h"
 #include "ir.h"
 #include "netaddr.h"
@@ -135,40 +136,6 @@ static int answer_query(const struct cli_opts *opts, const struct table *table,
 	return 0;
 }
 
-static const char *row_target(const struct row *row)
-{
-	return row->domain == DOMAIN_FS ? row->fs.text : row->net.text;
-}
-
-static json_t *answer_json(const struct cli_query *q, const struct answer *a)
-{
-	const struct row *row = a->dec.row;
-
-	if (a->error)
-		return cli_json_pack("{s:o, s:o}",
-				     "query", cli_json_string(q->label),
-				     "error", cli_json_string(a->error));
-	if (!row)
-		return cli_json_pack("{s:o, s:b, s:i, s:i, s:n, s:n, s:s, s:n}",
-				     "query", cli_json_string(q->label),
-				     "allow", (int)a->dec.allow,
-				     "row", -1,
-				     "level", 0,
-				     "effect",
-				     "source",
-				     "domain", domain_name(a->domain),
-				     "target");
-	return cli_json_pack("{s:o, s:b, s:I, s:i, s:s, s:o, s:s, s:o}",
-			     "query", cli_json_string(q->label),
-			     "allow", (int)a->dec.allow,
-			     "row", (json_int_t)row->index,
-			     "level", (int)row->level,
-			     "effect", effect_name(row->effect),
-			     "source", cli_json_location(&row->loc),
-			     "domain", domain_name(row->domain),
-			     "target", cli_json_string(row_target(row)));
-}
-
 /* Why the default decided, in the words of the rule language. */
 static const char *default_reason(const struct table *table,
 				  const struct cli_query *q)
@@ -225,8 +192,34 @@ static void answer_print_text(const struct table *table,
 	free(label);
 }
 
+/* Print @a for @q as one JSON line; returns 0, or -1 after a message. */
+static int answer_print_json(struct explain_json *ej,
+			     const struct cli_query *q, const struct answer *a)
+{
+	struct explain_answer ea = {
+		.label = q->label,
+		.error = a->error,
+		.allow = a->dec.allow,
+		.domain = a->domain,
+		.row = a->dec.row,
+	};
+	const char *text;
+	size_t len;
+
+	text = explain_json_answer(ej, &ea, &len);
+	if (!text)
+		return -1;
+	if (fwrite(text, 1, len, stdout) != len || putchar('\n') == EOF) {
+		fprintf(stderr, "%s: error writing standard output: %s\n",
+			CLI_PROGNAME, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 static int explain_run(const struct cli_opts *opts)
 {
+	struct explain_json *ej = NULL;
 	struct cli_session s;
 	struct answer a;
 	int status = CLI_EXIT_OK;
@@ -240,6 +233,8 @@ static int explain_run(const struct cli_opts *opts)
 	}
 	if (opts->format == CLI_FORMAT_TEXT)
 		cli_print_diags(&s, opts);
+	else
+		ej = explain_json_alloc(s.table);
 
 	for (i = 0; i < opts->nqueries; i++) {
 		const struct cli_query *q = &opts->queries[i];
@@ -248,7 +243,7 @@ static int explain_run(const struct cli_opts *opts)
 			status = CLI_EXIT_FAIL;
 		if (opts->format == CLI_FORMAT_TEXT) {
 			answer_print_text(s.table, q, &a);
-		} else if (cli_json_print(answer_json(q, &a)) < 0) {
+		} else if (answer_print_json(ej, q, &a) < 0) {
 			status = CLI_EXIT_FAIL;
 			i = opts->nqueries;
 		}
@@ -256,6 +251,7 @@ static int explain_run(const struct cli_opts *opts)
 		free(a.error);
 	}
 out:
+	explain_json_free(ej);
 	cli_session_free(&s);
 	return status;
 }
