@@ -361,7 +361,7 @@ static int load_include(struct loader *ld, const struct input *parent,
 		if (!name)
 			return -1;
 	} else if (s->value[0] == '/' || !parent->real) {
-		/* Buffers and standard input resolve against the working dir. */
+		/* Buffers and stdin resolve against the working dir. */
 		name = xstrdup(s->value);
 	} else {
 		char *dir = dir_of(parent->name);

@@ -202,7 +202,8 @@ static int split_query(const char *query, char **arg)
 	if (end == rest)
 		return -1;
 	for (i = 0; i < array_size(ops); i++) {
-		if (strlen(ops[i]) == wlen && strncmp(word, ops[i], wlen) == 0) {
+		if (strlen(ops[i]) == wlen &&
+		    strncmp(word, ops[i], wlen) == 0) {
 			*arg = xstrndup(rest, (size_t)(end - rest));
 			return (int)i;
 		}

@@ -44,7 +44,7 @@ int main(int argc, char **argv)
 	for (i++; i < argc; i++) {
 		if (vbox_explain(p, argv[i], &d) != 0) {
 			if (d.allow || d.row != -1 || d.effect || d.source)
-				fprintf(stderr, "invalid query left an answer\n");
+				fprintf(stderr, "invalid query answered\n");
 			printf("%s\tinvalid\n", argv[i]);
 			status = 1;
 			continue;

@@ -159,10 +159,12 @@ static char *short_options(const struct cli_command *cmd)
 
 	*w++ = ':';
 	for (i = 0; i < array_size(cli_options); i++) {
-		if (!cli_options[i].short_name || !accepts(cmd, &cli_options[i]))
+		const struct cli_option *o = &cli_options[i];
+
+		if (!o->short_name || !accepts(cmd, o))
 			continue;
-		*w++ = (char)cli_options[i].short_name;
-		if (cli_options[i].has_arg == required_argument)
+		*w++ = (char)o->short_name;
+		if (o->has_arg == required_argument)
 			*w++ = ':';
 	}
 	*w = '\0';
@@ -459,22 +461,27 @@ static int set_target(const struct cli_command *cmd, struct cli_opts *o,
 static int set_format(const struct cli_command *cmd, struct cli_opts *o,
 		      const char *arg)
 {
-	char expected[64] = "";
+	char *expected = NULL, *tmp;
 	size_t i;
+	int ret;
 
 	for (i = 0; i < array_size(format_names); i++) {
 		if (!(cmd->formats & CLI_FORMATS(i)))
 			continue;
 		if (strcmp(arg, format_names[i]) == 0) {
+			free(expected);
 			o->format = (enum cli_format)i;
 			return 0;
 		}
-		if (expected[0])
-			strcat(expected, "|");
-		strcat(expected, format_names[i]);
+		tmp = xasprintf("%s%s%s", expected ? expected : "",
+				expected ? "|" : "", format_names[i]);
+		free(expected);
+		expected = tmp;
 	}
-	return cli_usage_error(cmd, "unknown format '%s' (expected %s)", arg,
-			       expected);
+	ret = cli_usage_error(cmd, "unknown format '%s' (expected %s)", arg,
+			      expected ? expected : "none");
+	free(expected);
+	return ret;
 }
 
 static int add_include_dir(const struct cli_command *cmd,

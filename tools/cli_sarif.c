@@ -256,7 +256,8 @@ static void add_records(struct sarif *s, const struct cli_session *sess)
 				json_array_append_new(related, l);
 			continue;
 		}
-		if (d->severity != DIAG_ERROR && finding_record(sess->table, d)) {
+		if (d->severity != DIAG_ERROR &&
+		    finding_record(sess->table, d)) {
 			/* The finding's own result says it, with its kind. */
 			skipping = true;
 			related = NULL;
@@ -309,7 +310,9 @@ static void drop_empty_related(json_t *results)
 	for (i = 0; i < json_array_size(results); i++) {
 		json_t *r = json_array_get(results, i);
 
-		if (json_array_size(json_object_get(r, "relatedLocations")) == 0)
+		json_t *rel = json_object_get(r, "relatedLocations");
+
+		if (json_array_size(rel) == 0)
 			json_object_del(r, "relatedLocations");
 	}
 }
