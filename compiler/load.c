@@ -8,6 +8,7 @@
  */
 #include <vbox.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -293,6 +294,68 @@ static bool library_name_ok(const char *name)
 	return true;
 }
 
+/* Edit distance of two library names (each at most the name limit). */
+static size_t name_distance(const char *a, const char *b)
+{
+	size_t row[LOAD_MAX_LIBRARY_NAME + 1], alen = strlen(a);
+	size_t blen = strlen(b), i, j, diag, tmp;
+
+	if (alen > LOAD_MAX_LIBRARY_NAME || blen > LOAD_MAX_LIBRARY_NAME)
+		return SIZE_MAX;
+	for (j = 0; j <= blen; j++)
+		row[j] = j;
+	for (i = 1; i <= alen; i++) {
+		diag = row[0];
+		row[0] = i;
+		for (j = 1; j <= blen; j++) {
+			tmp = row[j];
+			row[j] = diag + (a[i - 1] != b[j - 1]);
+			if (row[j - 1] + 1 < row[j])
+				row[j] = row[j - 1] + 1;
+			if (tmp + 1 < row[j])
+				row[j] = tmp + 1;
+			diag = tmp;
+		}
+	}
+	return row[blen];
+}
+
+/*
+ * The library name in @dir closest to @name, if within two edits and
+ * closer than *@best (ties: the smaller name, so the hint does not depend
+ * on directory order).  Updates *@best and *@hint (owned).  At most a
+ * bounded number of entries is looked at: a hint is worth little time.
+ */
+static void closest_name(const char *dir, const char *name, size_t *best,
+			 char **hint)
+{
+	struct dirent *e;
+	size_t seen = 0, d, len;
+	char *cand;
+	DIR *dp;
+
+	dp = opendir(dir);
+	if (!dp)
+		return;
+	while ((e = readdir(dp)) && seen++ < 4096) {
+		len = strlen(e->d_name);
+		if (len <= 6 || strcmp(e->d_name + len - 6, ".rules") != 0)
+			continue;
+		cand = xstrndup(e->d_name, len - 6);
+		d = library_name_ok(cand) ? name_distance(name, cand) :
+					    SIZE_MAX;
+		if (d <= 2 && (d < *best ||
+			       (d == *best && strcmp(cand, *hint) < 0))) {
+			free(*hint);
+			*hint = cand;
+			*best = d;
+			continue;
+		}
+		free(cand);
+	}
+	closedir(dp);
+}
+
 /* The directory searched at position @i (the installed one is last). */
 static const char *library_dir(const struct loader *ld, size_t i)
 {
@@ -311,8 +374,8 @@ static const char *library_dir(const struct loader *ld, size_t i)
  */
 static char *find_library(struct loader *ld, const struct stmt *s)
 {
-	size_t i, ndirs = ld->opts->ninclude_dirs + 1;
-	char *path, *where, *tmp;
+	size_t i, ndirs = ld->opts->ninclude_dirs + 1, best = SIZE_MAX;
+	char *path, *where, *tmp, *hint = NULL;
 	struct stat st;
 
 	if (!library_name_ok(s->value)) {
@@ -334,8 +397,17 @@ static char *find_library(struct loader *ld, const struct stmt *s)
 		free(where);
 		where = tmp;
 	}
-	diag_error(ld->diags, &s->value_loc, "rule library '<%s>' not found: "
-		   "no '%s.rules' in %s", s->value, s->value, where);
+	for (i = 0; i < ndirs; i++)
+		closest_name(library_dir(ld, i), s->value, &best, &hint);
+	if (hint)
+		diag_error(ld->diags, &s->value_loc, "rule library '<%s>' not "
+			   "found: no '%s.rules' in %s; did you mean '<%s>'?",
+			   s->value, s->value, where, hint);
+	else
+		diag_error(ld->diags, &s->value_loc, "rule library '<%s>' not "
+			   "found: no '%s.rules' in %s", s->value, s->value,
+			   where);
+	free(hint);
 	free(where);
 	return NULL;
 }

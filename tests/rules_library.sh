@@ -105,6 +105,14 @@ check "the error lists every directory searched, in order" \
 	grep -q "no 'nope.rules' in 'a', 'b', '/.*/vbox/rules'$" line1
 is "$(sed -n 3p err)" "           ^~~~~~" "a caret underlines <nope>"
 
+# A close name in a searched directory is suggested.
+printf '@include <secret>\n@include <only_b>\n' >typo.rules
+run "$VBOXC" check -I a -I "$lib" -I b typo.rules
+check "a misspelt name of the library gets a hint" \
+	grep -q "not found: .*; did you mean '<secrets>'?\$" err
+check "a misspelt name of an -I directory gets a hint" \
+	grep -q "no 'only_b.rules' in .*; did you mean '<only-b>'?\$" err
+
 for bad in '../x' 'a/b' '.hidden' 'x..y' 'sp ace' '/etc/passwd'; do
 	printf '@include <%s>\n' "$bad" >bad.rules
 	run "$VBOXC" check -I a bad.rules
