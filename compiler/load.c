@@ -8,6 +8,7 @@
  */
 #include <vbox.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -25,12 +26,16 @@
  * @inputs: owns every input read
  * @out: the assembled statement list
  * @diags: where errors go
+ * @opts: where '@include <NAME>' looks
  */
 struct loader {
 	struct input_set *inputs;
 	struct stmt_list *out;
 	struct diag_list *diags;
+	const struct load_opts *opts;
 };
+
+static const struct load_opts default_opts;
 
 static int load_input(struct loader *ld, struct input *in);
 
@@ -267,6 +272,146 @@ static char *cycle_chain(const struct input *parent, const char *real,
 	return tmp;
 }
 
+/*
+ * A rule library name is one plain file name: no '/', no '..', nothing
+ * that could climb out of the library directory or name a hidden file.
+ */
+static bool library_name_ok(const char *name)
+{
+	size_t i, len = strlen(name);
+
+	if (len == 0 || len > LOAD_MAX_LIBRARY_NAME || name[0] == '.' ||
+	    strstr(name, ".."))
+		return false;
+	for (i = 0; i < len; i++) {
+		char c = name[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+		      c == '-'))
+			return false;
+	}
+	return true;
+}
+
+/* Edit distance of two library names (each at most the name limit). */
+static size_t name_distance(const char *a, const char *b)
+{
+	size_t row[LOAD_MAX_LIBRARY_NAME + 1], alen = strlen(a);
+	size_t blen = strlen(b), i, j, diag, tmp;
+
+	if (alen > LOAD_MAX_LIBRARY_NAME || blen > LOAD_MAX_LIBRARY_NAME)
+		return SIZE_MAX;
+	for (j = 0; j <= blen; j++)
+		row[j] = j;
+	for (i = 1; i <= alen; i++) {
+		diag = row[0];
+		row[0] = i;
+		for (j = 1; j <= blen; j++) {
+			tmp = row[j];
+			row[j] = diag + (a[i - 1] != b[j - 1]);
+			if (row[j - 1] + 1 < row[j])
+				row[j] = row[j - 1] + 1;
+			if (tmp + 1 < row[j])
+				row[j] = tmp + 1;
+			diag = tmp;
+		}
+	}
+	return row[blen];
+}
+
+/*
+ * The library name in @dir closest to @name, if within two edits and
+ * closer than *@best (ties: the smaller name, so the hint does not depend
+ * on directory order).  Updates *@best and *@hint (owned).  At most a
+ * bounded number of entries is looked at: a hint is worth little time.
+ */
+static void closest_name(const char *dir, const char *name, size_t *best,
+			 char **hint)
+{
+	struct dirent *e;
+	size_t seen = 0, d, len;
+	char *cand;
+	DIR *dp;
+
+	dp = opendir(dir);
+	if (!dp)
+		return;
+	while ((e = readdir(dp)) && seen++ < 4096) {
+		len = strlen(e->d_name);
+		if (len <= 6 || strcmp(e->d_name + len - 6, ".rules") != 0)
+			continue;
+		cand = xstrndup(e->d_name, len - 6);
+		d = library_name_ok(cand) ? name_distance(name, cand) :
+					    SIZE_MAX;
+		if (d <= 2 && (d < *best ||
+			       (d == *best && strcmp(cand, *hint) < 0))) {
+			free(*hint);
+			*hint = cand;
+			*best = d;
+			continue;
+		}
+		free(cand);
+	}
+	closedir(dp);
+}
+
+/* The directory searched at position @i (the installed one is last). */
+static const char *library_dir(const struct loader *ld, size_t i)
+{
+	const struct load_opts *o = ld->opts;
+
+	if (i < o->ninclude_dirs)
+		return o->include_dirs[i];
+	return o->rules_dir ? o->rules_dir : VBOX_RULES_DIR;
+}
+
+/*
+ * The path of the rule library file for '@include <NAME>' (caller frees),
+ * or NULL after an error naming every directory that was searched.  The
+ * first directory holding NAME.rules wins, whether or not it can be read:
+ * skipping an unreadable file would silently pick another policy.
+ */
+static char *find_library(struct loader *ld, const struct stmt *s)
+{
+	size_t i, ndirs = ld->opts->ninclude_dirs + 1, best = SIZE_MAX;
+	char *path, *where, *tmp, *hint = NULL;
+	struct stat st;
+
+	if (!library_name_ok(s->value)) {
+		diag_error(ld->diags, &s->value_loc, "invalid rule library "
+			   "name '<%s>': a name is letters, digits, '.', '_' "
+			   "and '-', without '/' or '..'", s->value);
+		return NULL;
+	}
+	for (i = 0; i < ndirs; i++) {
+		path = xasprintf("%s/%s.rules", library_dir(ld, i), s->value);
+		if (stat(path, &st) == 0)
+			return path;
+		free(path);
+	}
+	where = xstrdup("");
+	for (i = 0; i < ndirs; i++) {
+		tmp = xasprintf("%s%s'%s'", where, i ? ", " : "",
+				library_dir(ld, i));
+		free(where);
+		where = tmp;
+	}
+	for (i = 0; i < ndirs; i++)
+		closest_name(library_dir(ld, i), s->value, &best, &hint);
+	if (hint)
+		diag_error(ld->diags, &s->value_loc, "rule library '<%s>' not "
+			   "found: no '%s.rules' in %s; did you mean '<%s>'?",
+			   s->value, s->value, where, hint);
+	else
+		diag_error(ld->diags, &s->value_loc, "rule library '<%s>' not "
+			   "found: no '%s.rules' in %s", s->value, s->value,
+			   where);
+	free(hint);
+	free(where);
+	return NULL;
+}
+
 /* Read and expand the file named by the @include statement @s. */
 static int load_include(struct loader *ld, const struct input *parent,
 			const struct stmt *s)
@@ -282,8 +427,13 @@ static int load_include(struct loader *ld, const struct input *parent,
 				  "includes: at most %d levels are allowed",
 				  LOAD_MAX_INCLUDE_DEPTH);
 
-	/* Buffers and standard input resolve against the working dir. */
-	if (s->value[0] == '/' || !parent->real) {
+	if (!s->quoted) {
+		/* '@include <NAME>': the rule library. */
+		name = find_library(ld, s);
+		if (!name)
+			return -1;
+	} else if (s->value[0] == '/' || !parent->real) {
+		/* Buffers and stdin resolve against the working dir. */
 		name = xstrdup(s->value);
 	} else {
 		char *dir = dir_of(parent->name);
@@ -377,7 +527,15 @@ static int load_input(struct loader *ld, struct input *in)
 int load_rules(struct input_set *inputs, const char *const *paths,
 	       size_t npaths, struct stmt_list *out, struct diag_list *diags)
 {
-	struct loader ld = { inputs, out, diags };
+	return load_rules_opts(inputs, paths, npaths, NULL, out, diags);
+}
+
+int load_rules_opts(struct input_set *inputs, const char *const *paths,
+		    size_t npaths, const struct load_opts *opts,
+		    struct stmt_list *out, struct diag_list *diags)
+{
+	struct loader ld = { inputs, out, diags,
+			     opts ? opts : &default_opts };
 	size_t i, len;
 	int ret = 0;
 
@@ -415,7 +573,7 @@ int load_rules(struct input_set *inputs, const char *const *paths,
 int load_buffer(struct input_set *inputs, const char *name, const char *buf,
 		size_t len, struct stmt_list *out, struct diag_list *diags)
 {
-	struct loader ld = { inputs, out, diags };
+	struct loader ld = { inputs, out, diags, &default_opts };
 	struct input *in;
 	char *copy;
 

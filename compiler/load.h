@@ -15,6 +15,30 @@ struct diag_list;
 /* Bounds on external input: exceeding one is an error, never a truncation. */
 #define LOAD_MAX_FILE_BYTES (256u << 20)
 #define LOAD_MAX_INCLUDE_DEPTH 16
+/* Longest NAME of '@include <NAME>'. */
+#define LOAD_MAX_LIBRARY_NAME 64
+
+/*
+ * The installed rule library, searched last for '@include <NAME>'
+ * (configure sets it to $(datadir)/vbox/rules).
+ */
+#ifndef VBOX_RULES_DIR
+#define VBOX_RULES_DIR "/usr/local/share/vbox/rules"
+#endif
+
+/**
+ * struct load_opts - how a load resolves '@include <NAME>'
+ * @include_dirs: directories searched for NAME.rules, in order, before
+ *                @rules_dir (borrowed; -I on the command line)
+ * @ninclude_dirs: number of @include_dirs
+ * @rules_dir: the installed rule library, searched last; NULL means
+ *             VBOX_RULES_DIR
+ */
+struct load_opts {
+	const char *const *include_dirs;
+	size_t ninclude_dirs;
+	const char *rules_dir;
+};
 
 /*
  * parse_input - grammar/: scan and parse one input into statements appended
@@ -35,6 +59,17 @@ int parse_input(const struct input *in, struct stmt_list *out,
  */
 int load_rules(struct input_set *inputs, const char *const *paths,
 	       size_t npaths, struct stmt_list *out, struct diag_list *diags);
+
+/*
+ * load_rules_opts - load_rules() with @opts (NULL: the defaults) saying
+ * where '@include <NAME>' looks: NAME.rules in each include directory in
+ * order, then the installed rule library.  NAME is letters, digits, '.',
+ * '_' and '-' (no '/', no '..'); an invalid or unknown NAME is an error
+ * that lists the directories searched.
+ */
+int load_rules_opts(struct input_set *inputs, const char *const *paths,
+		    size_t npaths, const struct load_opts *opts,
+		    struct stmt_list *out, struct diag_list *diags);
 
 /*
  * load_buffer - like load_rules for one in-memory file named @name

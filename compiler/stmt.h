@@ -45,7 +45,9 @@ enum section {
  * @STMT_DEFAULT: "@default" @arg @value (arg and value are words, not yet
  *                validated: the compiler checks "write"/"net" and values)
  * @STMT_UPSTREAM: "@upstream-proxy" @value (unquoted URL text)
- * @STMT_INCLUDE: "@include" @value (the unescaped quoted path)
+ * @STMT_INCLUDE: "@include" @value: the unescaped quoted path, or, when
+ *                @quoted is false, the NAME of '@include <NAME>' (a file
+ *                of the rule library, resolved by the loader)
  */
 enum stmt_kind {
 	STMT_ROW,

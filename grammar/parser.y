@@ -236,14 +236,25 @@ stmt	: bangs WORD COLON
 		}
 	| INCLUDE TEXT
 		{
-			char *q = parse_quote($2, strlen($2));
+			size_t n = strlen($2);
 
-			memset(&$$, 0, sizeof($$));
-			parse_error(state, &@2,
-				    "the path of '@include' must be quoted: "
-				    "write '@include \"%s\"'", q);
-			free(q);
-			free($2);
+			if (n >= 2 && $2[0] == '<' && $2[n - 1] == '>') {
+				/* '@include <NAME>': the rule library. */
+				memmove($2, $2 + 1, n - 2);
+				$2[n - 2] = '\0';
+				make_value(state, &$$, STMT_INCLUDE, &@$, $2,
+					   false, &@2);
+			} else {
+				char *q = parse_quote($2, n);
+
+				memset(&$$, 0, sizeof($$));
+				parse_error(state, &@2,
+					    "the path of '@include' must be "
+					    "quoted: write '@include \"%s\"'",
+					    q);
+				free(q);
+				free($2);
+			}
 		}
 	| INCLUDE
 		{
@@ -427,7 +438,9 @@ static void make_value(struct parse_state *state, struct parse_line *line,
 
 	memset(line, 0, sizeof(*line));
 	if (!value[0]) {
-		parse_error(state, value_loc, "empty path after '@include'");
+		parse_error(state, value_loc, quoted ?
+			    "empty path after '@include'" :
+			    "empty rule library name after '@include'");
 		free(value);
 		return;
 	}

@@ -45,10 +45,12 @@ struct target_traits;
  * enum cli_format - output format of check, explain and preflight
  * @CLI_FORMAT_TEXT: human-readable text (the default)
  * @CLI_FORMAT_JSON: JSON as SPEC §3.1 describes
+ * @CLI_FORMAT_SARIF: SARIF 2.1.0 (check only; doc/packaging.md)
  */
 enum cli_format {
 	CLI_FORMAT_TEXT,
 	CLI_FORMAT_JSON,
+	CLI_FORMAT_SARIF,
 };
 
 /**
@@ -113,6 +115,10 @@ struct cli_query {
  * @emit: compile's --emit
  * @output: compile's -o/--output (borrowed from argv), NULL for standard
  *          output ("-" also means standard output)
+ * @include_dirs: -I/--include-dir values in order (borrowed from argv),
+ *                searched for '@include <NAME>' before the installed
+ *                rule library
+ * @ninclude_dirs: number of @include_dirs
  */
 struct cli_opts {
 	const struct target_traits *target;
@@ -131,28 +137,45 @@ struct cli_opts {
 	bool stdin_used;
 	enum cli_emit emit;
 	const char *output;
+	const char **include_dirs;
+	size_t ninclude_dirs;
 };
 
 /* Which optional option groups a command accepts (struct cli_command). */
 #define CLI_OPT_QUERIES 0x1u
-/* --emit and -o/--output instead of --format (compile). */
+/* --emit and -o/--output (compile). */
 #define CLI_OPT_COMPILE 0x2u
+/* --format; its help text is the command's @format_help. */
+#define CLI_OPT_FORMAT 0x4u
+
+/* Bits of struct cli_command.formats: which --format values it takes. */
+#define CLI_FORMATS(f) (1u << (f))
 
 /**
  * struct cli_command - one vboxc subcommand
  * @name: the word on the command line
  * @summary: one line for "vboxc --help"
  * @synopsis: what follows "Usage: vboxc " in the command's help
- * @help: the rest of the command's help text (description and options)
+ * @description: the help text before the option list
+ * @format_help: what --format does for this command (help text lines,
+ *               '\n'-separated), when @flags has CLI_OPT_FORMAT
+ * @formats: CLI_FORMATS() of the --format values the command takes
+ * @notes: the help text after the option list
  * @flags: CLI_OPT_* option groups the command accepts
  * @run: runs the command on parsed options and returns the exit status;
  *       NULL for a command reserved for a later release
+ *
+ * The option list of the help is printed from the same table the parser
+ * reads (cli_common.c), so the two cannot drift.
  */
 struct cli_command {
 	const char *name;
 	const char *summary;
 	const char *synopsis;
-	const char *help;
+	const char *description;
+	const char *format_help;
+	unsigned formats;
+	const char *notes;
 	unsigned flags;
 	int (*run)(const struct cli_opts *opts);
 };
@@ -188,8 +211,18 @@ int cli_command_main(const struct cli_command *cmd, int argc, char **argv);
 /* cli_print_version - "vboxc (vbox) VERSION" to standard output. */
 void cli_print_version(void);
 
-/* cli_print_help - @cmd's full help text to @out. */
+/*
+ * cli_print_help - @cmd's full help text to @out: usage, description,
+ * the options @cmd accepts (from the parser's option table), notes.
+ */
 void cli_print_help(const struct cli_command *cmd, FILE *out);
+
+/*
+ * cli_sarif_print - write the findings and errors of @s as one SARIF
+ * 2.1.0 log to standard output (cli_sarif.c).  Returns 0, or -1 after a
+ * message on stderr.
+ */
+int cli_sarif_print(const struct cli_session *s);
 
 /*
  * cli_usage_error - print "vboxc: MESSAGE" and a hint naming @cmd (NULL:

@@ -113,7 +113,8 @@ static int check_run(const struct cli_opts *opts)
 	status = cli_failed(&s, opts) ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 	if (opts->format == CLI_FORMAT_TEXT) {
 		cli_print_diags(&s, opts);
-	} else if (check_print_json(&s) < 0) {
+	} else if ((opts->format == CLI_FORMAT_SARIF ?
+		    cli_sarif_print(&s) : check_print_json(&s)) < 0) {
 		/* The report is lost: the diagnostics must still be seen. */
 		cli_print_diags(&s, opts);
 		status = CLI_EXIT_FAIL;
@@ -122,22 +123,17 @@ static int check_run(const struct cli_opts *opts)
 	return status;
 }
 
-static const char check_help[] =
+static const char check_description[] =
 	"Parse and validate rule files, build the table and report rows\n"
 	"that can never decide (shadow analysis).  Prints nothing on\n"
-	"success.\n"
-	"\n"
-	"Options:\n"
-	"      --target=TARGET      darwin, linux or windows\n"
-	"                           (default: the host platform)\n"
-	"  -D, --define=NAME=VALUE  variable for pattern expansion\n"
-	"                           (repeatable; the last one wins)\n"
-	"      -Werror              treat warnings as errors\n"
-	"      --format=FORMAT      text (default: diagnostics on stderr)\n"
-	"                           or json (one object on stdout)\n"
-	"  -h, --help               print this help and exit\n"
-	"      --version            print the version and exit\n"
-	"\n"
+	"success.\n";
+
+static const char check_format_help[] =
+	"text (default: diagnostics on stderr),\n"
+	"json (one object on stdout) or sarif\n"
+	"(a SARIF 2.1.0 log on stdout)";
+
+static const char check_notes[] =
 	"RULES may be '-' for standard input.\n"
 	"\n"
 	"Exit status: 0 success, 1 invalid rules or a warning under\n"
@@ -147,7 +143,11 @@ const struct cli_command cli_check_command = {
 	.name = "check",
 	.summary = "parse, validate and analyze rules; diagnostics only",
 	.synopsis = "check [OPTIONS] RULES...",
-	.help = check_help,
-	.flags = 0,
+	.description = check_description,
+	.format_help = check_format_help,
+	.formats = CLI_FORMATS(CLI_FORMAT_TEXT) | CLI_FORMATS(CLI_FORMAT_JSON) |
+		   CLI_FORMATS(CLI_FORMAT_SARIF),
+	.notes = check_notes,
+	.flags = CLI_OPT_FORMAT,
 	.run = check_run,
 };

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <jansson.h>
+#include <vbox/vbox.h>
 
 #include "cli.h"
 #include "diag.h"
@@ -37,27 +38,83 @@ enum {
 	OPT_EMIT,
 };
 
-static const struct option common_options[] = {
-	{ "target", required_argument, NULL, OPT_TARGET },
-	{ "define", required_argument, NULL, 'D' },
-	{ "Werror", no_argument, NULL, OPT_WERROR },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, OPT_VERSION },
+/* Spelled with one dash ("-Werror"), like the compilers' option. */
+#define CLI_OPTF_ONE_DASH 0x100u
+
+/**
+ * struct cli_option - one option: what the parser accepts and what the
+ * help says about it, in one place
+ * @name: the long name
+ * @short_name: the one-letter name, or 0
+ * @has_arg: getopt_long's no_argument or required_argument
+ * @val: what getopt_long returns for it
+ * @arg: the placeholder of its value in the help ("FILE"), or NULL
+ * @help: help text lines, '\n'-separated; NULL: the command's format_help
+ * @flags: CLI_OPT_* group the command must accept (0: every command),
+ *         plus CLI_OPTF_ONE_DASH
+ */
+struct cli_option {
+	const char *name;
+	int short_name;
+	int has_arg;
+	int val;
+	const char *arg;
+	const char *help;
+	unsigned flags;
 };
 
-static const struct option query_options[] = {
-	{ "read", required_argument, NULL, OPT_READ },
-	{ "write", required_argument, NULL, OPT_WRITE },
-	{ "net", required_argument, NULL, OPT_NET },
-	{ "queries", required_argument, NULL, OPT_QUERIES },
-	{ "follow", no_argument, NULL, OPT_FOLLOW },
-	{ "no-follow", no_argument, NULL, OPT_NO_FOLLOW },
+/*
+ * Every option of every command, in the order the help lists them.
+ * Options a command does not accept are left out of its getopt table, so
+ * getopt reports them as unknown instead of silently ignoring them
+ * (compile has --emit, not --format).
+ */
+static const struct cli_option cli_options[] = {
+	{ "read", 0, required_argument, OPT_READ, "PATH",
+	  "may PATH be read?", CLI_OPT_QUERIES },
+	{ "write", 0, required_argument, OPT_WRITE, "PATH",
+	  "may PATH be written?", CLI_OPT_QUERIES },
+	{ "net", 0, required_argument, OPT_NET, "HOST[:PORT]",
+	  "may HOST be connected to?", CLI_OPT_QUERIES },
+	{ "queries", 0, required_argument, OPT_QUERIES, "FILE",
+	  "one query a line: 'read PATH',\n'write PATH' or 'net HOST:PORT';\n"
+	  "blank and '#' lines are skipped", CLI_OPT_QUERIES },
+	{ "follow", 0, no_argument, OPT_FOLLOW, NULL,
+	  "resolve symbolic links in every\ncomponent of queried paths",
+	  CLI_OPT_QUERIES },
+	{ "no-follow", 0, no_argument, OPT_NO_FOLLOW, NULL,
+	  "... in every component but the last", CLI_OPT_QUERIES },
+	{ "target", 0, required_argument, OPT_TARGET, "TARGET",
+	  "darwin, linux or windows\n(default: the host platform)", 0 },
+	{ "emit", 0, required_argument, OPT_EMIT, "WHAT",
+	  "profile (default): the SBPL profile\n(darwin), bwrap argument "
+	  "list (linux,\nNUL-separated) or ACL plan JSON\n(windows); plan: "
+	  "plan.bin for\nvbox-exec (binary); ir: the table as\nJSON",
+	  CLI_OPT_COMPILE },
+	{ "output", 'o', required_argument, 'o', "FILE",
+	  "write to FILE, replaced only when the\ncompile succeeds "
+	  "(default or '-':\nstandard output; a plan is never\nwritten to "
+	  "a terminal)", CLI_OPT_COMPILE },
+	{ "define", 'D', required_argument, 'D', "NAME=VALUE",
+	  "variable for pattern expansion\n(repeatable; the last one wins)",
+	  0 },
+	{ "include-dir", 'I', required_argument, 'I', "DIR",
+	  "search DIR for '@include <NAME>'\n(repeatable, in order, before "
+	  "the\ninstalled rule library)", 0 },
+	{ "Werror", 0, no_argument, OPT_WERROR, NULL,
+	  "treat warnings as errors", CLI_OPTF_ONE_DASH },
+	{ "format", 0, required_argument, OPT_FORMAT, "FORMAT", NULL,
+	  CLI_OPT_FORMAT },
+	{ "help", 'h', no_argument, 'h', NULL,
+	  "print this help and exit", 0 },
+	{ "version", 0, no_argument, OPT_VERSION, NULL,
+	  "print the version and exit", 0 },
 };
 
-static const struct option compile_options[] = {
-	{ "emit", required_argument, NULL, OPT_EMIT },
-	{ "output", required_argument, NULL, 'o' },
+static const char *const format_names[] = {
+	[CLI_FORMAT_TEXT] = "text",
+	[CLI_FORMAT_JSON] = "json",
+	[CLI_FORMAT_SARIF] = "sarif",
 };
 
 static const char *const query_op_names[] = {
@@ -66,37 +123,106 @@ static const char *const query_op_names[] = {
 	[CLI_QUERY_NET] = "net",
 };
 
-/*
- * The option table of @cmd, terminated by a zero entry.  Options a
- * command does not accept are absent, so getopt reports them as unknown
- * instead of silently ignoring them (compile has --emit, not --format).
- */
+static bool accepts(const struct cli_command *cmd, const struct cli_option *o)
+{
+	unsigned group = o->flags & ~CLI_OPTF_ONE_DASH;
+
+	return group == 0 || (cmd->flags & group);
+}
+
+/* The getopt_long table of @cmd, terminated by a zero entry. */
 static struct option *build_options(const struct cli_command *cmd)
 {
-	size_t n = array_size(common_options) + array_size(query_options) +
-		   array_size(compile_options), i = 0, j;
 	struct option *opts;
+	size_t i, n = 0;
 
-	opts = xcalloc(n + 1, sizeof(*opts));
-	for (j = 0; j < array_size(common_options); j++) {
-		if ((cmd->flags & CLI_OPT_COMPILE) &&
-		    common_options[j].val == OPT_FORMAT)
+	opts = xcalloc(array_size(cli_options) + 1, sizeof(*opts));
+	for (i = 0; i < array_size(cli_options); i++) {
+		if (!accepts(cmd, &cli_options[i]))
 			continue;
-		opts[i++] = common_options[j];
+		opts[n].name = cli_options[i].name;
+		opts[n].has_arg = cli_options[i].has_arg;
+		opts[n].val = cli_options[i].val;
+		n++;
 	}
-	if (cmd->flags & CLI_OPT_QUERIES) {
-		memcpy(opts + i, query_options, sizeof(query_options));
-		i += array_size(query_options);
-	}
-	if (cmd->flags & CLI_OPT_COMPILE)
-		memcpy(opts + i, compile_options, sizeof(compile_options));
 	return opts;
 }
 
-/* The short options of @cmd for getopt_long; ':' first: quiet errors. */
-static const char *short_options(const struct cli_command *cmd)
+/*
+ * The short options of @cmd for getopt_long (caller frees): ':' first,
+ * for quiet errors, then each letter, with ':' when it takes a value.
+ */
+static char *short_options(const struct cli_command *cmd)
 {
-	return (cmd->flags & CLI_OPT_COMPILE) ? ":D:ho:" : ":D:h";
+	char *s = xmalloc(2 * array_size(cli_options) + 2), *w = s;
+	size_t i;
+
+	*w++ = ':';
+	for (i = 0; i < array_size(cli_options); i++) {
+		const struct cli_option *o = &cli_options[i];
+
+		if (!o->short_name || !accepts(cmd, o))
+			continue;
+		*w++ = (char)o->short_name;
+		if (o->has_arg == required_argument)
+			*w++ = ':';
+	}
+	*w = '\0';
+	return s;
+}
+
+/* Column where the help text of an option starts. */
+#define HELP_COL 27
+
+/* One option's help: "  -D, --define=NAME=VALUE  text..." */
+static void print_option_help(const struct cli_command *cmd,
+			      const struct cli_option *o, FILE *out)
+{
+	const char *help = o->help ? o->help : cmd->format_help;
+	const char *line, *nl;
+	int width;
+
+	if (o->short_name)
+		width = fprintf(out, "  -%c, ", o->short_name);
+	else
+		width = fprintf(out, "      ");
+	width += fprintf(out, "%s%s%s%s",
+			 (o->flags & CLI_OPTF_ONE_DASH) ? "-" : "--", o->name,
+			 o->arg ? "=" : "", o->arg ? o->arg : "");
+	for (line = help ? help : ""; ; line = nl + 1) {
+		nl = strchr(line, '\n');
+		if (width >= HELP_COL - 1) {
+			fputc('\n', out);
+			width = 0;
+		}
+		fprintf(out, "%*s%.*s\n", HELP_COL - width, "",
+			nl ? (int)(nl - line) : (int)strlen(line), line);
+		width = 0;
+		if (!nl)
+			break;
+	}
+}
+
+void cli_print_help(const struct cli_command *cmd, FILE *out)
+{
+	size_t i;
+
+	fprintf(out, "Usage: %s %s\n%s\n", CLI_PROGNAME, cmd->synopsis,
+		cmd->description);
+	if (cmd->flags & CLI_OPT_QUERIES) {
+		fprintf(out, "Queries (repeatable, at least one):\n");
+		for (i = 0; i < array_size(cli_options); i++)
+			if (cli_options[i].flags & CLI_OPT_QUERIES)
+				print_option_help(cmd, &cli_options[i], out);
+		fputc('\n', out);
+	}
+	fprintf(out, "Options:\n");
+	for (i = 0; i < array_size(cli_options); i++)
+		if (accepts(cmd, &cli_options[i]) &&
+		    !(cli_options[i].flags & CLI_OPT_QUERIES))
+			print_option_help(cmd, &cli_options[i], out);
+	if (cmd->notes)
+		fprintf(out, "\n%s", cmd->notes);
 }
 
 int cli_usage_error(const struct cli_command *cmd, const char *fmt, ...)
@@ -114,12 +240,6 @@ int cli_usage_error(const struct cli_command *cmd, const char *fmt, ...)
 		fprintf(stderr, "\nTry '%s --help' for more information.\n",
 			CLI_PROGNAME);
 	return CLI_EXIT_USAGE;
-}
-
-void cli_print_help(const struct cli_command *cmd, FILE *out)
-{
-	fprintf(out, "Usage: %s %s\n%s", CLI_PROGNAME, cmd->synopsis,
-		cmd->help);
 }
 
 /*
@@ -341,13 +461,38 @@ static int set_target(const struct cli_command *cmd, struct cli_opts *o,
 static int set_format(const struct cli_command *cmd, struct cli_opts *o,
 		      const char *arg)
 {
-	if (strcmp(arg, "text") == 0)
-		o->format = CLI_FORMAT_TEXT;
-	else if (strcmp(arg, "json") == 0)
-		o->format = CLI_FORMAT_JSON;
-	else
-		return cli_usage_error(cmd, "unknown format '%s' %s", arg,
-				       "(expected text|json)");
+	char *expected = NULL, *tmp;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < array_size(format_names); i++) {
+		if (!(cmd->formats & CLI_FORMATS(i)))
+			continue;
+		if (strcmp(arg, format_names[i]) == 0) {
+			free(expected);
+			o->format = (enum cli_format)i;
+			return 0;
+		}
+		tmp = xasprintf("%s%s%s", expected ? expected : "",
+				expected ? "|" : "", format_names[i]);
+		free(expected);
+		expected = tmp;
+	}
+	ret = cli_usage_error(cmd, "unknown format '%s' (expected %s)", arg,
+			      expected ? expected : "none");
+	free(expected);
+	return ret;
+}
+
+static int add_include_dir(const struct cli_command *cmd,
+			   struct cli_opts *o, const char *arg)
+{
+	if (arg[0] == '\0')
+		return cli_usage_error(cmd, "empty include directory name");
+	o->include_dirs = xreallocarray(o->include_dirs,
+					o->ninclude_dirs + 1,
+					sizeof(*o->include_dirs));
+	o->include_dirs[o->ninclude_dirs++] = arg;
 	return 0;
 }
 
@@ -431,6 +576,8 @@ static int handle_option(const struct cli_command *cmd, struct cli_opts *o,
 		return set_target(cmd, o, arg);
 	case 'D':
 		return add_define(cmd, o, arg);
+	case 'I':
+		return add_include_dir(cmd, o, arg);
 	case OPT_WERROR:
 		o->werror = true;
 		return 0;
@@ -488,7 +635,7 @@ static int parse_args(const struct cli_command *cmd, int argc, char **argv,
 	/* getopt_long wants writable strings; it only permutes pointers. */
 	static char werror_long[] = "--Werror";
 	struct option *longopts = build_options(cmd);
-	const char *shortopts = short_options(cmd);
+	char *shortopts = short_options(cmd);
 	char **args = xcalloc((size_t)argc + 1, sizeof(*args));
 	int i, c, status = 0;
 
@@ -558,6 +705,7 @@ static int parse_args(const struct cli_command *cmd, int argc, char **argv,
 out:
 	free(args);
 	free(longopts);
+	free(shortopts);
 	return status;
 }
 
@@ -572,12 +720,14 @@ static void opts_free(struct cli_opts *o)
 	}
 	free(o->queries);
 	free(o->defines);
+	free(o->include_dirs);
 	free(o->rules);
 }
 
 void cli_print_version(void)
 {
-	printf("%s (vbox) %s\n", CLI_PROGNAME, PACKAGE_VERSION);
+	/* The library's version: vboxc and libvbox ship together. */
+	printf("%s (vbox) %s\n", CLI_PROGNAME, vbox_version());
 }
 
 int cli_command_main(const struct cli_command *cmd, int argc, char **argv)
@@ -597,6 +747,7 @@ int cli_command_main(const struct cli_command *cmd, int argc, char **argv)
 int cli_session_load(struct cli_session *s, const struct cli_opts *opts)
 {
 	struct compile_opts copts;
+	struct load_opts lopts;
 	bool loaded;
 
 	memset(s, 0, sizeof(*s));
@@ -607,8 +758,12 @@ int cli_session_load(struct cli_session *s, const struct cli_opts *opts)
 	 * Statements that did parse are still validated after a syntax
 	 * error, so one run reports every bad line; the table is dropped.
 	 */
-	loaded = load_rules(&s->inputs, opts->rules, opts->nrules, &s->stmts,
-			    &s->diags) == 0 && !s->diags.nerrors;
+	lopts.include_dirs = opts->include_dirs;
+	lopts.ninclude_dirs = opts->ninclude_dirs;
+	lopts.rules_dir = NULL;
+	loaded = load_rules_opts(&s->inputs, opts->rules, opts->nrules,
+				 &lopts, &s->stmts, &s->diags) == 0 &&
+		 !s->diags.nerrors;
 
 	memset(&copts, 0, sizeof(copts));
 	copts.target = opts->target;

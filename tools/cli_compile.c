@@ -390,33 +390,15 @@ out:
 	return status;
 }
 
-static const char compile_help[] =
+static const char compile_description[] =
 	"Compile the rules for one target: classify every row (kernel,\n"
 	"launch, proxy, absorbed, reserved or unsupported) and write the\n"
 	"artifact.  Any unsupported row, invalid rule, or warning under\n"
 	"-Werror fails the compile, naming the rows, and writes nothing.\n"
 	"Rows that land at launch (e.g. linux globs and denied paths) fit\n"
-	"only in a plan: the profile refuses them.\n"
-	"\n"
-	"Options:\n"
-	"      --target=TARGET      darwin, linux or windows\n"
-	"                           (default: the host platform)\n"
-	"      --emit=WHAT          profile (default): the SBPL profile\n"
-	"                           (darwin), bwrap argument list (linux,\n"
-	"                           NUL-separated) or ACL plan JSON\n"
-	"                           (windows); plan: plan.bin for\n"
-	"                           vbox-exec (binary); ir: the table as\n"
-	"                           JSON\n"
-	"  -o, --output=FILE        write to FILE, replaced only when the\n"
-	"                           compile succeeds (default or '-':\n"
-	"                           standard output; a plan is never\n"
-	"                           written to a terminal)\n"
-	"  -D, --define=NAME=VALUE  variable for pattern expansion\n"
-	"                           (repeatable; the last one wins)\n"
-	"      -Werror              treat warnings as errors\n"
-	"  -h, --help               print this help and exit\n"
-	"      --version            print the version and exit\n"
-	"\n"
+	"only in a plan: the profile refuses them.\n";
+
+static const char compile_notes[] =
 	"RULES may be '-' for standard input.  Warnings go to stderr.\n"
 	"\n"
 	"Exit status: 0 success, 1 invalid rules, a row unsupported on the\n"
@@ -427,7 +409,8 @@ const struct cli_command cli_compile_command = {
 	.name = "compile",
 	.summary = "emit an artifact for one target",
 	.synopsis = "compile [OPTIONS] RULES...",
-	.help = compile_help,
+	.description = compile_description,
+	.notes = compile_notes,
 	.flags = CLI_OPT_COMPILE,
 	.run = compile_run,
 };
@@ -593,7 +576,7 @@ out:
 	return status;
 }
 
-static const char preflight_help[] =
+static const char preflight_description[] =
 	"Print how every row of the rules lands on one target: kernel\n"
 	"(the OS mechanism), launch (instantiated by vbox-exec), proxy\n"
 	"(the egress proxy), absorbed (needs nothing), or unsupported\n"
@@ -602,22 +585,16 @@ static const char preflight_help[] =
 	"\n"
 	"Text format, one line each:\n"
 	"  fs|net INDEX FILE:LINE:COL 'ROW': LANDING: REASON\n"
-	"  reserved 'ENTRY': reserved: REASON\n"
-	"\n"
-	"Options:\n"
-	"      --target=TARGET      darwin, linux or windows\n"
-	"                           (default: the host platform)\n"
-	"  -D, --define=NAME=VALUE  variable for pattern expansion\n"
-	"                           (repeatable; the last one wins)\n"
-	"      -Werror              treat warnings as errors\n"
-	"      --format=FORMAT      text (default; warnings and\n"
-	"                           unsupported rows also on stderr) or\n"
-	"                           json (one object on stdout;\n"
-	"                           diagnostics on stderr only when\n"
-	"                           the exit status is 1)\n"
-	"  -h, --help               print this help and exit\n"
-	"      --version            print the version and exit\n"
-	"\n"
+	"  reserved 'ENTRY': reserved: REASON\n";
+
+static const char preflight_format_help[] =
+	"text (default; warnings and\n"
+	"unsupported rows also on stderr) or\n"
+	"json (one object on stdout;\n"
+	"diagnostics on stderr only when\n"
+	"the exit status is 1)";
+
+static const char preflight_notes[] =
 	"RULES may be '-' for standard input.\n"
 	"\n"
 	"Exit status: 0 the target supports the table, 1 invalid rules,\n"
@@ -628,7 +605,10 @@ const struct cli_command cli_preflight_command = {
 	.name = "preflight",
 	.summary = "per-row landing table for one target",
 	.synopsis = "preflight [OPTIONS] RULES...",
-	.help = preflight_help,
-	.flags = 0,
+	.description = preflight_description,
+	.format_help = preflight_format_help,
+	.formats = CLI_FORMATS(CLI_FORMAT_TEXT) | CLI_FORMATS(CLI_FORMAT_JSON),
+	.notes = preflight_notes,
+	.flags = CLI_OPT_FORMAT,
 	.run = preflight_run,
 };

@@ -256,33 +256,16 @@ out:
 	return status;
 }
 
-static const char explain_help[] =
+static const char explain_description[] =
 	"Answer \"may this process read/write PATH, connect to HOST:PORT?\"\n"
 	"against the rules, naming the deciding row.  Queries are\n"
-	"answered in command-line order, one line each.\n"
-	"\n"
-	"Queries (repeatable, at least one):\n"
-	"      --read=PATH          may PATH be read?\n"
-	"      --write=PATH         may PATH be written?\n"
-	"      --net=HOST[:PORT]    may HOST be connected to?\n"
-	"      --queries=FILE       one query a line: 'read PATH',\n"
-	"                           'write PATH' or 'net HOST:PORT';\n"
-	"                           blank and '#' lines are skipped\n"
-	"      --follow             resolve symbolic links in every\n"
-	"                           component of queried paths\n"
-	"      --no-follow          ... in every component but the last\n"
-	"\n"
-	"Options:\n"
-	"      --target=TARGET      darwin, linux or windows\n"
-	"                           (default: the host platform)\n"
-	"  -D, --define=NAME=VALUE  variable for pattern expansion\n"
-	"                           (repeatable; the last one wins)\n"
-	"      -Werror              treat warnings as errors\n"
-	"      --format=FORMAT      text (default) or json (one object\n"
-	"                           per query and line)\n"
-	"  -h, --help               print this help and exit\n"
-	"      --version            print the version and exit\n"
-	"\n"
+	"answered in command-line order, one line each.\n";
+
+static const char explain_format_help[] =
+	"text (default) or json (one object\n"
+	"per query and line)";
+
+static const char explain_notes[] =
 	"Paths must be absolute; '~' and variables are not expanded.\n"
 	"RULES may be '-' for standard input.\n"
 	"\n"
@@ -293,7 +276,10 @@ const struct cli_command cli_explain_command = {
 	.name = "explain",
 	.summary = "answer read/write/net queries against the rules",
 	.synopsis = "explain [OPTIONS] RULES... QUERY...",
-	.help = explain_help,
-	.flags = CLI_OPT_QUERIES,
+	.description = explain_description,
+	.format_help = explain_format_help,
+	.formats = CLI_FORMATS(CLI_FORMAT_TEXT) | CLI_FORMATS(CLI_FORMAT_JSON),
+	.notes = explain_notes,
+	.flags = CLI_OPT_QUERIES | CLI_OPT_FORMAT,
 	.run = explain_run,
 };
