@@ -29,6 +29,9 @@ static const struct {
 	{ LX_UNSHARE_NET, "--unshare-net", NULL },
 	{ LX_AS_PID_1, "--as-pid-1", NULL },
 	{ LX_CAP_DROP_ALL, "--cap-drop", "ALL" },
+	{ LX_UID_0, "--uid", "0" },
+	{ LX_UID_0, "--gid", "0" },
+	{ LX_CAP_ADD_ALL, "--cap-add", "ALL" },
 };
 
 /* The option of each kind, indexed by enum lx_kind. */
@@ -139,9 +142,9 @@ int lx_decode(struct wire_reader *r, struct lx_artifact *out)
 	memcpy(ctx, r->ctx, sizeof(ctx));
 	if (wire_u32(r, &out->flags, "flags"))
 		goto fail;
-	if (out->flags & ~LX_FLAGS_ALL) {
+	if (out->flags & ~LX_FLAGS_PLAN) {
 		wire_corrupt(r, "unknown flags 0x%x",
-			     out->flags & ~LX_FLAGS_ALL);
+			     out->flags & ~LX_FLAGS_PLAN);
 		goto fail;
 	}
 	if (wire_count(r, &n, MOUNT_MIN_BYTES, MOUNTS_MAX))

@@ -53,8 +53,17 @@ enum lx_flag {
 	LX_UNSHARE_NET = 1u << 8,	/* --unshare-net */
 	LX_AS_PID_1 = 1u << 9,		/* --as-pid-1 (the launcher's init) */
 	LX_CAP_DROP_ALL = 1u << 10,	/* --cap-drop ALL */
+	LX_UID_0 = 1u << 11,		/* --uid 0 --gid 0 (launcher only) */
+	LX_CAP_ADD_ALL = 1u << 12,	/* --cap-add ALL (launcher only) */
 };
-#define LX_FLAGS_ALL ((1u << 11) - 1)
+#define LX_FLAGS_ALL ((1u << 13) - 1)
+/*
+ * The flags a plan may carry.  LX_UID_0 and LX_CAP_ADD_ALL give the
+ * sandbox's init the capabilities to mount inside the sandbox; only the
+ * launcher sets them, together with the init's setup that drops them
+ * (runtime/init/init.c), never a plan.
+ */
+#define LX_FLAGS_PLAN ((1u << 11) - 1)
 
 /**
  * enum lx_kind - one mount operation, in bubblewrap's terms

@@ -75,6 +75,10 @@ enum ch_type {
  * @CH_A_STATUS: u32, an exit status
  * @CH_A_MESSAGE: string, one line for the user
  * @CH_A_FD: u32 role (enum ch_fd_role), u32 index of an attached fd
+ * @CH_A_IDMAP: CH_SETUP: u32 uid, u32 gid: after its mounts, the init
+ *              moves into a nested user namespace mapping them to its
+ *              uid and gid 0 (bubblewrap then runs it as uid 0 with every
+ *              capability, which the init drops)
  */
 enum ch_attr {
 	CH_A_PWD = 1,
@@ -83,15 +87,19 @@ enum ch_attr {
 	CH_A_STATUS = 4,
 	CH_A_MESSAGE = 5,
 	CH_A_FD = 6,
+	CH_A_IDMAP = 7,
 };
 
 /**
  * enum ch_fd_role - what an attached fd is for (CH_A_FD); numbers are
  * reserved here so the rooms that add them cannot collide
  * @CH_FD_NONE: never sent
+ * @CH_FD_MOUNTS: CH_SETUP: a sealed memfd holding the mounts the init
+ *                makes, in plan/linux_artifact.h's encoding (flags 0)
  */
 enum ch_fd_role {
 	CH_FD_NONE = 0,
+	CH_FD_MOUNTS = 1,
 };
 
 /**

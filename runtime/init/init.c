@@ -11,8 +11,10 @@
  * Without a channel (the line `vbox-exec --dry-run` prints) there is no
  * setup and nothing to report: the command just runs.
  * It reads the one CH_SETUP message vbox-exec sent on the channel
- * (channel.h), puts the setup in place, answers CH_READY (or CH_ERROR and
- * exits 125), makes sure only fds 0, 1 and 2 reach the command
+ * (channel.h), puts the setup in place (apply_setup(): the mounts
+ * vbox-exec hands it, the nested user namespace, dropping every
+ * capability, PWD; steps.h), answers CH_READY (or CH_ERROR and exits
+ * 125), makes sure only fds 0, 1 and 2 reach the command
  * (bubblewrap passes on every fd it inherited), and runs the command as
  * its child: the child reports CH_STARTED (its pid rides along in the
  * kernel's credentials) and execvp()s it.  The init reaps every orphan
@@ -49,6 +51,7 @@
 
 #include "channel.h"
 #include "exit_codes.h"
+#include "steps.h"
 
 #ifndef CLOSE_RANGE_CLOEXEC
 /* From linux/close_range.h (Linux 5.11); older kernels say EINVAL. */
@@ -63,11 +66,18 @@
  * @pwd: the command's PWD ("" with @has_pwd false: leave it)
  * @has_pwd: set PWD to @pwd
  * @unset_pwd: remove PWD
+ * @mounts_fd: the mounts to make (CH_FD_MOUNTS), or -1
+ * @has_idmap: move into a nested user namespace mapping @uid and @gid
+ * @uid, @gid: see @has_idmap
  */
 struct setup {
 	char pwd[PWD_MAX];
 	bool has_pwd;
 	bool unset_pwd;
+	int mounts_fd;
+	bool has_idmap;
+	uint32_t uid;
+	uint32_t gid;
 };
 
 static int channel = -1;
@@ -164,11 +174,26 @@ static void read_setup(struct setup *s)
 	if (ch_type_of(&msg) != CH_SETUP)
 		fail("expected the setup, got message type %u",
 		     ch_type_of(&msg));
-	/* No setup attribute takes an fd yet. */
-	if (msg.nfds)
-		fail("the setup carries %zu unexpected fds", msg.nfds);
 	while ((ret = ch_next(&msg, &off, &a)) > 0) {
+		unsigned role;
+		uint32_t ids[2];
+		int fd;
+
 		switch (a.attr) {
+		case CH_A_FD:
+			fd = ch_fd(&msg, &a, &role);
+			if (fd < 0 || role != CH_FD_MOUNTS || s->mounts_fd >= 0)
+				fail("bad fd in the setup");
+			s->mounts_fd = fd;
+			break;
+		case CH_A_IDMAP:
+			if (a.len != sizeof(ids))
+				fail("bad id map in the setup");
+			memcpy(ids, a.val, sizeof(ids));
+			s->uid = ids[0];
+			s->gid = ids[1];
+			s->has_idmap = true;
+			break;
 		case CH_A_PWD:
 			if (ch_str(&a, s->pwd, sizeof(s->pwd)) < 0)
 				fail("bad PWD in the setup");
@@ -186,11 +211,28 @@ static void read_setup(struct setup *s)
 	}
 	if (ret < 0)
 		fail("the setup message is malformed");
+	/* Mounts come with the namespace that takes the power back. */
+	if ((s->mounts_fd >= 0) != s->has_idmap ||
+	    msg.nfds != (s->mounts_fd >= 0 ? 1u : 0u))
+		fail("the setup's fds and id map do not match");
 }
 
 /* The steps of the setup, in order; each fails closed. */
 static void apply_setup(const struct setup *s)
 {
+	char err[512];
+
+	if (s->mounts_fd >= 0) {
+		if (init_mounts_apply(s->mounts_fd, err, sizeof(err)) < 0)
+			fail("%s", err);
+		close(s->mounts_fd);
+	}
+	if (s->has_idmap &&
+	    init_enter_userns(s->uid, s->gid, err, sizeof(err)) < 0)
+		fail("%s", err);
+	/* Whatever came before: the command gets no capability. */
+	if (init_drop_caps(err, sizeof(err)) < 0)
+		fail("%s", err);
 	if ((s->has_pwd && setenv("PWD", s->pwd, 1) < 0) ||
 	    (s->unset_pwd && unsetenv("PWD") < 0))
 		fail("cannot set PWD: %s", strerror(errno));
@@ -271,6 +313,7 @@ int main(int argc, char **argv)
 	int i;
 
 	memset(&setup, 0, sizeof(setup));
+	setup.mounts_fd = -1;
 	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
 		if (strncmp(argv[i], "--channel=", 10) == 0 &&
 		    (channel = parse_fd(argv[i] + 10)) >= 0)
@@ -286,11 +329,11 @@ int main(int argc, char **argv)
 		     strerror(errno));
 	if (cloexec_all() < 0)
 		fail("cannot close inherited fds: %s", strerror(errno));
-	if (channel >= 0) {
+	if (channel >= 0)
 		read_setup(&setup);
-		apply_setup(&setup);
+	apply_setup(&setup);
+	if (channel >= 0)
 		report_ready();
-	}
 	if (getpid() == 1)
 		run_as_init(argv);
 	_exit(exec_command(argv));

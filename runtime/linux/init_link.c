@@ -6,13 +6,18 @@
 #include <vbox.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <sys/epoll.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include "init_link.h"
 #include "launch.h"
+#include "linux_artifact.h"
+#include "sandbox.h"
+#include "wire.h"
 
 /*
  * The fds the init may send back, by role.  @take owns the fd from the
@@ -66,11 +71,47 @@ int init_link_open(struct init_link *l, char **err)
 	return 0;
 }
 
+/* A sealed memfd with the init's mounts, encoded; -1 with errno. */
+static int mounts_memfd(const struct lx_artifact *mounts)
+{
+	struct wbuf b = { 0 };
+	const uint8_t *p;
+	size_t len;
+	int fd, saved;
+
+	fd = memfd_create("vbox-init-mounts", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	if (fd < 0)
+		return -1;
+	lx_encode(mounts, &b);
+	for (p = b.p, len = b.len; len > 0;) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			goto fail;
+		p += n;
+		len -= (size_t)n;
+	}
+	if (fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW |
+		  F_SEAL_WRITE | F_SEAL_SEAL) < 0)
+		goto fail;
+	wbuf_release(&b);
+	return fd;
+fail:
+	saved = errno ? errno : EIO;
+	wbuf_release(&b);
+	close(fd);
+	errno = saved;
+	return -1;
+}
+
 int init_link_setup(struct init_link *l, const struct launch_request *req,
-		    char **err)
+		    const struct sandbox *sa, char **err)
 {
 	struct ch_msg *m = l->msg;
-	int ret = 0;
+	uint32_t ids[2];
+	int ret = 0, mfd = -1;
 
 	ch_init(m, CH_SETUP);
 	/* PWD: see struct launch_request. */
@@ -78,11 +119,24 @@ int init_link_setup(struct init_link *l, const struct launch_request *req,
 		ret = ch_put_str(m, CH_A_PWD, req->pwd);
 	else if (req->unset_pwd)
 		ret = ch_put(m, CH_A_UNSET_PWD, NULL, 0);
+	/* The mounts the init makes, then the user namespace it moves to. */
+	if (ret == 0 && sa->init_mounts.n) {
+		mfd = mounts_memfd(&sa->init_mounts);
+		ids[0] = (uint32_t)getuid();
+		ids[1] = (uint32_t)getgid();
+		ret = mfd < 0 ? -1 : ch_put_fd(m, CH_FD_MOUNTS, mfd);
+		if (ret == 0)
+			ret = ch_put(m, CH_A_IDMAP, ids, sizeof(ids));
+	}
 	if (ret < 0 || ch_send(l->sock, m) < 0) {
 		*err = xasprintf("cannot send the sandbox's setup: %s",
 				 strerror(errno));
+		if (mfd >= 0)
+			close(mfd);
 		return -1;
 	}
+	if (mfd >= 0)
+		close(mfd);
 	return 0;
 }
 

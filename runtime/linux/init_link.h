@@ -27,6 +27,7 @@
 
 struct launch_request;
 struct init_link;
+struct sandbox;
 
 /* init_link_fn - an event of the link (see struct init_link). */
 typedef void (*init_link_fn)(struct init_link *l, void *ctx);
@@ -71,11 +72,12 @@ struct init_link {
 int init_link_open(struct init_link *l, char **err);
 
 /*
- * init_link_setup - send CH_SETUP for @req (before the init can read it:
- * the socket holds it).  Returns 0, or -1 with *@err.
+ * init_link_setup - send CH_SETUP for @req and the sandbox @sa (before
+ * the init can read it: the socket holds it).  Returns 0, or -1 with
+ * *@err.
  */
 int init_link_setup(struct init_link *l, const struct launch_request *req,
-		    char **err);
+		    const struct sandbox *sa, char **err);
 
 /* init_link_handed_over - close vbox-exec's copy of the init's end. */
 void init_link_handed_over(struct init_link *l);

@@ -441,7 +441,7 @@ static int open_fds(struct tree *t, const struct launch_request *req,
 		return -1;
 	t->link.on_started = on_started;
 	t->link.ctx = t;
-	if (init_link_setup(&t->link, req, err) < 0)
+	if (init_link_setup(&t->link, req, sa, err) < 0)
 		return -1;
 	pass[BWRAP_FD_CHANNEL] = t->link.peer;
 	return 0;
@@ -536,16 +536,19 @@ static int launch_sandbox(struct tree *t, const struct launch_request *req,
 	vx_log("bubblewrap: %s (%s --disable-userns)", bwrap,
 	       knows ? "knows" : "does not know");
 	t0 = proc_now_ms();
-	if (sandbox_build(req->plan, req->plan_path, req->workdir, knows, &sa,
-			  &err) < 0) {
+	if (sandbox_build(req->plan, req->plan_path, req->workdir, knows,
+			  !req->dry_run, &sa, &err) < 0) {
 		vx_error("%s", err);
 		free(err);
 		return EXIT_LAUNCHER;
 	}
 	vx_log("stage: instantiation took %.3f ms (%zu launch rows, %zu "
 	       "placeholders, %zu mounts, %zu hardening flags added)",
-	       proc_now_ms() - t0, sa.nlaunch, sa.nplaceholders, sa.lx.n,
-	       sa.added);
+	       proc_now_ms() - t0, sa.nlaunch, sa.nplaceholders,
+	       sa.lx.n + sa.init_mounts.n, sa.added);
+	if (sa.init_mounts.n)
+		vx_log("the sandbox's init makes the last %zu mounts (bubblewrap "
+		       "%zu)", sa.init_mounts.n, sa.lx.n);
 	if (sa.dropped_disable_userns)
 		vx_log("note: %s does not know --disable-userns: nested user "
 		       "namespaces stay possible (capabilities are still "

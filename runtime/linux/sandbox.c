@@ -302,9 +302,108 @@ static char *plan_guard(const struct lx_artifact *a, const char *plan_path)
 	return NULL;
 }
 
+/* Is @a an ancestor of @b, or @b itself (both clean absolute paths)? */
+static bool path_under(const char *a, const char *b)
+{
+	size_t la = strlen(a);
+
+	if (strcmp(a, "/") == 0)
+		return true;
+	return strncmp(a, b, la) == 0 && (b[la] == '\0' || b[la] == '/');
+}
+
+/* The mount before @i that shows @path (the last one at or above it). */
+static const struct lx_mount *shown_by(const struct lx_artifact *a, size_t i,
+				       const char *path)
+{
+	while (i-- > 0) {
+		const struct lx_mount *m = &a->m[i];
+
+		/* A remount or a directory changes nothing that is shown. */
+		if (m->kind == LX_REMOUNT_RO || m->kind == LX_DIR || !m->dest)
+			continue;
+		if (path_under(m->dest, path))
+			return m;
+	}
+	return NULL;
+}
+
+static bool same_path_bind(const struct lx_mount *m)
+{
+	return m && lx_kind_is_bind(m->kind) && strcmp(m->src, m->dest) == 0;
+}
+
+/*
+ * Can the init make mount @i, after mounts 0..i-1, exactly as bubblewrap
+ * would?  bubblewrap takes a bind's source from the host; the init sees
+ * it through the sandbox, which shows the same thing only where the
+ * source is inside a bind of the same host path (or is bubblewrap's own
+ * /dev/null).  A writable bind is taken only from a writable region, so
+ * the flags it inherits are the ones bubblewrap would give.
+ */
+static bool init_can_mount(const struct lx_artifact *a, size_t i)
+{
+	const struct lx_mount *m = &a->m[i], *e;
+
+	switch ((enum lx_kind)m->kind) {
+	case LX_TMPFS:
+	case LX_DIR:
+	case LX_REMOUNT_RO:
+		return true;
+	case LX_BIND_RO:
+	case LX_BIND_RW:
+	case LX_BIND_RO_TRY:
+	case LX_BIND_RW_TRY:
+		e = shown_by(a, i, m->src);
+		if (strcmp(m->src, "/dev/null") == 0)
+			return e && e->kind == LX_DEV &&
+			       strcmp(e->dest, "/dev") == 0;
+		if (strcmp(m->src, m->dest) != 0 || !same_path_bind(e))
+			return false;
+		if (m->kind == LX_BIND_RW || m->kind == LX_BIND_RW_TRY)
+			return e->kind == LX_BIND_RW ||
+			       e->kind == LX_BIND_RW_TRY;
+		return true;
+	case LX_DEV:
+	case LX_PROC:
+	case LX_LAUNCH:
+	default:
+		return false;
+	}
+}
+
+/*
+ * Step 5 of sandbox.h: move the longest tail of mounts the init can make
+ * to @sa->init_mounts, when it is long enough.
+ */
+static void split_init_mounts(struct sandbox *sa)
+{
+	struct lx_artifact *a = &sa->lx;
+	size_t start = a->n, i;
+	bool *ok = xcalloc(a->n ? a->n : 1, sizeof(*ok));
+
+	for (i = 0; i < a->n; i++)
+		ok[i] = init_can_mount(a, i);
+	while (start > 0 && ok[start - 1])
+		start--;
+	free(ok);
+	if (a->n - start < SANDBOX_INIT_MOUNTS_MIN)
+		return;
+	for (i = start; i < a->n; i++)
+		lx_add(&sa->init_mounts, a->m[i].kind, a->m[i].src,
+		       a->m[i].dest, a->m[i].mode, a->m[i].row);
+	for (i = start; i < a->n; i++) {
+		free(a->m[i].src);
+		free(a->m[i].dest);
+	}
+	a->n = start;
+	a->flags &= ~(uint32_t)(LX_CAP_DROP_ALL | LX_DISABLE_USERNS);
+	a->flags |= LX_UID_0 | LX_CAP_ADD_ALL;
+}
+
 int sandbox_build(const struct plan *plan, const char *plan_path,
-		  const char *workdir, bool disable_userns, struct sandbox *out,
-		  char **err)
+		  const char *workdir, bool disable_userns, bool init_mounts,
+		  struct sandbox *out, char **err)
 {
 	struct linux_launch_row *rows = NULL;
 	struct linux_launch l;
@@ -344,6 +443,8 @@ int sandbox_build(const struct plan *plan, const char *plan_path,
 
 	out->lx = l.sandbox;
 	memset(&l.sandbox, 0, sizeof(l.sandbox));
+	if (init_mounts)
+		split_init_mounts(out);
 	out->placeholders = l.placeholders;
 	out->nplaceholders = l.nplaceholders;
 	l.placeholders = NULL;
@@ -393,6 +494,7 @@ void sandbox_release(struct sandbox *sa)
 	size_t i;
 
 	lx_artifact_release(&sa->lx);
+	lx_artifact_release(&sa->init_mounts);
 	for (i = 0; i < sa->nplaceholders; i++)
 		free(sa->placeholders[i]);
 	free(sa->placeholders);

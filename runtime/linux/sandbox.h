@@ -14,7 +14,18 @@
  *      (linux_launch_instantiate(), mounts.h);
  *   3. a read-only bind of the plan file onto itself, when the policy
  *      leaves the plan file (by its real path) writable;
- *   4. --chdir DIR, the child's working directory.
+ *   4. --chdir DIR, the child's working directory;
+ *   5. when the tail of the mount list is long (SANDBOX_INIT_MOUNTS_MIN
+ *      mounts or more) and the sandbox's init can make each of those
+ *      mounts exactly as bubblewrap would, that tail moves to the init
+ *      (@init_mounts): bubblewrap re-reads the whole mount table for
+ *      every bind, the init does not.  bubblewrap then keeps the
+ *      capabilities (--uid 0 --gid 0 --cap-add ALL) and the init, after
+ *      its mounts, moves into a nested user namespace that maps the
+ *      caller's uid and gid (as bubblewrap does), makes user namespaces
+ *      impossible to create (as --disable-userns does) and drops every
+ *      capability before the command runs (doc/launcher.md, "Mounts in
+ *      the init").
  *
  * It is rendered for bubblewrap once, by lx_render().  The launcher
  * refuses (exit 125) a plan with an unsupported row, a row that lands in
@@ -43,6 +54,8 @@ struct plan;
  * @dropped_disable_userns: --disable-userns was removed because this
  *                         bubblewrap does not know it
  * @guarded_plan: the plan file is bound read-only onto itself (step 3)
+ * @init_mounts: the mounts the init makes (step 5; no flags), in order
+ *               after every mount of @lx
  */
 struct sandbox {
 	struct lx_artifact lx;
@@ -53,7 +66,11 @@ struct sandbox {
 	size_t added;
 	bool dropped_disable_userns;
 	bool guarded_plan;
+	struct lx_artifact init_mounts;
 };
+
+/* Fewer mounts than this in the tail stay with bubblewrap. */
+#define SANDBOX_INIT_MOUNTS_MIN 16
 
 /* The mode of a placeholder directory on the host. */
 #define PLACEHOLDER_MODE 0700
@@ -62,13 +79,14 @@ struct sandbox {
  * sandbox_build - build *@out (release with sandbox_release()) for @plan,
  * a linux plan loaded from @plan_path, with the child's working
  * directory @workdir; @disable_userns says whether the bubblewrap to run
- * knows --disable-userns.  Looks at the host file system, creates
+ * knows --disable-userns; @init_mounts allows step 5 (not for --dry-run,
+ * whose line cannot carry the init's setup).  Looks at the host file system, creates
  * nothing.  Returns 0, or -1 with a one-line reason in *@err (caller
  * frees).
  */
 int sandbox_build(const struct plan *plan, const char *plan_path,
-		  const char *workdir, bool disable_userns, struct sandbox *out,
-		  char **err);
+		  const char *workdir, bool disable_userns, bool init_mounts,
+		  struct sandbox *out, char **err);
 
 /*
  * placeholders_create - mkdir every placeholder, in order, failing if one
