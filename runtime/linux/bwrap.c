@@ -225,8 +225,6 @@ char **bwrap_argv(const char *bwrap, const struct launch_request *req)
 	v[k++] = xstrdup(bwrap);
 	v[k++] = xstrdup("--args");
 	v[k++] = xasprintf("%d", 3 + BWRAP_FD_ARGS);
-	v[k++] = xstrdup("--json-status-fd");
-	v[k++] = xasprintf("%d", 3 + BWRAP_FD_JSON);
 	init_args(req, true, v, &k);
 	v[k] = NULL;
 	return v;

@@ -8,9 +8,7 @@
  *   3  the init binary (vbox-init), executed as /proc/self/fd/3 so it
  *      runs even where the policy hides its path;
  *   4  a sealed memfd with the rendered argument list (`--args 4`);
- *   5  bubblewrap's JSON status (`--json-status-fd 5`): the host pid of
- *      the sandbox's init;
- *   6  the init's end of the init channel (runtime/channel.h).
+ *   5  the init's end of the init channel (runtime/channel.h).
  */
 #ifndef VBOX_BWRAP_H
 #define VBOX_BWRAP_H
@@ -24,7 +22,6 @@ struct sandbox;
 enum {
 	BWRAP_FD_INIT,
 	BWRAP_FD_ARGS,
-	BWRAP_FD_JSON,
 	BWRAP_FD_CHANNEL,
 	BWRAP_NFDS,
 };
@@ -71,7 +68,7 @@ int bwrap_args_memfd(const struct sandbox *sa, char **err);
 
 /*
  * bwrap_argv - the whole command line after the argument memfd:
- * BWRAP --args 4 --json-status-fd 5 -- /proc/self/fd/3 --channel=6 --
+ * BWRAP --args 4 -- /proc/self/fd/3 --channel=5 --
  * COMMAND [ARG...]; NULL-terminated, the strings owned by the vector
  * (free with bwrap_argv_free()).
  */

@@ -232,7 +232,10 @@ static bool receive(struct init_link *l)
 		if (l->ready)
 			goto unexpected;
 		l->ready = true;
+		l->init_pid = m->pid;
 		take_fds(l, m);
+		if (l->sock >= 0 && l->on_ready)
+			l->on_ready(l, l->ctx);
 		break;
 	case CH_STARTED:
 		if (!l->ready || l->started)

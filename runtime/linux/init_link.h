@@ -40,14 +40,16 @@ typedef void (*init_link_fn)(struct init_link *l, void *ctx);
  * @loop: that loop (NULL before init_link_watch())
  * @msg: the receive buffer (owned)
  * @ready: CH_READY arrived: the setup is in place
+ * @init_pid: the init's host pid, from CH_READY's credentials
  * @started: CH_STARTED arrived: the command is about to be exec'd
  * @cmd_pid: the command's host pid, from the kernel's credentials
  * @exec_errno: CH_EXEC_FAILED's errno (0: none)
  * @error: CH_ERROR's message (owned; NULL: none)
  * @protocol_error: a malformed or unexpected message arrived (the link
  *                  was closed; the launch fails closed: 125)
+ * @on_ready: called once when @ready becomes true
  * @on_started: called once when @started becomes true
- * @ctx: for @on_started
+ * @ctx: for @on_ready and @on_started
  */
 struct init_link {
 	int sock;
@@ -56,11 +58,13 @@ struct init_link {
 	struct loop *loop;
 	struct ch_msg *msg;
 	bool ready;
+	pid_t init_pid;
 	bool started;
 	pid_t cmd_pid;
 	int exec_errno;
 	char *error;
 	bool protocol_error;
+	init_link_fn on_ready;
 	init_link_fn on_started;
 	void *ctx;
 };

@@ -6,9 +6,9 @@
  * Owned here: the order of a launch (find bubblewrap, build the sandbox,
  * make the placeholders, open the init channel and send the setup, start
  * bubblewrap, supervise, map the outcome) and the sandboxed tree as the
- * supervisor sees it: bubblewrap's JSON status gives the host pid of the
- * sandbox's init, from which the launcher learns its PID namespace; the
- * init channel's CH_STARTED gives the command's host pid.  No CH_STARTED
+ * supervisor sees it: the init channel's CH_READY carries the host pid of
+ * the sandbox's init (the kernel's credentials), from which the launcher
+ * learns its PID namespace; CH_STARTED gives the command's host pid.  No CH_STARTED
  * means the command never started: whatever bubblewrap's status,
  * vbox-exec exits 125.
  *
@@ -46,8 +46,6 @@
 #include "sandbox.h"
 #include "supervise.h"
 
-/* bwrap's JSON status lines are short; the first one holds the pid. */
-#define JSON_MAX 4096
 /* The /proc scan of the timeout looks at no more entries than this. */
 #define PROC_SCAN_MAX (1L << 22)
 
@@ -128,8 +126,6 @@ static pid_t parent_of(pid_t pid)
  * @sv: the supervisor
  * @link: the init channel
  * @runner: bubblewrap's pid
- * @json_fd, @json_watch: the read end of fd 5, -1 once closed
- * @json, @json_len: bubblewrap's status output so far
  * @init_pid, @init_pidfd: the sandbox's init (0 and -1 until known)
  * @ns_dev, @ns_ino, @have_ns: its PID namespace
  * @cmd_pid, @cmd_pidfd: the command (0 and -1 until the init reported)
@@ -140,10 +136,6 @@ struct tree {
 	struct supervisor sv;
 	struct init_link link;
 	pid_t runner;
-	int json_fd;
-	struct loop_watch json_watch;
-	char json[JSON_MAX + 1];
-	size_t json_len;
 	pid_t init_pid;
 	int init_pidfd;
 	dev_t ns_dev;
@@ -190,57 +182,10 @@ static void adopt_init(struct tree *t, long pid)
 	vx_log("sandbox init is host pid %d", (int)pid);
 }
 
-static void close_json(struct tree *t)
+/* The init reported CH_READY: its credentials name it. */
+static void on_ready(struct init_link *l, void *ctx)
 {
-	if (t->json_fd < 0)
-		return;
-	loop_watch_remove(supervisor_loop(&t->sv), &t->json_watch);
-	close(t->json_fd);
-	t->json_fd = -1;
-}
-
-/* Read what is there; false once bubblewrap closed the pipe. */
-static bool read_json(struct tree *t)
-{
-	char scratch[512];
-	ssize_t n;
-
-	for (;;) {
-		if (t->json_len < JSON_MAX)
-			n = read(t->json_fd, t->json + t->json_len,
-				 JSON_MAX - t->json_len);
-		else
-			n = read(t->json_fd, scratch, sizeof(scratch));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && errno == EAGAIN)
-			return true;
-		if (n <= 0)
-			return false;
-		if (t->json_len < JSON_MAX) {
-			t->json_len += (size_t)n;
-			t->json[t->json_len] = '\0';
-		}
-	}
-}
-
-/* Input on the JSON status pipe: look for "child-pid". */
-static void on_json(struct loop *lp, struct loop_watch *w, uint32_t events)
-{
-	struct tree *t = w->ctx;
-	bool open_ = read_json(t);
-	char *p;
-
-	(void)lp;
-	(void)events;
-	p = strstr(t->json, "\"child-pid\"");
-	if (p && !t->init_pid) {
-		p = strchr(p, ':');
-		if (p)
-			adopt_init(t, strtol(p + 1, NULL, 10));
-	}
-	if (!open_)
-		close_json(t);
+	adopt_init(ctx, l->init_pid);
 }
 
 /* The init reported CH_STARTED: the command is about to be exec'd. */
@@ -368,11 +313,8 @@ static void tree_settle(void *ctx)
 		close(t->cmd_pidfd);
 		t->cmd_pidfd = -1;
 	}
-	/* What the init and bubblewrap said last. */
+	/* What the init said last. */
 	init_link_drain(&t->link);
-	if (t->json_fd >= 0 && read_json(t))
-		close_json(t);
-	close_json(t);
 }
 
 /* ------------------------------------------------------------------ */
@@ -416,8 +358,7 @@ static int outcome(const struct tree *t, const struct proc_result *res)
 
 /* Everything the runner gets; *@pass as proc_spawn wants it. */
 static int open_fds(struct tree *t, const struct launch_request *req,
-		    const struct sandbox *sa, int pass[BWRAP_NFDS],
-		    int json[2], char **err)
+		    const struct sandbox *sa, int pass[BWRAP_NFDS], char **err)
 {
 	const char *init = init_path();
 
@@ -430,15 +371,9 @@ static int open_fds(struct tree *t, const struct launch_request *req,
 	pass[BWRAP_FD_ARGS] = bwrap_args_memfd(sa, err);
 	if (pass[BWRAP_FD_ARGS] < 0)
 		return -1;
-	if (pipe2(json, O_CLOEXEC) < 0 ||
-	    fcntl(json[0], F_SETFL, O_NONBLOCK) < 0) {
-		*err = xasprintf("cannot make the status pipe: %s",
-				 strerror(errno));
-		return -1;
-	}
-	pass[BWRAP_FD_JSON] = json[1];
 	if (init_link_open(&t->link, err) < 0)
 		return -1;
+	t->link.on_ready = on_ready;
 	t->link.on_started = on_started;
 	t->link.ctx = t;
 	if (init_link_setup(&t->link, req, sa, err) < 0)
@@ -450,7 +385,7 @@ static int open_fds(struct tree *t, const struct launch_request *req,
 static int start_and_wait(struct tree *t, const struct launch_request *req,
 			  const char *bwrap, const struct sandbox *sa)
 {
-	int pass[BWRAP_NFDS] = { -1, -1, -1, -1 }, json[2] = { -1, -1 };
+	int pass[BWRAP_NFDS] = { -1, -1, -1 };
 	int status = EXIT_LAUNCHER;
 	struct proc_result res;
 	struct proc_spawn sp;
@@ -458,7 +393,7 @@ static int start_and_wait(struct tree *t, const struct launch_request *req,
 	size_t i;
 	pid_t pid;
 
-	if (open_fds(t, req, sa, pass, json, &err) < 0)
+	if (open_fds(t, req, sa, pass, &err) < 0)
 		goto out_err;
 	/*
 	 * Orphans of the tree (the sandbox's init once bubblewrap is gone)
@@ -480,23 +415,13 @@ static int start_and_wait(struct tree *t, const struct launch_request *req,
 	if (pid < 0)
 		goto out_err;
 	t->runner = pid;
-	/* The runner has its copies; ours would keep the pipes open. */
-	close(json[1]);
-	json[1] = pass[BWRAP_FD_JSON] = -1;
+	/* The runner has its copy; ours would keep the channel open. */
 	init_link_handed_over(&t->link);
 	pass[BWRAP_FD_CHANNEL] = -1;
-	t->json_fd = json[0];
-	json[0] = -1;
-	loop_watch_init(&t->json_watch, t->json_fd, on_json, t);
-	if (loop_watch_add(supervisor_loop(&t->sv), &t->json_watch,
-			   EPOLLIN) < 0 ||
-	    init_link_watch(&t->link, supervisor_loop(&t->sv), &err) < 0) {
+	if (init_link_watch(&t->link, supervisor_loop(&t->sv), &err) < 0) {
 		/* The tree is started: end it, then report. */
 		tree_kill(t);
 		kill(pid, SIGKILL);
-		if (!err)
-			err = xasprintf("cannot watch the status pipe: %s",
-					strerror(errno));
 		vx_error("%s", err);
 		free(err);
 		err = NULL;
@@ -512,12 +437,8 @@ out_err:
 	free(err);
 out:
 	for (i = 0; i < BWRAP_NFDS; i++)
-		if (pass[i] >= 0 && i != BWRAP_FD_JSON &&
-		    i != BWRAP_FD_CHANNEL)
+		if (pass[i] >= 0 && i != BWRAP_FD_CHANNEL)
 			close(pass[i]);
-	for (i = 0; i < 2; i++)
-		if (json[i] >= 0)
-			close(json[i]);
 	bwrap_argv_free(argv);
 	return status;
 }
@@ -579,7 +500,7 @@ int launch_run(const struct launch_request *req)
 	char *bwrap = NULL, *err = NULL;
 	int status = EXIT_LAUNCHER;
 
-	t->json_fd = t->init_pidfd = t->cmd_pidfd = -1;
+	t->init_pidfd = t->cmd_pidfd = -1;
 	t->link.sock = t->link.peer = -1;
 	/* Before anything exists on the host that must be cleaned up. */
 	if (!req->dry_run && supervisor_init(&t->sv, &tree_ops, t, &err) < 0)
