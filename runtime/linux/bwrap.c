@@ -80,12 +80,25 @@ char *bwrap_find(char **err)
 	return NULL;
 }
 
+static bool bwrap_probe(const char *bwrap, const char *opt);
+
+bool bwrap_knows(const char *bwrap, const char *opt)
+{
+#ifdef BWRAP_KNOWS_DISABLE_USERNS
+	/* configure asked this very binary (see configure.ac). */
+	if (strcmp(opt, "--disable-userns") == 0 &&
+	    strcmp(bwrap, BWRAP_PATH) == 0)
+		return true;
+#endif
+	return bwrap_probe(bwrap, opt);
+}
+
 /*
  * Does the bubblewrap binary know @opt?  Its option names are string
  * literals in the binary; reading it is far cheaper than running
  * "bwrap --help" on every launch.
  */
-bool bwrap_knows(const char *bwrap, const char *opt)
+static bool bwrap_probe(const char *bwrap, const char *opt)
 {
 	size_t olen = strlen(opt), have = 0, total = 0;
 	char buf[65536];

@@ -35,9 +35,11 @@ enum {
 char *bwrap_find(char **err);
 
 /*
- * bwrap_knows - does the bubblewrap binary know @opt?  Its option names
- * are string literals in the binary; reading it is far cheaper than
- * running "bwrap --help" on every launch.
+ * bwrap_knows - does the bubblewrap binary know @opt?  For the configure-
+ * time bubblewrap and --disable-userns, configure's answer (a bubblewrap
+ * replaced later by one without the option rejects it: fail closed).
+ * Otherwise its option names are looked for as string literals in the
+ * binary, far cheaper than running "bwrap --help".
  */
 bool bwrap_knows(const char *bwrap, const char *opt);
 
