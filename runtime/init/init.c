@@ -233,6 +233,12 @@ static void apply_setup(const struct setup *s)
 	/* Whatever came before: the command gets no capability. */
 	if (init_drop_caps(err, sizeof(err)) < 0)
 		fail("%s", err);
+	/*
+	 * The walls that need no privilege go here, after the drop and
+	 * before CH_READY: Landlock for the writable paths the setup names,
+	 * then the seccomp filters the setup carries (no_new_privs first;
+	 * the user-notification listener goes back in CH_READY).
+	 */
 	if ((s->has_pwd && setenv("PWD", s->pwd, 1) < 0) ||
 	    (s->unset_pwd && unsetenv("PWD") < 0))
 		fail("cannot set PWD: %s", strerror(errno));
