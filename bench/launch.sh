@@ -3,6 +3,20 @@
 # launch time grows with the plan (10, 100, 1,000 rows).  Run by run.sh
 # ("make bench"); see bench/README.md.
 #
+# First two targets, each one hyperfine run:
+#
+#   launch cost   vbox-exec PLAN -- /bin/true for the one-row plan
+#                 "rw: W" against the bare
+#                 bwrap --unshare-all --die-with-parent --new-session
+#                   --ro-bind / / --dev /dev --proc /proc --bind W W
+#                   -- /bin/true
+#                 target: ratio of medians <= 1.2
+#   many rows     vbox-exec with "rw: W" and 200 launch-class rows in W
+#                 (100 read-only directory holes, 100 denied files)
+#                 against the one-row plan; target <= 1.5
+#
+# Then the curve:
+#
 # For each table size N a tree and a policy of N file rows are generated
 # (one writable root, then read-only directory holes and denied files in
 # it, alternating: every hole is a launch-class row the launcher checks
@@ -11,16 +25,16 @@
 #
 #   vbox-exec   vbox-exec PLAN -- true
 #   dry-run     the line `vbox-exec --dry-run PLAN -- true` prints, run by
-#               the shell: bubblewrap with the same arguments, the shim
+#               the shell: bubblewrap with the same arguments, vbox-init
 #               (fd 3) and `env -i`
 #   bare        that bubblewrap command line alone, running `true` itself:
-#               no env, no shim
+#               no env, no init
 #
 # The note gives two ratios of medians.  vbox-exec / dry-run is the
 # launcher's own cost (start, plan load, instantiation, the memfd, the
 # status channels, supervision) over the very command line it runs:
 # target <= 1.2.  vbox-exec / bare adds what the sandbox's first program
-# costs (the shim's exec, its fork as the sandbox's init, `env -i` is not
+# costs (vbox-init's exec, its fork as the sandbox's init, `env -i` is not
 # part of it), reported without a target (bench/README.md).
 #
 # Environment:
@@ -114,6 +128,62 @@ medians() {
 	done
 	echo
 }
+
+# medians_of RUNS CMD... - one hyperfine run of every CMD; their medians
+# in milliseconds, in order
+medians_of() {
+	_runs=$1
+	shift
+	if ! hyperfine --style none --runs "$_runs" --warmup 3 \
+		--export-csv "$work/hf.csv" "$@" >/dev/null 2>"$work/hf.err"; then
+		cat "$work/hf.err" >&2
+		echo "bench: launch: a command failed" >&2
+		return 1
+	fi
+	tail -n "$#" "$work/hf.csv" |
+		"$AWK" -F, '{ printf "%.2f ", $(NF - 4) * 1e3 }'
+	echo
+}
+
+ratio() {
+	"$AWK" -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'
+}
+
+verdict() {
+	"$AWK" -v r="$1" -v t="$2" 'BEGIN { print (r <= t) ? "ok" : "MISSED" }'
+}
+
+if [ "$BENCH_TIMER" = hyperfine ]; then
+	w=$work/cost
+	mkdir -p "$w/root"
+	printf '[fs]\nrw: %s\n' "$w/root" >"$w/one.rules"
+	cp "$w/one.rules" "$w/many.rules"
+	i=0
+	while [ "$i" -lt 100 ]; do
+		mkdir "$w/root/d$i"
+		echo secret >"$w/root/f$i"
+		printf '!ro: %s\n!deny: %s\n' "$w/root/d$i" "$w/root/f$i"
+		i=$((i + 1))
+	done >>"$w/many.rules"
+	for p in one many; do
+		"$VBOXC" compile --target=linux --emit=plan -o "$w/$p.plan" \
+			"$w/$p.rules"
+	done
+	# shellcheck disable=SC2046 # two numbers
+	set -- $(cd "$w" && medians_of "$runs" \
+		"'$VBOX_EXEC' '$w/one.plan' -- /bin/true" \
+		"'$bwrap' --unshare-all --die-with-parent --new-session --ro-bind / / --dev /dev --proc /proc --bind '$w/root' '$w/root' -- /bin/true")
+	r=$(ratio "$1" "$2")
+	line "launch cost, median ms" 1 "$1" "$2" \
+		"vbox-exec, bare bwrap; x$r (<= 1.2: $(verdict "$r" 1.2))"
+	# shellcheck disable=SC2046 # two numbers
+	set -- $(cd "$w" && medians_of "$runs" \
+		"'$VBOX_EXEC' '$w/many.plan' -- /bin/true" \
+		"'$VBOX_EXEC' '$w/one.plan' -- /bin/true")
+	r=$(ratio "$1" "$2")
+	line "launch many rows, median ms" 201 "$1" "$2" \
+		"201 rows, 1 row; x$r (<= 1.5: $(verdict "$r" 1.5))"
+fi
 
 line "launch, median ms" rows vbox-exec dry-run "bare bwrap; note"
 for n in $sizes; do

@@ -14,46 +14,6 @@
 #include "ir.h"
 #include "target.h"
 
-const char *effect_name(enum effect effect)
-{
-	switch (effect) {
-	case EFFECT_DENY:
-		return "deny";
-	case EFFECT_RO:
-		return "ro";
-	case EFFECT_RW:
-		return "rw";
-	case EFFECT_ALLOW:
-		return "allow";
-	default:
-		BUG("bad effect %d", effect);
-	}
-}
-
-const char *domain_name(enum domain domain)
-{
-	switch (domain) {
-	case DOMAIN_FS:
-		return "fs";
-	case DOMAIN_NET:
-		return "net";
-	default:
-		BUG("bad domain %d", domain);
-	}
-}
-
-const char *finding_kind_name(enum finding_kind kind)
-{
-	switch (kind) {
-	case FINDING_INEFFECTIVE:
-		return "ineffective";
-	case FINDING_DEAD:
-		return "dead";
-	default:
-		BUG("bad finding kind %d", kind);
-	}
-}
-
 char *row_text(const struct row *row)
 {
 	const char *target = row->domain == DOMAIN_FS ? row->fs.text :

@@ -5,21 +5,25 @@
 #include <vbox.h>
 
 #include "target.h"
+#include "target_id.h"
 
 static const char *const unix_home_vars[] = { "HOME", NULL };
 static const char *const windows_home_vars[] = { "HOME", "USERPROFILE", NULL };
 
+/* Indexed by enum target_id; target_lookup() checks each entry. */
 static const struct target_traits targets[] = {
-	{
-		.name = "darwin",
+	[TARGET_DARWIN] = {
+		.id = TARGET_DARWIN,
+		.name = TARGET_DARWIN_NAME,
 		/* APFS and HFS+ are case-insensitive by default. */
 		.fold_case = true,
 		.home_vars = unix_home_vars,
 		.passwd_home = true,
 		.config_home_suffix = "/Library/Application Support",
 	},
-	{
-		.name = "linux",
+	[TARGET_LINUX] = {
+		.id = TARGET_LINUX,
+		.name = TARGET_LINUX_NAME,
 		.home_vars = unix_home_vars,
 		.passwd_home = true,
 		.config_var = "XDG_CONFIG_HOME",
@@ -27,8 +31,9 @@ static const struct target_traits targets[] = {
 		.config_var_must_be_absolute = true,
 		.config_home_suffix = "/.config",
 	},
-	{
-		.name = "windows",
+	[TARGET_WINDOWS] = {
+		.id = TARGET_WINDOWS,
+		.name = TARGET_WINDOWS_NAME,
 		.fold_case = true,
 		.windows_paths = true,
 		.vars_fold_case = true,
@@ -39,26 +44,28 @@ static const struct target_traits targets[] = {
 
 const struct target_traits *target_lookup(const char *name)
 {
-	size_t i;
+	enum target_id id = target_id_of(name);
 
-	for (i = 0; i < array_size(targets); i++)
-		if (strcmp(targets[i].name, name) == 0)
-			return &targets[i];
-	return NULL;
+	if (!id)
+		return NULL;
+	if (id >= array_size(targets) || targets[id].id != id ||
+	    strcmp(targets[id].name, name) != 0)
+		BUG("target '%s' has no traits", name);
+	return &targets[id];
 }
 
 const struct target_traits *target_host(void)
 {
 #if defined(__APPLE__)
-	return target_lookup("darwin");
+	return target_lookup(target_id_name(TARGET_DARWIN));
 #elif defined(_WIN32)
-	return target_lookup("windows");
+	return target_lookup(target_id_name(TARGET_WINDOWS));
 #else
-	return target_lookup("linux");
+	return target_lookup(target_id_name(TARGET_LINUX));
 #endif
 }
 
 const char *target_names(void)
 {
-	return "darwin|linux|windows";
+	return target_id_names();
 }

@@ -10,9 +10,12 @@
 
 #include <stdbool.h>
 
+#include "target_id.h"
+
 /**
  * struct target_traits - language-level properties of one target
- * @name: "linux", "darwin" or "windows"
+ * @id: the target in the registry (target_id.h)
+ * @name: its name, target_id_name(@id)
  * @fold_case: paths compare case-insensitively (ASCII folding)
  * @windows_paths: patterns are drive paths ("C:\x", "C:/x", "/c/x"),
  *                 backslash separates, "/c" and "/c/" "**" are drive roots,
@@ -28,6 +31,7 @@
  *                      (NULL: $UserConfigDir then needs @config_var)
  */
 struct target_traits {
+	enum target_id id;
 	const char *name;
 	bool fold_case;
 	bool windows_paths;

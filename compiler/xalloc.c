@@ -11,6 +11,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "grow.h"
+
 static __noreturn void out_of_memory(void)
 {
 	fputs("vbox: out of memory\n", stderr);
@@ -94,4 +96,18 @@ char *xasprintf(const char *fmt, ...)
 	if (len < 0)
 		out_of_memory();
 	return p;
+}
+
+void grow_array(void *arrp, size_t *cap, size_t need, size_t size)
+{
+	void **p = arrp;
+	size_t n;
+
+	if (need <= *cap)
+		return;
+	n = *cap ? *cap : 16;
+	while (n < need)
+		n = n > SIZE_MAX / 2 ? need : n * 2;
+	*p = xreallocarray(*p, n, size);
+	*cap = n;
 }

@@ -823,7 +823,8 @@ static int darwin_emit_profile(const struct table *table,
 }
 
 const struct emitter emitter_darwin = {
-	.name = "darwin",
+	.id = TARGET_DARWIN,
+	.name = TARGET_DARWIN_NAME,
 	.profile_ext = "sb",
 	.classify = darwin_classify,
 	.emit_profile = darwin_emit_profile,

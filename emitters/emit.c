@@ -13,40 +13,22 @@
 #include "ir.h"
 #include "target.h"
 
+/* Indexed by enum target_id (target_id.h). */
 static const struct emitter *const emitters[] = {
-	&emitter_darwin,
-	&emitter_linux,
-	&emitter_windows,
+	[TARGET_DARWIN] = &emitter_darwin,
+	[TARGET_LINUX] = &emitter_linux,
+	[TARGET_WINDOWS] = &emitter_windows,
 };
 
 const struct emitter *emitter_for(const struct target_traits *target)
 {
-	size_t i;
+	const struct emitter *em = NULL;
 
-	for (i = 0; i < array_size(emitters); i++)
-		if (strcmp(emitters[i]->name, target->name) == 0)
-			return emitters[i];
-	BUG("no emitter for target '%s'", target->name);
-}
-
-const char *landing_kind_name(enum landing_kind kind)
-{
-	switch (kind) {
-	case LANDING_KERNEL:
-		return "kernel";
-	case LANDING_LAUNCH:
-		return "launch";
-	case LANDING_PROXY:
-		return "proxy";
-	case LANDING_ABSORBED:
-		return "absorbed";
-	case LANDING_RESERVED:
-		return "reserved";
-	case LANDING_UNSUPPORTED:
-		return "unsupported";
-	default:
-		BUG("bad landing kind %d", kind);
-	}
+	if (target->id < array_size(emitters))
+		em = emitters[target->id];
+	if (!em || em->id != target->id)
+		BUG("no emitter for target '%s'", target->name);
+	return em;
 }
 
 static void init_domain(struct landing **out, size_t *n,

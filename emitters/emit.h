@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * emit.h - targets as a table: every target first classifies every row
- * (SPEC §2), and only a table with no unsupported row is written.
+ * (doc/targets.md), and only a table with no unsupported row is written.
  *
  * The compiler core never switches on the target; the programs look up an
  * emitter by the target's traits and call it through this interface.
@@ -13,13 +13,15 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "target_id.h"
+
 struct row;
 struct table;
 struct diag_list;
 struct target_traits;
 
 /**
- * enum landing_kind - how one entry is enforced on a target (SPEC §2)
+ * enum landing_kind - how one entry is enforced on a target (doc/targets.md)
  * @LANDING_KERNEL: by the OS mechanism the artifact configures
  * @LANDING_LAUNCH: by the launcher instantiating it at launch time (e.g.
  *                  expanding a glob against the host file system)
@@ -75,7 +77,8 @@ struct landing_set {
 
 /**
  * struct emitter - one target
- * @name: the target's name ("darwin", "linux", "windows")
+ * @id: the target (target_id.h); its name is target_id_name(@id)
+ * @name: the same name, for messages (TARGET_*_NAME)
  * @profile_ext: file extension of the profile for goldens ("sb",
  *               "bwrap", "acl.json")
  * @check_table: optional; refuse what no single row carries, e.g. a
@@ -100,6 +103,7 @@ struct landing_set {
  *                      plan stores what @emit_profile writes.
  */
 struct emitter {
+	enum target_id id;
 	const char *name;
 	const char *profile_ext;
 	int (*check_table)(const struct table *table, struct diag_list *diags);

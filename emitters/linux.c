@@ -9,17 +9,18 @@
  * pattern covers its whole subtree, and so does a mount, so a literal row
  * is one mount.  Everything that depends on the host file system (the type
  * of a denied path, whether it exists, what a glob matches) is decided by
- * the launcher: those rows are launch-class and plan.bin carries a
- * placeholder where their mounts belong.  doc/targets.md has the details.
+ * the launcher: those rows are launch-class and plan.bin carries an
+ * LX_LAUNCH mount where their mounts belong.  doc/targets.md has the
+ * details.
+ *
+ * Owned here: classification and the typed sandbox (plan/linux_artifact.h)
+ * for a table; a pure function of the table, like every emitter (emit.h).
+ * What the launcher does with the host file system is runtime/linux/.
  */
 #include <vbox.h>
 
-#include <dirent.h>
 #include <errno.h>
-#include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
-#include <sys/stat.h>
 
 #include "diag.h"
 #include "emit.h"
@@ -27,51 +28,9 @@
 #include "ir.h"
 #include "linux.h"
 #include "linux_regions.h"
+#include "linux_artifact.h"
 #include "netaddr.h"
-
-/* ------------------------------------------------------------------ */
-/* string vectors */
-
-struct strv {
-	char **v;
-	size_t n;
-	size_t cap;
-};
-
-/* strv_push - append @s, which the vector then owns. */
-static void strv_push(struct strv *sv, char *s)
-{
-	if (sv->n == sv->cap) {
-		sv->cap = sv->cap ? 2 * sv->cap : 16;
-		sv->v = xreallocarray(sv->v, sv->cap, sizeof(*sv->v));
-	}
-	sv->v[sv->n++] = s;
-}
-
-static void strv_add(struct strv *sv, const char *s)
-{
-	strv_push(sv, xstrdup(s));
-}
-
-static bool strv_has(const struct strv *sv, const char *s)
-{
-	size_t i;
-
-	for (i = 0; i < sv->n; i++)
-		if (strcmp(sv->v[i], s) == 0)
-			return true;
-	return false;
-}
-
-static void strv_free(struct strv *sv)
-{
-	size_t i;
-
-	for (i = 0; i < sv->n; i++)
-		free(sv->v[i]);
-	free(sv->v);
-	memset(sv, 0, sizeof(*sv));
-}
+#include "wire.h"
 
 /* ------------------------------------------------------------------ */
 /* pattern shapes */
@@ -381,34 +340,10 @@ static void linux_classify(const struct table *table, struct landing_set *out)
 /* ------------------------------------------------------------------ */
 /* the argument list */
 
-static const char *const base_args[] = {
-	"--new-session",
-	"--die-with-parent",
-	"--unshare-user",
-	"--disable-userns",
-	"--unshare-pid",
-	"--unshare-ipc",
-	"--unshare-uts",
-	"--unshare-cgroup-try",
-};
-
-static int put_arg(FILE *out, const char *arg)
-{
-	size_t len = strlen(arg) + 1;
-
-	return fwrite(arg, 1, len, out) == len ? 0 : -1;
-}
-
-static int put_args(FILE *out, const char *a, const char *b, const char *c)
-{
-	if (put_arg(out, a) < 0)
-		return -1;
-	if (b && put_arg(out, b) < 0)
-		return -1;
-	if (c && put_arg(out, c) < 0)
-		return -1;
-	return 0;
-}
+/* The namespace and process flags of every linux sandbox. */
+static const uint32_t base_flags = LX_NEW_SESSION | LX_DIE_WITH_PARENT |
+	LX_UNSHARE_USER | LX_DISABLE_USERNS | LX_UNSHARE_PID | LX_UNSHARE_IPC |
+	LX_UNSHARE_UTS | LX_UNSHARE_CGROUP_TRY | LX_CAP_DROP_ALL;
 
 /* Does an emitted row mount exactly over /dev (then it governs /dev)? */
 static bool row_owns_dev(const struct table *table,
@@ -436,7 +371,7 @@ static bool row_owns_dev(const struct table *table,
 /* Check every row can be written before writing anything. */
 static int check_rows(const struct table *table,
 		      const struct landing_set *landing,
-		      bool launch_placeholders, struct diag_list *diags)
+		      bool launch_rows, struct diag_list *diags)
 {
 	int ret = 0;
 	size_t i;
@@ -454,7 +389,7 @@ static int check_rows(const struct table *table,
 				    "mount statically");
 			break;
 		case LANDING_LAUNCH:
-			if (launch_placeholders)
+			if (launch_rows)
 				break;
 			text = row_text(row);
 			ret = diag_error(diags, &row->loc,
@@ -497,44 +432,35 @@ static int check_rows(const struct table *table,
 	return ret;
 }
 
-static int write_args(const struct table *table,
-		      const struct landing_set *landing, FILE *out)
+static void build_artifact(const struct table *table, const struct landing_set *landing,
+		  struct lx_artifact *out)
 {
 	size_t i;
 
-	for (i = 0; i < array_size(base_args); i++)
-		if (put_arg(out, base_args[i]) < 0)
-			return -1;
-	if (table->default_net == EFFECT_DENY && put_arg(out, "--unshare-net"))
-		return -1;
-	if (put_args(out, "--cap-drop", "ALL", NULL) < 0)
-		return -1;
-	if (put_args(out, table->default_write == EFFECT_RW ? "--bind" :
-		     "--ro-bind", "/", "/") < 0 ||
-	    put_args(out, "--dev", "/dev", NULL) < 0 ||
-	    put_args(out, "--proc", "/proc", NULL) < 0)
-		return -1;
+	memset(out, 0, sizeof(*out));
+	out->flags = base_flags;
+	if (table->default_net == EFFECT_DENY)
+		out->flags |= LX_UNSHARE_NET;
+	lx_add(out, table->default_write == EFFECT_RW ? LX_BIND_RW :
+	       LX_BIND_RO, "/", "/", 0, LX_ROW_NONE);
+	lx_add(out, LX_DEV, NULL, "/dev", 0, LX_ROW_NONE);
+	lx_add(out, LX_PROC, NULL, "/proc", 0, LX_ROW_NONE);
 	/* Lowest priority first: later mounts cover earlier ones. */
 	for (i = table->fs.n; i-- > 0;) {
 		const struct row *row = table->fs.prio[i];
 		const struct landing *l = &landing->fs[row->index];
-		char *pre, num[16];
-		int ret = 0;
+		char *pre;
 
 		if (l->kind == LANDING_LAUNCH) {
-			snprintf(num, sizeof(num), "%u", row->index);
-			if (put_args(out, LINUX_LAUNCH_ARG, num, NULL) < 0)
-				return -1;
+			lx_add(out, LX_LAUNCH, NULL, NULL, 0, row->index);
 			continue;
 		}
 		if (l->kind != LANDING_KERNEL)
 			continue;
 		pre = pattern_prefix(&row->fs);
-		ret = put_args(out, row->effect == EFFECT_RW ? "--bind-try" :
-			       "--ro-bind-try", pre, pre);
+		lx_add(out, row->effect == EFFECT_RW ? LX_BIND_RW_TRY :
+		       LX_BIND_RO_TRY, pre, pre, 0, row->index);
 		free(pre);
-		if (ret < 0)
-			return -1;
 	}
 	/*
 	 * bubblewrap's /dev is a writable tmpfs; writes the policy does not
@@ -542,19 +468,24 @@ static int write_args(const struct table *table,
 	 * below /dev can still be made.
 	 */
 	if (table->default_write != EFFECT_RW &&
-	    !row_owns_dev(table, landing) &&
-	    put_args(out, "--remount-ro", "/dev", NULL) < 0)
+	    !row_owns_dev(table, landing))
+		lx_add(out, LX_REMOUNT_RO, NULL, "/dev", 0, LX_ROW_NONE);
+}
+
+int linux_build(const struct table *table, const struct landing_set *landing,
+		bool launch_rows, struct lx_artifact *out,
+		struct diag_list *diags)
+{
+	memset(out, 0, sizeof(*out));
+	if (check_rows(table, landing, launch_rows, diags) < 0)
 		return -1;
+	build_artifact(table, landing, out);
 	return 0;
 }
 
-int linux_emit_args(const struct table *table,
-		    const struct landing_set *landing, bool launch_placeholders,
-		    FILE *out, struct diag_list *diags)
+static int write_out(const struct wbuf *b, FILE *out, struct diag_list *diags)
 {
-	if (check_rows(table, landing, launch_placeholders, diags) < 0)
-		return -1;
-	if (write_args(table, landing, out) < 0 || ferror(out))
+	if ((b->len && fwrite(b->p, 1, b->len, out) != b->len) || ferror(out))
 		return diag_error(diags, NULL,
 				  "cannot write the bubblewrap argument list: "
 				  "%s", strerror(errno));
@@ -565,929 +496,41 @@ static int linux_emit_profile(const struct table *table,
 			      const struct landing_set *landing, FILE *out,
 			      struct diag_list *diags)
 {
-	return linux_emit_args(table, landing, false, out, diags);
+	struct lx_artifact a;
+	struct wbuf b = { 0 };
+	int ret;
+
+	if (linux_build(table, landing, false, &a, diags) < 0)
+		return -1;
+	lx_render(&a, &b);
+	ret = write_out(&b, out, diags);
+	wbuf_release(&b);
+	lx_artifact_release(&a);
+	return ret;
 }
 
 static int linux_emit_plan_artifact(const struct table *table,
 				    const struct landing_set *landing,
 				    FILE *out, struct diag_list *diags)
 {
-	return linux_emit_args(table, landing, true, out, diags);
+	struct lx_artifact a;
+	struct wbuf b = { 0 };
+	int ret;
+
+	if (linux_build(table, landing, true, &a, diags) < 0)
+		return -1;
+	lx_encode(&a, &b);
+	ret = write_out(&b, out, diags);
+	wbuf_release(&b);
+	lx_artifact_release(&a);
+	return ret;
 }
 
 const struct emitter emitter_linux = {
-	.name = "linux",
+	.id = TARGET_LINUX,
+	.name = TARGET_LINUX_NAME,
 	.profile_ext = "bwrap",
 	.classify = linux_classify,
 	.emit_profile = linux_emit_profile,
 	.emit_plan_artifact = linux_emit_plan_artifact,
 };
-
-/* ------------------------------------------------------------------ */
-/* glob expansion at launch */
-
-/*
- * One segment of a pattern being expanded.
- * @s, @len: the text (points into the walk's copy of the pattern)
- * @kind: SEG_LIT, SEG_GLOB or SEG_STARSTAR
- */
-struct pseg {
-	const char *s;
-	size_t len;
-	enum seg_kind kind;
-};
-
-/*
- * Split the normalized absolute @text (modified: '/' become NULs) into
- * segments.  Returns the count, or -1 when there are too many.
- */
-static int split_pattern(char *text, struct pseg *segs, size_t max)
-{
-	size_t n = 0;
-	char *p = text;
-
-	while (*p) {
-		char *start;
-
-		while (*p == '/')
-			p++;
-		if (!*p)
-			break;
-		if (n == max)
-			return -1;
-		start = p;
-		while (*p && *p != '/')
-			p++;
-		if (*p)
-			*p++ = '\0';
-		segs[n].s = start;
-		segs[n].len = strlen(start);
-		if (strcmp(start, "**") == 0)
-			segs[n].kind = SEG_STARSTAR;
-		else if (strpbrk(start, "*?"))
-			segs[n].kind = SEG_GLOB;
-		else
-			segs[n].kind = SEG_LIT;
-		n++;
-	}
-	return (int)n;
-}
-
-/* A pattern has at most PATH_MAX / 2 segments ("/a/b/..."). */
-#define MAX_SEGS (PATH_MAX / 2)
-
-struct walk {
-	const struct pseg *segs;
-	size_t nsegs;
-	size_t nlit;
-	size_t entries;
-	struct strv out;
-	char *err;
-};
-
-static char *path_join(const char *dir, const char *name)
-{
-	if (strcmp(dir, "/") == 0)
-		return xasprintf("/%s", name);
-	return xasprintf("%s/%s", dir, name);
-}
-
-static int walk_count(struct walk *w)
-{
-	if (++w->entries <= LINUX_WALK_MAX_ENTRIES)
-		return 0;
-	w->err = xasprintf("the walk looks at more than %d entries",
-			   LINUX_WALK_MAX_ENTRIES);
-	return -1;
-}
-
-static int walk(struct walk *w, const char *dir, size_t i, size_t depth);
-
-/* Are segments @i and after all "**" (or none): the path matches here? */
-static bool rest_starstar(const struct walk *w, size_t i)
-{
-	for (; i < w->nsegs; i++)
-		if (w->segs[i].kind != SEG_STARSTAR)
-			return false;
-	return true;
-}
-
-/* Segment @i is literal: one lookup, following symbolic links. */
-static int walk_lit(struct walk *w, const char *dir, size_t i, size_t depth)
-{
-	char *child = path_join(dir, w->segs[i].s);
-	struct stat st;
-	int ret = 0;
-
-	if (walk_count(w) < 0)
-		goto out;
-	if (i + 1 == w->nsegs) {
-		if (lstat(child, &st) == 0)
-			strv_add(&w->out, child);
-		goto out;
-	}
-	if (stat(child, &st) == 0 && S_ISDIR(st.st_mode))
-		ret = walk(w, child, i + 1, depth + (i >= w->nlit));
-	else if (lstat(child, &st) == 0 && rest_starstar(w, i + 1))
-		strv_add(&w->out, child);
-out:
-	free(child);
-	return w->err ? -1 : ret;
-}
-
-/*
- * Segment @i is a glob or "**": read @dir.  Entries reached through a
- * wildcard are never descended through a symbolic link, so the walk stays
- * inside the tree and cannot loop.
- */
-static int walk_dir(struct walk *w, const char *dir, size_t i, size_t depth)
-{
-	const struct pseg *seg = &w->segs[i];
-	struct strv names = { 0 };
-	struct dirent *de;
-	size_t k;
-	DIR *d;
-	int ret = 0;
-
-	d = opendir(dir);
-	if (!d) {
-		if (errno == ENOENT || errno == ENOTDIR)
-			return 0;
-		w->err = xasprintf("cannot read directory '%s': %s", dir,
-				   strerror(errno));
-		return -1;
-	}
-	for (;;) {
-		errno = 0;
-		de = readdir(d);
-		if (!de)
-			break;
-		if (strcmp(de->d_name, ".") == 0 ||
-		    strcmp(de->d_name, "..") == 0)
-			continue;
-		if (walk_count(w) < 0) {
-			ret = -1;
-			break;
-		}
-		strv_add(&names, de->d_name);
-	}
-	if (!ret && errno) {
-		w->err = xasprintf("cannot read directory '%s': %s", dir,
-				   strerror(errno));
-		ret = -1;
-	}
-	closedir(d);
-	for (k = 0; !ret && k < names.n; k++) {
-		char *child = path_join(dir, names.v[k]);
-		struct stat st;
-		bool isdir = lstat(child, &st) == 0 && S_ISDIR(st.st_mode);
-
-		if (seg->kind == SEG_STARSTAR) {
-			/* "**" takes this entry and stays for the next. */
-			if (isdir)
-				ret = walk(w, child, i, depth + 1);
-			else if (rest_starstar(w, i + 1))
-				strv_add(&w->out, child);
-		} else if (fs_seg_glob_match(seg->s, seg->len, names.v[k],
-					     strlen(names.v[k]))) {
-			if (rest_starstar(w, i + 1))
-				strv_add(&w->out, child);
-			if (isdir && i + 1 < w->nsegs)
-				ret = walk(w, child, i + 1, depth + 1);
-		}
-		free(child);
-	}
-	strv_free(&names);
-	return ret;
-}
-
-static int walk(struct walk *w, const char *dir, size_t i, size_t depth)
-{
-	int ret;
-
-	if (depth > LINUX_WALK_MAX_DEPTH) {
-		w->err = xasprintf("the walk goes more than %d levels deep",
-				   LINUX_WALK_MAX_DEPTH);
-		return -1;
-	}
-	if (i == w->nsegs) {
-		strv_add(&w->out, dir);
-		return 0;
-	}
-	switch (w->segs[i].kind) {
-	case SEG_LIT:
-		return walk_lit(w, dir, i, depth);
-	case SEG_STARSTAR:
-		/* Zero segments first, then one more per directory level. */
-		ret = walk(w, dir, i + 1, depth);
-		if (ret < 0)
-			return ret;
-		return walk_dir(w, dir, i, depth);
-	case SEG_GLOB:
-		return walk_dir(w, dir, i, depth);
-	default:
-		BUG("bad segment kind");
-	}
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-int linux_glob_expand(const char *pattern, char ***paths, size_t *npaths,
-		      char **err)
-{
-	struct pseg *segs;
-	struct walk w;
-	char *text;
-	size_t i, n;
-	int nsegs, ret = -1;
-
-	*paths = NULL;
-	*npaths = 0;
-	*err = NULL;
-	if (pattern[0] != '/' || strlen(pattern) >= PATH_MAX) {
-		*err = xasprintf("'%s' is not an absolute pattern", pattern);
-		return -1;
-	}
-	text = xstrdup(pattern);
-	segs = xcalloc(MAX_SEGS, sizeof(*segs));
-	nsegs = split_pattern(text, segs, MAX_SEGS);
-	memset(&w, 0, sizeof(w));
-	if (nsegs < 0) {
-		*err = xasprintf("'%s' has too many segments", pattern);
-		goto out;
-	}
-	w.segs = segs;
-	w.nsegs = (size_t)nsegs;
-	while (w.nlit < w.nsegs && segs[w.nlit].kind == SEG_LIT)
-		w.nlit++;
-	if (w.nlit == 0 && w.nsegs > 0) {
-		*err = xasprintf("'%s' starts with a wildcard", pattern);
-		goto out;
-	}
-	if (walk(&w, "/", 0, 0) < 0) {
-		*err = xasprintf("cannot expand '%s': %s", pattern, w.err);
-		strv_free(&w.out);
-		goto out;
-	}
-	qsort(w.out.v, w.out.n, sizeof(*w.out.v), cmp_str);
-	/* "**" can reach one path along several routes. */
-	for (i = n = 0; i < w.out.n; i++) {
-		if (n && strcmp(w.out.v[n - 1], w.out.v[i]) == 0) {
-			free(w.out.v[i]);
-			continue;
-		}
-		w.out.v[n++] = w.out.v[i];
-	}
-	*paths = w.out.v;
-	*npaths = n;
-	ret = 0;
-out:
-	free(w.err);
-	free(segs);
-	free(text);
-	return ret;
-}
-
-/* ------------------------------------------------------------------ */
-/* instantiation at launch */
-
-/*
- * What a mount makes of the paths it covers:
- * MK_RW, MK_RO: a bind of the same host path, writable or not
- * MK_DENY: an empty read-only tmpfs or /dev/null: nothing readable
- * MK_HOLLOW: a read-only tmpfs over a missing path (a placeholder)
- * MK_SPECIAL: bubblewrap's own /dev and /proc
- */
-enum mk {
-	MK_RW,
-	MK_RO,
-	MK_DENY,
-	MK_HOLLOW,
-	MK_SPECIAL,
-};
-
-/*
- * One mount of the list being built.
- * @dest: where (owned)
- * @kind: see enum mk
- * @host: a bind of the same host path: new mount points below it are
- *        made on the host
- * @mode: tmpfs only: the mode of its root (0 for other mounts)
- * @remount: a tmpfs still to be remounted read-only at the end
- */
-struct mnt {
-	char *dest;
-	enum mk kind;
-	bool host;
-	unsigned mode;
-	bool remount;
-};
-
-struct inst {
-	const struct linux_launch_row *rows;
-	size_t nrows;
-	struct strv argv;
-	struct strv placeholders;
-	struct strv dirs;
-	struct mnt *m;
-	size_t nm;
-	size_t cap;
-	char *err;
-};
-
-static __printf(2, 3) int inst_error(struct inst *in, const char *fmt, ...)
-{
-	va_list ap;
-	char *msg;
-
-	if (in->err)
-		return -1;
-	va_start(ap, fmt);
-	if (vasprintf(&msg, fmt, ap) < 0)
-		msg = NULL;
-	va_end(ap);
-	in->err = msg ? msg : xstrdup("out of memory");
-	return -1;
-}
-
-/* Is @a an ancestor of @b, or @b itself (both clean absolute paths)? */
-static bool path_under(const char *a, const char *b)
-{
-	size_t la = strlen(a);
-
-	if (strcmp(a, "/") == 0)
-		return true;
-	return strncmp(a, b, la) == 0 && (b[la] == '\0' || b[la] == '/');
-}
-
-/* The mount that shows @path: the last one at or above it. */
-static struct mnt *enclosing(struct inst *in, const char *path)
-{
-	size_t i;
-
-	for (i = in->nm; i-- > 0;)
-		if (path_under(in->m[i].dest, path))
-			return &in->m[i];
-	return NULL;
-}
-
-static void push_mount(struct inst *in, const char *dest, enum mk kind,
-		       bool host, unsigned mode)
-{
-	size_t i;
-
-	/* A tmpfs this mount covers is out of sight: leave it alone. */
-	for (i = 0; i < in->nm; i++)
-		if (in->m[i].remount && path_under(dest, in->m[i].dest))
-			in->m[i].remount = false;
-	if (in->nm == in->cap) {
-		in->cap = in->cap ? 2 * in->cap : 16;
-		in->m = xreallocarray(in->m, in->cap, sizeof(*in->m));
-	}
-	in->m[in->nm++] = (struct mnt){
-		.dest = xstrdup(dest),
-		.kind = kind,
-		.host = host,
-		.mode = mode,
-		.remount = mode != 0,
-	};
-}
-
-static void arg2(struct inst *in, const char *a, const char *b)
-{
-	strv_add(&in->argv, a);
-	strv_add(&in->argv, b);
-}
-
-static void arg3(struct inst *in, const char *a, const char *b,
-		 const char *c)
-{
-	arg2(in, a, b);
-	strv_add(&in->argv, c);
-}
-
-/*
- * Each strict ancestor of @dest below @top, shallowest first, as new
- * strings appended to @sv.
- */
-static void ancestors_between(const char *top, const char *dest,
-			      struct strv *sv)
-{
-	size_t start = strcmp(top, "/") == 0 ? 0 : strlen(top);
-	const char *p;
-
-	for (p = dest + start + 1; (p = strchr(p, '/')); p++)
-		strv_push(sv, xstrndup(dest, (size_t)(p - dest)));
-}
-
-static bool same_class(enum mk a, enum mk b)
-{
-	if (a == MK_HOLLOW)
-		a = MK_DENY;
-	if (b == MK_HOLLOW)
-		b = MK_DENY;
-	return a == b && a != MK_SPECIAL;
-}
-
-/*
- * prepare - get ready to mount @kind at @dest.  Returns 1 when the mount
- * would change nothing (the region already is @kind), 0 when the caller
- * should mount, -1 on error.  Inside a tmpfs, the directories leading to
- * @dest are made with the tmpfs's own mode (bubblewrap would make them
- * 0755: listable); inside a writable host region, a hole's ancestors are
- * bound onto themselves, so that they are mount points: a rename or
- * rmdir then fails with EBUSY and cannot carry the hole away or let the
- * child recreate the path without it.
- */
-static int prepare(struct inst *in, const char *dest, enum mk kind)
-{
-	struct strv anc = { 0 };
-	struct mnt *e = enclosing(in, dest);
-	char mode[16];
-	size_t i;
-
-	if (!e)
-		return inst_error(in, "the artifact mounts no root");
-	if (same_class(e->kind, kind))
-		return 1;
-	if (strcmp(e->dest, dest) == 0)
-		return 0;
-	if (e->mode) {
-		snprintf(mode, sizeof(mode), "0%o", e->mode);
-		ancestors_between(e->dest, dest, &anc);
-		for (i = 0; i < anc.n; i++) {
-			if (strv_has(&in->dirs, anc.v[i]))
-				continue;
-			arg2(in, "--perms", mode);
-			arg2(in, "--dir", anc.v[i]);
-			strv_add(&in->dirs, anc.v[i]);
-		}
-	} else if (kind != MK_RW && e->kind == MK_RW && e->host) {
-		/* push_mount() moves in->m: @e is not used past here. */
-		ancestors_between(e->dest, dest, &anc);
-		for (i = 0; i < anc.n; i++) {
-			arg3(in, "--bind", anc.v[i], anc.v[i]);
-			push_mount(in, anc.v[i], MK_RW, true, 0);
-		}
-	}
-	strv_free(&anc);
-	return 0;
-}
-
-static int mount_bind(struct inst *in, const char *path, enum mk kind,
-		      const char *opt)
-{
-	int ret = prepare(in, path, kind);
-
-	if (ret)
-		return ret < 0 ? -1 : 0;
-	arg3(in, opt, path, path);
-	push_mount(in, path, kind, true, 0);
-	return 0;
-}
-
-static int mount_tmpfs(struct inst *in, const char *path, enum mk kind,
-		       unsigned mode)
-{
-	char m[16];
-	int ret = prepare(in, path, kind);
-
-	if (ret)
-		return ret < 0 ? -1 : 0;
-	snprintf(m, sizeof(m), "0%o", mode);
-	arg2(in, "--perms", m);
-	arg2(in, "--tmpfs", path);
-	push_mount(in, path, kind, false, mode);
-	return 0;
-}
-
-static int mount_null(struct inst *in, const char *path)
-{
-	int ret = prepare(in, path, MK_DENY);
-
-	if (ret)
-		return ret < 0 ? -1 : 0;
-	/*
-	 * bubblewrap binds without devices (nodev): opening this character
-	 * device fails with EACCES for reading and writing alike, and it
-	 * is empty; it cannot be removed while mounted.
-	 */
-	arg3(in, "--ro-bind", "/dev/null", path);
-	push_mount(in, path, MK_DENY, false, 0);
-	return 0;
-}
-
-/*
- * place_missing - @path (of a deny or ro row) does not exist on the host.
- * When the child could create its first missing component C, cover C:
- * with a placeholder tmpfs (an empty directory the launcher makes on the
- * host, mode 0111 when C is the denied path itself, else 0555), or with
- * /dev/null when C exists but is no directory (the child could replace it
- * by one).
- */
-static int place_missing(struct inst *in, const char *path, bool deny)
-{
-	struct strv anc = { 0 };
-	struct stat st;
-	char *c = NULL, *parent;
-	bool nondir = false;
-	struct mnt *e;
-	size_t i;
-	int ret = 0;
-
-	ancestors_between("/", path, &anc);
-	strv_add(&anc, path);
-	for (i = 0; i < anc.n && !c; i++) {
-		if (strv_has(&in->placeholders, anc.v[i]))
-			goto out;
-		if (stat(anc.v[i], &st) == 0) {
-			if (!S_ISDIR(st.st_mode)) {
-				c = anc.v[i];
-				nondir = true;
-			}
-			continue;
-		}
-		if (errno != ENOENT) {
-			ret = inst_error(in, "cannot inspect '%s': %s",
-					 anc.v[i], strerror(errno));
-			goto out;
-		}
-		if (lstat(anc.v[i], &st) == 0) {
-			ret = inst_error(in, "'%s' is a dangling symbolic "
-					 "link", anc.v[i]);
-			goto out;
-		}
-		c = anc.v[i];
-	}
-	if (!c)
-		goto out;
-	parent = xstrdup(c);
-	*strrchr(parent, '/') = '\0';
-	e = enclosing(in, parent[0] ? parent : "/");
-	free(parent);
-	if (!e) {
-		ret = inst_error(in, "the artifact mounts no root");
-		goto out;
-	}
-	if (e->kind == MK_SPECIAL) {
-		/*
-		 * bubblewrap's own /dev (a tmpfs, writable until remounted)
-		 * gets the mount point made inside it, not on the host; in
-		 * /proc nothing can be created.
-		 */
-		if (strcmp(e->dest, "/dev") != 0)
-			goto out;
-		if (nondir)
-			ret = mount_null(in, c);
-		else
-			ret = mount_tmpfs(in, c, MK_HOLLOW, 0555);
-		goto out;
-	}
-	if (e->kind != MK_RW)
-		goto out;
-	if (nondir) {
-		ret = mount_null(in, c);
-		goto out;
-	}
-	strv_add(&in->placeholders, c);
-	ret = mount_tmpfs(in, c, MK_HOLLOW,
-			  deny && strcmp(c, path) == 0 ? 0111 : 0555);
-out:
-	strv_free(&anc);
-	return ret;
-}
-
-/*
- * launch_path - mount what row @r decides at @path, which the row matches
- * as a whole subtree (@subtree) or as that one path only.
- */
-static int launch_path(struct inst *in, const struct linux_launch_row *r,
-		       const char *path, bool subtree, bool literal)
-{
-	struct stat st;
-
-	if (lstat(path, &st) < 0) {
-		if (errno != ENOENT && errno != ENOTDIR)
-			return inst_error(in, "cannot inspect '%s': %s", path,
-					  strerror(errno));
-		if (!literal || r->effect == EFFECT_RW)
-			return 0;
-		return place_missing(in, path, r->effect == EFFECT_DENY);
-	}
-	if (S_ISLNK(st.st_mode)) {
-		/* bubblewrap mounts over a link's target, not the link. */
-		if (r->effect == EFFECT_RW)
-			return literal ? mount_bind(in, path, MK_RW, "--bind") :
-			       0;
-		if (r->effect == EFFECT_RO)
-			return inst_error(in, "row %u: '%s' is a symbolic "
-					  "link: bubblewrap would mount its "
-					  "target read-only instead",
-					  r->index, path);
-		if (stat(path, &st) < 0)
-			return inst_error(in, "row %u: '%s' is a dangling "
-					  "symbolic link", r->index, path);
-	}
-	if (S_ISDIR(st.st_mode)) {
-		switch (r->effect) {
-		case EFFECT_RW:
-			/* A bind would grant what lies below: narrow. */
-			return subtree ? mount_bind(in, path, MK_RW, "--bind") :
-			       0;
-		case EFFECT_RO:
-			if (!subtree)
-				return inst_error(in, "row %u matches the "
-					"directory '%s' but not what lies "
-					"below it, and a mount covers both; "
-					"end the pattern with '/**'",
-					r->index, path);
-			return mount_bind(in, path, MK_RO, "--ro-bind");
-		case EFFECT_DENY:
-			return mount_tmpfs(in, path, MK_DENY, 0111);
-		case EFFECT_ALLOW:
-		default:
-			return inst_error(in, "row %u has no file effect",
-					  r->index);
-		}
-	}
-	switch (r->effect) {
-	case EFFECT_RW:
-		return mount_bind(in, path, MK_RW, "--bind");
-	case EFFECT_RO:
-		return mount_bind(in, path, MK_RO, "--ro-bind");
-	case EFFECT_DENY:
-		return mount_null(in, path);
-	case EFFECT_ALLOW:
-	default:
-		return inst_error(in, "row %u has no file effect", r->index);
-	}
-}
-
-static int launch_row(struct inst *in, const struct linux_launch_row *r)
-{
-	struct pseg *segs = NULL;
-	char *text = NULL, *base = NULL, *msg;
-	char **paths = NULL;
-	size_t npaths = 0, i, nlit = 0, nbase;
-	int nsegs, ret = -1;
-
-	if (r->pattern[0] != '/' || strlen(r->pattern) >= PATH_MAX)
-		return inst_error(in, "row %u: '%s' is not an absolute "
-				  "pattern", r->index, r->pattern);
-	text = xstrdup(r->pattern);
-	segs = xcalloc(MAX_SEGS, sizeof(*segs));
-	nsegs = split_pattern(text, segs, MAX_SEGS);
-	if (nsegs < 0) {
-		inst_error(in, "row %u: too many segments", r->index);
-		goto out;
-	}
-	while (nlit < (size_t)nsegs && segs[nlit].kind == SEG_LIT)
-		nlit++;
-	nbase = (size_t)nsegs;
-	while (nbase > nlit && segs[nbase - 1].kind == SEG_STARSTAR)
-		nbase--;
-	if (nbase == nlit) {
-		/* No wildcard but trailing "**": one subtree. */
-		base = text_prefix(r->pattern, (uint32_t)nlit);
-		ret = launch_path(in, r, base, true, true);
-		goto out;
-	}
-	if (nlit == 0) {
-		inst_error(in, "row %u: '%s' starts with a wildcard",
-			   r->index, r->pattern);
-		goto out;
-	}
-	base = text_prefix(r->pattern, (uint32_t)nbase);
-	if (linux_glob_expand(base, &paths, &npaths, &msg) < 0) {
-		inst_error(in, "row %u: %s", r->index, msg);
-		free(msg);
-		goto out;
-	}
-	ret = 0;
-	for (i = 0; i < npaths && ret == 0; i++)
-		ret = launch_path(in, r, paths[i], nbase < (size_t)nsegs,
-				  false);
-out:
-	for (i = 0; i < npaths; i++)
-		free(paths[i]);
-	free(paths);
-	free(base);
-	free(segs);
-	free(text);
-	return ret;
-}
-
-static const char *const pass_flags[] = {
-	"--new-session", "--die-with-parent", "--unshare-user",
-	"--disable-userns", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
-	"--unshare-cgroup-try", "--unshare-net",
-};
-
-static bool is_pass_flag(const char *a)
-{
-	size_t i;
-
-	for (i = 0; i < array_size(pass_flags); i++)
-		if (strcmp(a, pass_flags[i]) == 0)
-			return true;
-	return false;
-}
-
-static int parse_row_index(const char *s, uint32_t *out)
-{
-	unsigned long v;
-	char *end;
-
-	if (s[0] < '0' || s[0] > '9' || (s[0] == '0' && s[1]))
-		return -1;
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || *end || v > UINT32_MAX)
-		return -1;
-	*out = (uint32_t)v;
-	return 0;
-}
-
-static int inst_launch(struct inst *in, const char *num)
-{
-	uint32_t idx;
-	size_t i;
-
-	if (parse_row_index(num, &idx) < 0)
-		return inst_error(in, "bad row number '%s' after %s", num,
-				  LINUX_LAUNCH_ARG);
-	for (i = 0; i < in->nrows; i++)
-		if (in->rows[i].index == idx)
-			return launch_row(in, &in->rows[i]);
-	return inst_error(in, "the artifact names file row %u, which is no "
-			  "launch row of the plan", idx);
-}
-
-/* A static "--bind-try"/"--ro-bind-try": kept only when the source is. */
-static int inst_try(struct inst *in, const char *opt, const char *src,
-		    const char *dest)
-{
-	enum mk kind = strcmp(opt, "--bind-try") == 0 ? MK_RW : MK_RO;
-	struct stat st;
-	int ret;
-
-	if (strcmp(src, dest) != 0 || dest[0] != '/')
-		return inst_error(in, "unexpected %s '%s' '%s' in the "
-				  "artifact", opt, src, dest);
-	if (lstat(src, &st) < 0) {
-		if (errno == ENOENT || errno == ENOTDIR)
-			return 0;
-		return inst_error(in, "cannot inspect '%s': %s", src,
-				  strerror(errno));
-	}
-	ret = prepare(in, dest, kind);
-	if (ret)
-		return ret < 0 ? -1 : 0;
-	arg3(in, opt, src, dest);
-	push_mount(in, dest, kind, true, 0);
-	return 0;
-}
-
-/*
- * Split @len bytes at @buf into NUL-terminated arguments (borrowed
- * pointers into @buf).  Returns -1 unless the last byte is a NUL.
- */
-static int split_args(const uint8_t *buf, size_t len, struct strv *out)
-{
-	size_t i, start = 0;
-
-	if (len && buf[len - 1] != '\0')
-		return -1;
-	for (i = 0; i < len; i++) {
-		if (buf[i])
-			continue;
-		strv_push(out, (char *)(buf + start));
-		start = i + 1;
-	}
-	return 0;
-}
-
-static int inst_args(struct inst *in, const struct strv *a)
-{
-	size_t i = 0;
-
-	while (i < a->n && !in->err) {
-		const char *o = a->v[i];
-		size_t left = a->n - i - 1;
-
-		if (is_pass_flag(o)) {
-			strv_add(&in->argv, o);
-			i++;
-		} else if (strcmp(o, "--cap-drop") == 0 ||
-			   strcmp(o, "--remount-ro") == 0) {
-			if (left < 1)
-				break;
-			arg2(in, o, a->v[i + 1]);
-			i += 2;
-		} else if (strcmp(o, "--dev") == 0 ||
-			   strcmp(o, "--proc") == 0) {
-			if (left < 1)
-				break;
-			arg2(in, o, a->v[i + 1]);
-			push_mount(in, a->v[i + 1], MK_SPECIAL, false, 0);
-			i += 2;
-		} else if (strcmp(o, "--ro-bind") == 0 ||
-			   strcmp(o, "--bind") == 0) {
-			if (left < 2)
-				break;
-			arg3(in, o, a->v[i + 1], a->v[i + 2]);
-			push_mount(in, a->v[i + 2],
-				   o[2] == 'r' ? MK_RO : MK_RW,
-				   strcmp(a->v[i + 1], a->v[i + 2]) == 0, 0);
-			i += 3;
-		} else if (strcmp(o, "--ro-bind-try") == 0 ||
-			   strcmp(o, "--bind-try") == 0) {
-			if (left < 2)
-				break;
-			inst_try(in, o, a->v[i + 1], a->v[i + 2]);
-			i += 3;
-		} else if (strcmp(o, LINUX_LAUNCH_ARG) == 0) {
-			if (left < 1)
-				break;
-			inst_launch(in, a->v[i + 1]);
-			i += 2;
-		} else {
-			return inst_error(in, "unexpected argument '%s' in the "
-					  "artifact", o);
-		}
-	}
-	if (in->err)
-		return -1;
-	if (i < a->n)
-		return inst_error(in, "'%s' lacks its operands at the end of "
-				  "the artifact", a->v[i]);
-	return 0;
-}
-
-int linux_launch_instantiate(const uint8_t *artifact, size_t len,
-			     const struct linux_launch_row *rows, size_t nrows,
-			     struct linux_launch *out, char **err)
-{
-	struct strv a = { 0 };
-	struct inst in;
-	size_t i;
-	int ret = -1;
-
-	memset(out, 0, sizeof(*out));
-	*err = NULL;
-	memset(&in, 0, sizeof(in));
-	in.rows = rows;
-	in.nrows = nrows;
-	if (split_args(artifact, len, &a) < 0) {
-		inst_error(&in, "the artifact does not end with a NUL byte");
-		goto out;
-	}
-	if (inst_args(&in, &a) < 0)
-		goto out;
-	if (!in.nm) {
-		inst_error(&in, "the artifact mounts no root");
-		goto out;
-	}
-	/* Only now: until here bubblewrap may need new mount points. */
-	for (i = 0; i < in.nm; i++)
-		if (in.m[i].remount)
-			arg2(&in, "--remount-ro", in.m[i].dest);
-	out->argv = in.argv.v;
-	out->argc = in.argv.n;
-	out->placeholders = in.placeholders.v;
-	out->nplaceholders = in.placeholders.n;
-	memset(&in.argv, 0, sizeof(in.argv));
-	memset(&in.placeholders, 0, sizeof(in.placeholders));
-	ret = 0;
-out:
-	if (ret < 0)
-		*err = in.err ? in.err : xstrdup("cannot instantiate");
-	else
-		free(in.err);
-	free(a.v);
-	strv_free(&in.argv);
-	strv_free(&in.placeholders);
-	strv_free(&in.dirs);
-	for (i = 0; i < in.nm; i++)
-		free(in.m[i].dest);
-	free(in.m);
-	return ret;
-}
-
-void linux_launch_free(struct linux_launch *launch)
-{
-	size_t i;
-
-	if (!launch)
-		return;
-	for (i = 0; i < launch->argc; i++)
-		free(launch->argv[i]);
-	free(launch->argv);
-	for (i = 0; i < launch->nplaceholders; i++)
-		free(launch->placeholders[i]);
-	free(launch->placeholders);
-	memset(launch, 0, sizeof(*launch));
-}

@@ -755,7 +755,8 @@ static int windows_emit_profile(const struct table *table,
 
 /* The windows target: see doc/targets.md, section "windows". */
 const struct emitter emitter_windows = {
-	.name = "windows",
+	.id = TARGET_WINDOWS,
+	.name = TARGET_WINDOWS_NAME,
 	.profile_ext = "acl.json",
 	.check_table = check_net_posture,
 	.classify = windows_classify,

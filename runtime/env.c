@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "env.h"
+#include "grow.h"
 
 static const char *const secret_words[] = { ENV_SECRET_WORDS };
 
@@ -119,10 +120,8 @@ static long *lookup(const struct env_index *ix, const struct env_list *env,
 
 static void push(struct env_list *env, const char *entry)
 {
-	if (env->n + 1 >= env->cap) {
-		env->cap = env->cap ? env->cap * 2 : 32;
-		env->v = xreallocarray(env->v, env->cap, sizeof(*env->v));
-	}
+	/* The entry and the terminating NULL. */
+	GROW(env->v, env->cap, env->n + 2);
 	env->v[env->n++] = xstrdup(entry);
 	env->v[env->n] = NULL;
 }

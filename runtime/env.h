@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * env.h - the environment vbox-exec gives the child (SPEC §3.2, §4).
+ * env.h - the environment vbox-exec gives the child (doc/launcher.md,
+ * "Environment").
  *
  * The child's environment is built once, before anything starts, from
  * the launcher's own environment and the -e options:

@@ -1,12 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * launch.h - the platform interface of vbox-exec.
+ * launch.h - the platform interface of vbox-exec, and its one error
+ * convention.
  *
- * vbox_exec.c parses the command line, loads the plan with the shared
- * loader, refuses a plan for another platform and builds the child's
- * environment; then exactly one of launch_linux.c (bubblewrap) or
- * launch_darwin.c (sandbox-exec) is linked in and runs the command under
- * the plan.  Everything a platform file needs from the rest is here.
+ * vbox_exec.c parses the command line, loads the plan with the plan
+ * library, refuses a plan for another platform and builds the child's
+ * environment; then exactly one of runtime/linux/launch.c (bubblewrap)
+ * or runtime/darwin/launch.c (sandbox-exec) is linked in and runs the
+ * command under the plan.  Everything a platform file needs from the
+ * rest is here.
+ *
+ * Errors: a function that can fail returns 0 (or a valid value) on
+ * success and -1 with a one-line message in *err (the caller frees it)
+ * on failure; the caller that gives up prints it once with vx_error()
+ * and returns EXIT_LAUNCHER.  Functions that only print (vx_error) are
+ * the top of a launch.  Exit statuses are exit_codes.h's.
  */
 #ifndef VBOX_LAUNCH_H
 #define VBOX_LAUNCH_H
@@ -30,7 +38,6 @@ struct env_list;
  *             -e PWD=...)
  * @workdir: the child's working directory, absolute, checked to be a
  *           directory on the host
- * @self_exe: vbox-exec's own binary (the shim inside the sandbox)
  * @timeout_ms: end the tree after this long; 0 for never
  * @dry_run: print the runner's command line instead of starting it
  */
@@ -42,7 +49,6 @@ struct launch_request {
 	const char *pwd;
 	bool unset_pwd;
 	const char *workdir;
-	const char *self_exe;
 	double timeout_ms;
 	bool dry_run;
 };
@@ -55,16 +61,10 @@ int launch_platform(void);
  * tree to end.  Returns vbox-exec's exit status: the command's status,
  * 128 + N for death by signal N, 124 after a timeout, 125 when the
  * sandbox could not be set up (a message on stderr says why; the command
- * never ran), 126/127 from the shim (shim.c).  With @req->dry_run prints
+ * never ran), 126/127 from the sandbox's init (runtime/init/init.c).  With @req->dry_run prints
  * the runner's command line on stdout and returns 0.
  */
 int launch_run(const struct launch_request *req);
-
-/*
- * shim_main - "vbox-exec --internal-shim ...": the program bubblewrap
- * starts inside the sandbox (shim.c).  Never returns on success.
- */
-int shim_main(int argc, char **argv);
 
 /* vx_log_enabled - --log was given. */
 extern bool vx_log_enabled;

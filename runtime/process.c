@@ -1,14 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * process.c - start the runner, then one poll() loop until it is reaped
- * (process.h).
+ * process.c - start the runner; map how it ended (process.h).
  */
 #include <vbox.h>
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <sys/types.h>
@@ -22,17 +20,6 @@
 
 #include "process.h"
 
-/* A time that never comes, for deadlines that are not set. */
-#define NEVER 1e300
-
-/* The self-pipe: handlers write one byte per signal, the loop reads. */
-static int sig_pipe[2] = { -1, -1 };
-
-/* The signals vbox-exec passes on to the command (SPEC §3.2). */
-static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
-/* Which of them got a handler (one ignored at start stays ignored). */
-static bool handled[array_size(forwarded)];
-
 double proc_now_ms(void)
 {
 	struct timespec ts;
@@ -40,59 +27,6 @@ double proc_now_ms(void)
 	if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0)
 		BUG("clock_gettime(CLOCK_MONOTONIC) failed");
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static void on_signal(int sig)
-{
-	int saved = errno;
-	unsigned char b = (unsigned char)sig;
-
-	/* A full pipe already holds a wake-up; losing this byte is fine
-	 * for SIGCHLD and at worst merges a repeated forwarded signal. */
-	if (write(sig_pipe[1], &b, 1) < 0) {
-		/* nothing to do: see above */
-	}
-	errno = saved;
-}
-
-static int set_flags(int fd)
-{
-	int fl = fcntl(fd, F_GETFL);
-
-	if (fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0)
-		return -1;
-	return fcntl(fd, F_SETFD, FD_CLOEXEC);
-}
-
-int proc_signals_install(void)
-{
-	struct sigaction sa;
-	size_t i;
-
-	if (pipe(sig_pipe) < 0)
-		return -1;
-	if (set_flags(sig_pipe[0]) < 0 || set_flags(sig_pipe[1]) < 0)
-		return -1;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	for (i = 0; i < array_size(forwarded); i++) {
-		struct sigaction old;
-
-		/*
-		 * A signal ignored at start (nohup, a background job) stays
-		 * ignored, for vbox-exec and, inherited, for the command.
-		 */
-		if (sigaction(forwarded[i], NULL, &old) < 0)
-			return -1;
-		if (old.sa_handler == SIG_IGN)
-			continue;
-		if (sigaction(forwarded[i], &sa, NULL) < 0)
-			return -1;
-		handled[i] = true;
-	}
-	sa.sa_flags = SA_NOCLDSTOP;
-	return sigaction(SIGCHLD, &sa, NULL);
 }
 
 /* Close every fd from @from up, in the child after fork(). */
@@ -144,11 +78,10 @@ static void child_fds(const struct proc_spawn *sp)
 	close_from(top);
 }
 
-pid_t proc_start(const struct proc_spawn *sp, char **err)
+pid_t proc_start(const struct proc_spawn *sp, const sigset_t *mask,
+		 char **err)
 {
 	pid_t parent = getpid(), pid;
-	sigset_t none;
-	size_t i;
 
 	if (sp->npass > PROC_MAX_PASS_FDS)
 		BUG("too many fds to pass: %zu", sp->npass);
@@ -169,175 +102,10 @@ pid_t proc_start(const struct proc_spawn *sp, char **err)
 #endif
 	if (setsid() < 0)
 		child_fail("setsid for", sp->path);
-	for (i = 0; i < array_size(forwarded); i++)
-		if (handled[i])
-			signal(forwarded[i], SIG_DFL);
-	signal(SIGCHLD, SIG_DFL);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
+	sigprocmask(SIG_SETMASK, mask, NULL);
 	child_fds(sp);
 	execve(sp->path, sp->argv, sp->envp);
 	child_fail("cannot run", sp->path);
-}
-
-/* The pending forwarded signals, in arrival order, merged per signal. */
-struct pending {
-	int sig[array_size(forwarded)];
-	size_t n;
-};
-
-static void pending_add(struct pending *p, int sig)
-{
-	size_t i;
-
-	for (i = 0; i < p->n; i++)
-		if (p->sig[i] == sig)
-			return;
-	p->sig[p->n++] = sig;
-}
-
-static void pending_flush(struct pending *p, struct proc_ops *ops)
-{
-	size_t i = 0, j;
-
-	while (i < p->n) {
-		if (!ops->forward(ops->ctx, p->sig[i]))
-			return;
-		for (j = i + 1; j < p->n; j++)
-			p->sig[j - 1] = p->sig[j];
-		p->n--;
-	}
-}
-
-static bool is_forwarded(int sig)
-{
-	size_t i;
-
-	for (i = 0; i < array_size(forwarded); i++)
-		if (forwarded[i] == sig)
-			return true;
-	return false;
-}
-
-/* Read what the handlers wrote; forwarded signals go to @p. */
-static void drain_signals(struct pending *p)
-{
-	unsigned char buf[64];
-	ssize_t n, i;
-
-	for (;;) {
-		n = read(sig_pipe[0], buf, sizeof(buf));
-		if (n <= 0)
-			return;
-		for (i = 0; i < n; i++)
-			if (is_forwarded(buf[i]))
-				pending_add(p, buf[i]);
-	}
-}
-
-/* Let the hooks see whatever is left on the watched fds, once. */
-static void drain_watched(struct proc_ops *ops)
-{
-	size_t i;
-
-	for (i = 0; i < PROC_MAX_WATCH_FDS; i++) {
-		if (ops->watch[i] < 0)
-			continue;
-		if (!ops->readable(ops->ctx, ops->watch[i]))
-			ops->watch[i] = -1;
-	}
-}
-
-static int poll_timeout(double now, double deadline, double kill_at)
-{
-	double t = deadline < kill_at ? deadline : kill_at;
-
-	if (t == NEVER)
-		return -1;
-	if (t <= now)
-		return 0;
-	/* A far deadline is approached a minute at a time (int range). */
-	if (t - now > 60000)
-		return 60000;
-	/* Round up: waking early would only spin. */
-	return (int)(t - now) + 1;
-}
-
-int proc_supervise(pid_t runner, double timeout_ms, struct proc_ops *ops,
-		   struct proc_result *res)
-{
-	struct pollfd pfd[1 + PROC_MAX_WATCH_FDS];
-	struct pending pending = { .n = 0 };
-	double start = proc_now_ms(), now, deadline = NEVER;
-	double kill_at = NEVER;
-	size_t i, n;
-	pid_t got;
-	int status = 0, rc = 0;
-
-	memset(res, 0, sizeof(*res));
-	if (timeout_ms > 0)
-		deadline = start + timeout_ms;
-	for (;;) {
-		got = waitpid(runner, &status, WNOHANG);
-		if (got == runner)
-			break;
-		if (got < 0 && errno != EINTR) {
-			rc = -1;
-			goto out_kill;
-		}
-		pfd[0].fd = sig_pipe[0];
-		pfd[0].events = POLLIN;
-		for (i = 0, n = 1; i < PROC_MAX_WATCH_FDS; i++) {
-			if (ops->watch[i] < 0)
-				continue;
-			pfd[n].fd = ops->watch[i];
-			pfd[n].events = POLLIN;
-			n++;
-		}
-		now = proc_now_ms();
-		if (poll(pfd, n, poll_timeout(now, deadline, kill_at)) < 0 &&
-		    errno != EINTR) {
-			rc = -1;
-			goto out_kill;
-		}
-		drain_signals(&pending);
-		for (i = 1; i < n; i++) {
-			if (!(pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
-				continue;
-			if (ops->readable(ops->ctx, pfd[i].fd))
-				continue;
-			for (size_t w = 0; w < PROC_MAX_WATCH_FDS; w++)
-				if (ops->watch[w] == pfd[i].fd)
-					ops->watch[w] = -1;
-		}
-		pending_flush(&pending, ops);
-		now = proc_now_ms();
-		if (now >= deadline && !res->timed_out) {
-			res->timed_out = true;
-			ops->terminate(ops->ctx);
-			kill_at = now + PROC_KILL_GRACE_MS;
-			deadline = NEVER;
-		}
-		if (now >= kill_at) {
-			ops->kill(ops->ctx);
-			kill(runner, SIGKILL);
-			kill_at = NEVER;
-		}
-	}
-	drain_watched(ops);
-	goto out_settle;
-
-out_kill:
-	/* Waiting failed: end everything, then reap with a blocking wait. */
-	ops->kill(ops->ctx);
-	kill(runner, SIGKILL);
-	while (waitpid(runner, &status, 0) < 0 && errno == EINTR)
-		;
-out_settle:
-	ops->settle(ops->ctx);
-	res->status = status;
-	res->elapsed_ms = proc_now_ms() - start;
-	return rc;
 }
 
 int proc_exit_status(const struct proc_result *res)

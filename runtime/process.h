@@ -1,14 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * process.h - starting the sandbox runner (bwrap, sandbox-exec) and
- * supervising the tree under it: signal forwarding, the timeout, waiting,
- * exit-status mapping.  Portable POSIX; what only the platform knows
- * (which process is the command, how to end the whole tree) comes in
- * through struct proc_ops.
- *
- * Signals use a self-pipe: the handlers only write the signal number, and
- * everything else happens in one poll() loop, so no state is touched from
- * a handler.
+ * process.h - starting the sandbox runner (bwrap) and mapping how it
+ * ended to vbox-exec's exit status.  Portable POSIX.  Waiting for it is
+ * the supervisor's (supervise.h).
  */
 #ifndef VBOX_PROCESS_H
 #define VBOX_PROCESS_H
@@ -17,20 +11,14 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-/* Exit statuses of vbox-exec itself (SPEC §3.2). */
-#define EXIT_TIMEOUT 124
-#define EXIT_LAUNCHER 125
-#define EXIT_NOT_EXECUTABLE 126
-#define EXIT_NOT_FOUND 127
+#include <signal.h>
 
-/* Grace between SIGTERM and SIGKILL when the timeout ends the tree. */
-#define PROC_KILL_GRACE_MS 2000
+#include "exit_codes.h"
+
 /* How long the launcher waits for an ended tree to be gone. */
 #define PROC_SETTLE_MS 5000
 /* The runner gets fds 0-2 and these many more, as fds 3, 4, ... */
 #define PROC_MAX_PASS_FDS 8
-/* At most this many extra fds are watched in the loop. */
-#define PROC_MAX_WATCH_FDS 4
 
 /**
  * struct proc_spawn - how to start the runner
@@ -50,30 +38,6 @@ struct proc_spawn {
 };
 
 /**
- * struct proc_ops - what the platform does for the supervisor
- * @ctx: passed to every hook
- * @watch: fds to poll for input (-1 = unused slot)
- * @readable: @fd of @watch has input or hung up; return false to stop
- *            watching it (the hook closes it)
- * @forward: deliver signal @sig, received by vbox-exec, to the command;
- *           return false when the command is not known yet (the
- *           supervisor keeps the signal and asks again later)
- * @terminate: the timeout expired: ask the whole tree to end (SIGTERM)
- * @kill: end the whole tree now (SIGKILL)
- * @settle: the runner has been reaped: make sure nothing of the tree is
- *          left, waiting at most PROC_SETTLE_MS
- */
-struct proc_ops {
-	void *ctx;
-	int watch[PROC_MAX_WATCH_FDS];
-	bool (*readable)(void *ctx, int fd);
-	bool (*forward)(void *ctx, int sig);
-	void (*terminate)(void *ctx);
-	void (*kill)(void *ctx);
-	void (*settle)(void *ctx);
-};
-
-/**
  * struct proc_result - how the runner ended
  * @status: its wait status (waitpid())
  * @timed_out: the timeout expired and the tree was ended
@@ -86,31 +50,15 @@ struct proc_result {
 };
 
 /*
- * proc_signals_install - route SIGINT, SIGTERM, SIGHUP, SIGQUIT and
- * SIGCHLD to the self-pipe.  Call once, before proc_start().  Returns 0,
- * or -1 with errno set.
- */
-int proc_signals_install(void);
-
-/*
  * proc_start - fork and exec the runner as @sp says, in a new session
- * (so terminal signals reach only vbox-exec, which forwards them) and with
+ * (so terminal signals reach only vbox-exec, which forwards them), with
  * the parent-death signal SIGKILL (so a killed vbox-exec takes the runner
- * with it).  Returns the runner's pid, or -1 with a message in *@err
- * (caller frees).  The runner's exec failure is reported by its exit
- * status EXIT_LAUNCHER after a message on stderr.
+ * with it) and the signal mask @mask.  Returns the runner's pid, or -1
+ * with a message in *@err (caller frees).  The runner's exec failure is
+ * reported by its exit status EXIT_LAUNCHER after a message on stderr.
  */
-pid_t proc_start(const struct proc_spawn *sp, char **err);
-
-/*
- * proc_supervise - wait for @runner to end, forwarding signals through
- * @ops, ending the tree @timeout_ms after the start (0: never), and
- * calling @ops->settle once the runner is reaped.  Fills *@res and
- * returns 0; -1 only if waiting itself failed (the tree is killed and
- * reaped first, and *@res reports a SIGKILL).
- */
-int proc_supervise(pid_t runner, double timeout_ms, struct proc_ops *ops,
-		   struct proc_result *res);
+pid_t proc_start(const struct proc_spawn *sp, const sigset_t *mask,
+		 char **err);
 
 /*
  * proc_exit_status - the exit status of vbox-exec for a runner that

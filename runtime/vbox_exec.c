@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * vbox_exec.c - vbox-exec [OPTIONS] PLAN -- COMMAND [ARG...] (SPEC §3.2).
+ * vbox_exec.c - vbox-exec [OPTIONS] PLAN -- COMMAND [ARG...]
+ * (doc/launcher.md).
  *
- * Parses the command line, loads the plan with the shared loader, refuses
- * a plan for another platform, checks the working directory, builds the
- * child's environment and hands over to the platform's launch_run().
- * Every failure before the command starts exits 125 with a message naming
- * the cause: vbox-exec never runs the command outside the sandbox.
+ * Owned here: the command line (one option table, from which both the
+ * parser's tables and --help are made, so they cannot drift), loading
+ * the plan with the plan library, refusing a plan for another platform,
+ * the working directory, --log's output, and handing over to the
+ * platform's launch_run().  Every failure before the command starts
+ * exits 125 with a message naming the cause: vbox-exec never runs the
+ * command outside the sandbox.
  */
 #include <vbox.h>
 
@@ -87,18 +90,50 @@ char *shell_quote(const char *s)
 	return out;
 }
 
-static const char usage_text[] =
+enum {
+	OPT_REPLACE_ENV = 256,
+	OPT_TIMEOUT,
+	OPT_LOG,
+	OPT_DRY_RUN,
+	OPT_HELP,
+	OPT_VERSION,
+};
+
+/**
+ * struct opt_spec - one option, for the parser and for --help
+ * @name: the long name
+ * @val: the short letter, or an OPT_* value
+ * @arg: the value's name in --help, NULL for none
+ * @help: one line for --help
+ */
+struct opt_spec {
+	const char *name;
+	int val;
+	const char *arg;
+	const char *help;
+};
+
+static const struct opt_spec opt_specs[] = {
+	{ "workdir", 'C', "DIR", "working directory (grants nothing)" },
+	{ "env", 'e', "NAME=VALUE",
+	  "set or override a variable (repeatable)" },
+	{ "replace-env", OPT_REPLACE_ENV, NULL,
+	  "the environment is exactly the -e variables" },
+	{ "timeout", OPT_TIMEOUT, "SECONDS",
+	  "end the whole process tree after this long" },
+	{ "log", OPT_LOG, NULL, "stage timings and warnings to stderr" },
+	{ "dry-run", OPT_DRY_RUN, NULL,
+	  "print the sandbox command line and exit" },
+	{ "help", OPT_HELP, NULL, "show this help and exit" },
+	{ "version", OPT_VERSION, NULL, "show the version and exit" },
+};
+
+static const char usage_head[] =
 	"Usage: vbox-exec [OPTIONS] PLAN -- COMMAND [ARG...]\n"
 	"Run COMMAND under the sandbox plan PLAN (vboxc compile --emit=plan).\n"
-	"\n"
-	"  -C, --workdir=DIR      working directory (grants nothing)\n"
-	"  -e, --env=NAME=VALUE   set or override a variable (repeatable)\n"
-	"      --replace-env      the environment is exactly the -e variables\n"
-	"      --timeout=SECONDS  end the whole process tree after this long\n"
-	"      --log              stage timings and warnings to stderr\n"
-	"      --dry-run          print the sandbox command line and exit\n"
-	"      --help             show this help and exit\n"
-	"      --version          show the version and exit\n"
+	"\n";
+
+static const char usage_tail[] =
 	"\n"
 	"Options go before '--'.  The inherited environment loses variables\n"
 	"whose names look like secrets (TOKEN, SECRET, PASSWORD, PASSWD,\n"
@@ -108,6 +143,54 @@ static const char usage_text[] =
 	"Exit status: COMMAND's status; 128+N when it died of signal N; 124\n"
 	"on timeout; 125 when vbox-exec failed and COMMAND did not run; 126\n"
 	"COMMAND not executable; 127 COMMAND not found.\n";
+
+static bool is_short(int val)
+{
+	return val > 0 && val < 256;
+}
+
+static int print_help(void)
+{
+	char left[64];
+	size_t i;
+
+	fputs(usage_head, stdout);
+	for (i = 0; i < array_size(opt_specs); i++) {
+		const struct opt_spec *o = &opt_specs[i];
+
+		snprintf(left, sizeof(left), "%c%c%s --%s%s%s",
+			 is_short(o->val) ? '-' : ' ',
+			 is_short(o->val) ? o->val : ' ',
+			 is_short(o->val) ? "," : " ", o->name,
+			 o->arg ? "=" : "", o->arg ? o->arg : "");
+		printf("  %-23s%s\n", left, o->help);
+	}
+	fputs(usage_tail, stdout);
+	return fflush(stdout) == 0 ? 0 : EXIT_LAUNCHER;
+}
+
+/* getopt_long()'s tables, made from opt_specs. */
+static void make_getopt(struct option *longs, char *shorts)
+{
+	size_t i, k = 0;
+
+	shorts[k++] = ':';
+	for (i = 0; i < array_size(opt_specs); i++) {
+		const struct opt_spec *o = &opt_specs[i];
+
+		longs[i].name = o->name;
+		longs[i].has_arg = o->arg ? required_argument : no_argument;
+		longs[i].flag = NULL;
+		longs[i].val = o->val;
+		if (is_short(o->val)) {
+			shorts[k++] = (char)o->val;
+			if (o->arg)
+				shorts[k++] = ':';
+		}
+	}
+	memset(&longs[i], 0, sizeof(longs[i]));
+	shorts[k] = '\0';
+}
 
 static int usage_error(const char *fmt, ...) __printf(1, 2);
 
@@ -144,27 +227,6 @@ struct options {
 	bool dry_run;
 };
 
-enum {
-	OPT_REPLACE_ENV = 256,
-	OPT_TIMEOUT,
-	OPT_LOG,
-	OPT_DRY_RUN,
-	OPT_HELP,
-	OPT_VERSION,
-};
-
-static const struct option long_options[] = {
-	{ "workdir", required_argument, NULL, 'C' },
-	{ "env", required_argument, NULL, 'e' },
-	{ "replace-env", no_argument, NULL, OPT_REPLACE_ENV },
-	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-	{ "log", no_argument, NULL, OPT_LOG },
-	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
-	{ "help", no_argument, NULL, OPT_HELP },
-	{ "version", no_argument, NULL, OPT_VERSION },
-	{ NULL, 0, NULL, 0 },
-};
-
 static int parse_timeout(const char *s, double *ms)
 {
 	char *end;
@@ -185,14 +247,17 @@ static int parse_timeout(const char *s, double *ms)
  */
 static int parse_args(int argc, char **argv, struct options *o)
 {
+	struct option longs[array_size(opt_specs) + 1];
+	char shorts[2 * array_size(opt_specs) + 2];
 	char *err = NULL;
 	int dd, c;
 
+	make_getopt(longs, shorts);
 	/* Options are only looked for before the first "--". */
 	for (dd = 1; dd < argc && strcmp(argv[dd], "--") != 0; dd++)
 		;
 	opterr = 0;
-	while ((c = getopt_long(dd, argv, ":C:e:", long_options, NULL)) != -1) {
+	while ((c = getopt_long(dd, argv, shorts, longs, NULL)) != -1) {
 		switch (c) {
 		case 'C':
 			o->workdir = optarg;
@@ -225,8 +290,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 			o->dry_run = true;
 			break;
 		case OPT_HELP:
-			fputs(usage_text, stdout);
-			return fflush(stdout) == 0 ? 0 : EXIT_LAUNCHER;
+			return print_help();
 		case OPT_VERSION:
 			printf("vbox-exec (%s) %s\n", PACKAGE_NAME,
 			       PACKAGE_VERSION);
@@ -276,7 +340,7 @@ static void log_plan(const char *path, const struct plan *p)
 
 	vx_log("plan loaded: %s (%s, %zu file rows, %zu network rows, "
 	       "writes default to %s, network %s)", path,
-	       plan_target_name(p->target), p->nfs, p->nnet,
+	       target_id_name(p->target), p->nfs, p->nnet,
 	       p->default_write == EFFECT_RW ? "rw" : "deny",
 	       p->default_net == EFFECT_DENY ? "deny" : "open");
 	for (i = 0; i < p->nfindings; i++) {
@@ -355,8 +419,8 @@ static int run(struct options *o)
 	}
 	if ((int)plan.target != launch_platform()) {
 		vx_error("%s: plan is for %s; this vbox-exec runs %s plans",
-			 o->plan, plan_target_name(plan.target),
-			 plan_target_name(launch_platform()));
+			 o->plan, target_id_name(plan.target),
+			 target_id_name(launch_platform()));
 		goto out_plan;
 	}
 	log_plan(o->plan, &plan);
@@ -395,7 +459,7 @@ static int run(struct options *o)
 out_workdir:
 	free(workdir);
 out_plan:
-	plan_free(&plan);
+	plan_release(&plan);
 	return status;
 }
 
@@ -404,9 +468,11 @@ int main(int argc, char **argv)
 	struct options o;
 	int status;
 
-	/* The shim runs inside the sandbox; it needs none of the rest. */
+#ifdef __APPLE__
+	/* The darwin shim runs inside the sandbox (runtime/darwin/). */
 	if (argc > 1 && strcmp(argv[1], "--internal-shim") == 0)
 		return shim_main(argc, argv);
+#endif
 
 	t_start = proc_now_ms();
 	memset(&o, 0, sizeof(o));

@@ -211,7 +211,7 @@ t_code_windows=3
 for t in $targets; do
 	p=good.$t.plan
 	is "$(od -An -c -N 8 "$p" | tr -d ' \n')" VBOXPLAN "$t: plan magic"
-	is "$(hexle "$p" 8 2)" 1 "$t: plan format version 1"
+	is "$(hexle "$p" 8 2)" 2 "$t: plan format version 2"
 	eval "want=\$t_code_$t"
 	is "$(hexle "$p" 10 1)" "$want" "$t: plan target byte"
 	is "$(hexle "$p" 12 4)" 32 "$t: plan header size"
@@ -427,8 +427,11 @@ has err "--emit=plan" "linux: ... and pointing to --emit=plan"
 check "linux: ... writing nothing" test ! -e launch.out
 vc linux compile --emit=plan -o launch.plan launch.rules
 is "$rc" 0 "linux: --emit=plan carries the launch-class row"
-check "linux: ... as a --vbox-launch placeholder" \
-	grep -q -a -e '--vbox-launch' launch.plan
+# An LX_LAUNCH mount (kind 10) for row 1, with no source and no
+# destination (plan/linux_artifact.h).
+check "linux: ... as a launch mount for the row" sh -c \
+	"od -An -tx1 -v launch.plan | tr -d ' \\n' |
+	 grep -q 0a000000010000000000000000000000"
 vc darwin compile launch.rules
 is "$rc" 0 "darwin: the same rules are kernel rows"
 

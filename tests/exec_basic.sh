@@ -206,7 +206,7 @@ is "$rc:$(cat out)" "5:dry run" "... that runs by hand with the same result"
 run "$VBOX_EXEC" --dry-run "$P" -- touch "$M"
 absent "$M" "--dry-run starts nothing"
 has out "--unshare-pid" "the line holds the hardening flags"
-has out "/proc/self/fd/3 --internal-shim" "... and the shim"
+has out "/proc/self/fd/3 -- " "... and the sandbox's init"
 
 # ---- --log ---------------------------------------------------------------
 cat >shadow.rules <<EOF

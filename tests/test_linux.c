@@ -6,10 +6,13 @@
  * tree (glob expansion and its bounds, holes, placeholders).
  *
  * With "--launch-args RULES ARGS PLACEHOLDERS" it is instead the driver of
- * tests/bwrap_diff.sh: it compiles RULES for linux with placeholders,
+ * tests/bwrap_diff.sh: it compiles RULES for linux with launch rows,
  * instantiates them against the host as vbox-exec will, and writes the
  * NUL-separated list to ARGS and the placeholder directories, one a line,
  * to PLACEHOLDERS.
+ *
+ * Lists are shown with NULs as blanks, and an LX_LAUNCH mount (which
+ * bubblewrap never sees) as "--vbox-launch ROW".
  */
 #include <vbox.h>
 
@@ -22,8 +25,12 @@
 #include "diag.h"
 #include "emit.h"
 #include "ir.h"
+#include "glob.h"
 #include "linux.h"
+#include "linux_artifact.h"
+#include "mounts.h"
 #include "tap.h"
+#include "wire.h"
 #include "testlib.h"
 
 extern char **environ;
@@ -62,29 +69,54 @@ static char *kinds(const struct tl_compiled *c)
 	return s;
 }
 
-/* The argument list with NULs shown as blanks, or "ERROR: first error". */
-static char *emit_text(struct tl_compiled *c, bool placeholders)
+/* @a rendered, NULs as blanks, LX_LAUNCH as "--vbox-launch ROW". */
+static char *render_text(const struct lx_artifact *a)
 {
-	char *buf = NULL, *out;
-	size_t len = 0, i;
-	FILE *f = open_memstream(&buf, &len);
-	int ret;
+	struct lx_artifact one = *a;
+	struct wbuf b = { 0 };
+	char num[16];
+	size_t i;
 
-	if (!f)
-		return xstrdup("(memstream)");
-	ret = linux_emit_args(c->table, &c->landing, placeholders, f,
-			      &c->diags);
-	fclose(f);
-	if (ret < 0) {
-		out = xasprintf("ERROR: %s", c->diags.n ?
-				c->diags.items[c->diags.n - 1].msg : "?");
-		free(buf);
-		return out;
+	one.n = 0;
+	one.chdir = NULL;
+	lx_render(&one, &b);
+	one.flags = 0;
+	for (i = 0; i < a->n; i++) {
+		if (a->m[i].kind == LX_LAUNCH) {
+			snprintf(num, sizeof(num), "%u", a->m[i].row);
+			wbuf_put(&b, "--vbox-launch", 14);
+			wbuf_put(&b, num, strlen(num) + 1);
+			continue;
+		}
+		one.m = &a->m[i];
+		one.n = 1;
+		lx_render(&one, &b);
 	}
-	for (i = 0; i < len; i++)
-		if (buf[i] == '\0')
-			buf[i] = i + 1 == len ? '\0' : ' ';
-	return buf;
+	if (a->chdir) {
+		one.n = 0;
+		one.chdir = a->chdir;
+		lx_render(&one, &b);
+	}
+	wbuf_put(&b, "", 1);
+	for (i = 0; i + 1 < b.len; i++)
+		if (b.p[i] == '\0')
+			b.p[i] = i + 2 == b.len ? '\0' : ' ';
+	return (char *)b.p;
+}
+
+/* The argument list with NULs shown as blanks, or "ERROR: first error". */
+static char *emit_text(struct tl_compiled *c, bool launch_rows)
+{
+	struct lx_artifact a;
+	char *out;
+
+	if (linux_build(c->table, &c->landing, launch_rows, &a,
+			&c->diags) < 0)
+		return xasprintf("ERROR: %s", c->diags.n ?
+				 c->diags.items[c->diags.n - 1].msg : "?");
+	out = render_text(&a);
+	lx_artifact_release(&a);
+	return out;
 }
 
 #define BASE "--new-session --die-with-parent --unshare-user " \
@@ -429,12 +461,11 @@ static char *join(char **v, size_t n, char sep)
 
 /*
  * instantiate - expand the launch rows of @c into @l against the host, as
- * vbox-exec does, from the argument list @buf (@len bytes) that
- * linux_emit_args() wrote with placeholders.  Returns 0, or -1 with the
- * reason in *@err (caller frees).
+ * vbox-exec does, from the sandbox linux_build() made with launch rows.
+ * Returns 0, or -1 with the reason in *@err (caller frees).
  */
-static int instantiate(const struct tl_compiled *c, const char *buf,
-		       size_t len, struct linux_launch *l, char **err)
+static int instantiate(const struct tl_compiled *c, const struct lx_artifact *a,
+		       struct linux_launch *l, char **err)
 {
 	struct linux_launch_row *rows;
 	size_t i, n = 0;
@@ -451,24 +482,22 @@ static int instantiate(const struct tl_compiled *c, const char *buf,
 		rows[n].pattern = r->fs.text;
 		n++;
 	}
-	ret = linux_launch_instantiate((const uint8_t *)buf, len, rows, n, l,
-				       err);
+	ret = linux_launch_instantiate(a, rows, n, l, err);
 	free(rows);
 	return ret;
 }
 
 /*
- * launch - compile @rules (with '@' for the tree), emit with placeholders
+ * launch - compile @rules (with '@' for the tree), build with launch rows
  * and instantiate; returns the tail of the list after the base arguments
  * ("ERROR: ..." on failure), and the placeholders in *@ph.
  */
 static char *launch(const char *rules, char **ph)
 {
 	struct linux_launch l;
-	char *text = at(rules), *buf = NULL, *err = NULL, *out, *tail;
-	size_t len = 0;
+	struct lx_artifact a;
+	char *text = at(rules), *err = NULL, *out, *tail;
 	struct tl_compiled c;
-	FILE *f;
 
 	*ph = xstrdup("");
 	if (compile(&c, text) < 0) {
@@ -477,26 +506,20 @@ static char *launch(const char *rules, char **ph)
 		return xstrdup("ERROR: compile");
 	}
 	free(text);
-	f = open_memstream(&buf, &len);
-	if (!f || linux_emit_args(c.table, &c.landing, true, f,
-				  &c.diags) < 0) {
-		if (f)
-			fclose(f);
-		free(buf);
+	if (linux_build(c.table, &c.landing, true, &a, &c.diags) < 0) {
 		tl_compiled_free(&c);
 		return xstrdup("ERROR: emit");
 	}
-	fclose(f);
-	if (instantiate(&c, buf, len, &l, &err) < 0) {
+	if (instantiate(&c, &a, &l, &err) < 0) {
 		out = xasprintf("ERROR: %s", err);
 		free(err);
 	} else {
-		out = join(l.argv, l.argc, ' ');
+		out = render_text(&l.sandbox);
 		free(*ph);
 		*ph = join(l.placeholders, l.nplaceholders, ' ');
-		linux_launch_free(&l);
+		linux_launch_release(&l);
 	}
-	free(buf);
+	lx_artifact_release(&a);
 	tl_compiled_free(&c);
 	/* Drop the base (the same for every table) up to "--proc /proc". */
 	tail = strstr(out, "--proc /proc");
@@ -640,48 +663,136 @@ static void test_launch_writable_default(void)
 	free(ph);
 }
 
+/* A mount as a test writes it down. */
+struct mspec {
+	unsigned kind;
+	unsigned mode;
+	uint32_t row;
+	const char *src;
+	const char *dest;
+};
+
+static void add_specs(struct lx_artifact *a, const struct mspec *m, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		lx_add(a, (enum lx_kind)m[i].kind, m[i].src, m[i].dest,
+		       m[i].mode, m[i].row);
+}
+
 static void test_launch_errors(void)
 {
-#define BYTES(s) s, sizeof(s) - 1
 	static const struct {
 		const char *name;
-		const char *bytes;
-		size_t len;
+		struct mspec m[3];
+		size_t n;
 		const char *want;
 	} cases[] = {
-		{ "no final NUL", BYTES("--bind\0/\0/"),
-		  "the artifact does not end with a NUL byte" },
-		{ "unknown argument",
-		  BYTES("--ro-bind\0/\0/\0--setenv\0A\0B\0"),
-		  "unexpected argument '--setenv' in the artifact" },
-		{ "missing operand", BYTES("--ro-bind\0/\0/\0--bind-try\0/x\0"),
-		  "'--bind-try' lacks its operands at the end of the "
-		  "artifact" },
 		{ "unknown row",
-		  BYTES("--ro-bind\0/\0/\0--vbox-launch\0007\0"),
+		  { { LX_BIND_RO, 0, LX_ROW_NONE, "/", "/" },
+		    { LX_LAUNCH, 0, 7, NULL, NULL } }, 2,
 		  "the artifact names file row 7, which is no launch row of "
 		  "the plan" },
-		{ "bad row number",
-		  BYTES("--ro-bind\0/\0/\0--vbox-launch\00007\0"),
-		  "bad row number '07' after --vbox-launch" },
-		{ "no root", BYTES("--new-session\0"),
-		  "the artifact mounts no root" },
-		{ "empty", BYTES(""), "the artifact mounts no root" },
+		{ "tmpfs in a plan",
+		  { { LX_BIND_RO, 0, LX_ROW_NONE, "/", "/" },
+		    { LX_TMPFS, 0755, 1, NULL, "/x" } }, 2,
+		  "unexpected tmpfs mount of '/x' in the artifact" },
+		{ "try-bind elsewhere",
+		  { { LX_BIND_RO, 0, LX_ROW_NONE, "/", "/" },
+		    { LX_BIND_RO_TRY, 0, 1, "/", "/b" } }, 2,
+		  "unexpected bind of '/' onto '/b' in the artifact" },
+		{ "no root", { { 0 } }, 0, "the artifact mounts no root" },
 	};
-#undef BYTES
 	struct linux_launch l;
+	struct lx_artifact a;
 	char *err;
 	size_t i;
 
 	for (i = 0; i < array_size(cases); i++) {
+		memset(&a, 0, sizeof(a));
+		a.flags = LX_NEW_SESSION;
+		add_specs(&a, cases[i].m, cases[i].n);
 		err = NULL;
-		is_int(linux_launch_instantiate((const uint8_t *)cases[i].bytes,
-						cases[i].len, NULL, 0, &l,
-						&err), -1,
+		is_int(linux_launch_instantiate(&a, NULL, 0, &l, &err), -1,
 		       "launch error %s: refused", cases[i].name);
 		is_str(err, cases[i].want, "launch error %s: message",
 		       cases[i].name);
 		free(err);
+		lx_artifact_release(&a);
+	}
+}
+
+/* lx_decode() refuses every malformed artifact, naming the field. */
+static void test_artifact_decode(void)
+{
+	static const struct {
+		const char *name;
+		uint32_t flags;
+		struct mspec m;
+		const char *want;
+	} cases[] = {
+		{ "good", LX_NEW_SESSION,
+		  { LX_BIND_RO, 0, 3, "/a", "/a" }, NULL },
+		{ "unknown flag", 1u << 20,
+		  { LX_BIND_RO, 0, 3, "/a", "/a" }, "unknown flags" },
+		{ "bad kind", 0, { 99, 0, 3, "/a", "/a" },
+		  "mount kind 99 is out of range" },
+		{ "relative", 0, { LX_BIND_RO, 0, 3, "/a", "a" },
+		  "destination 'a' is not absolute" },
+		{ "mode on a bind", 0, { LX_BIND_RO, 0755, 3, "/a", "/a" },
+		  "mode 755 does not fit the mount" },
+		{ "source on a tmpfs", 0, { LX_TMPFS, 0755, 3, "/a", "/a" },
+		  "source '/a' does not fit the mount" },
+		{ "launch with a path", 0, { LX_LAUNCH, 0, 3, NULL, "/a" },
+		  "a launch mount names a row and nothing else" },
+		{ "launch without a row", 0,
+		  { LX_LAUNCH, 0, LX_ROW_NONE, NULL, NULL },
+		  "a launch mount names a row and nothing else" },
+	};
+	struct lx_artifact a, got;
+	struct wbuf b;
+	struct wire_reader r;
+	char *err;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < array_size(cases) + 1; i++) {
+		bool trailing = i == array_size(cases);
+		size_t k = trailing ? 0 : i;
+
+		memset(&a, 0, sizeof(a));
+		memset(&b, 0, sizeof(b));
+		a.flags = cases[k].flags;
+		add_specs(&a, &cases[k].m, 1);
+		lx_encode(&a, &b);
+		lx_artifact_release(&a);
+		if (trailing)
+			wbuf_u8(&b, 0);
+		memset(&r, 0, sizeof(r));
+		r.p = b.p;
+		r.len = b.len;
+		err = NULL;
+		r.err = &err;
+		snprintf(r.ctx, sizeof(r.ctx), "artifact");
+		ret = lx_decode(&r, &got);
+		if (!trailing && !cases[k].want) {
+			ok(ret == 0 && got.n == 1 && got.m[0].row == 3 &&
+			   strcmp(got.m[0].dest, "/a") == 0 &&
+			   got.flags == LX_NEW_SESSION,
+			   "decode: a good artifact round-trips");
+			lx_artifact_release(&got);
+		} else {
+			const char *want = trailing ? "1 unused bytes" :
+				cases[k].want;
+
+			ok(ret < 0 && err && strstr(err, want),
+			   "decode %s: refused (%s)", trailing ? "trailing" :
+			   cases[k].name, err ? err : "accepted");
+			ok(got.n == 0 && !got.m, "... leaving nothing");
+		}
+		free(err);
+		wbuf_release(&b);
 	}
 }
 
@@ -698,17 +809,17 @@ static void test_glob_bounds(void)
 		return;
 	}
 	/* The literal lookups on the way count too. */
-	for (i = 0; i < LINUX_WALK_MAX_ENTRIES - 10; i++) {
+	for (i = 0; i < GLOB_WALK_MAX_ENTRIES - 10; i++) {
 		p = xasprintf("%s/f%05zu", dir, i);
 		close(open(p, O_WRONLY | O_CREAT, 0644));
 		free(p);
 	}
 	pat = xasprintf("%s/*", dir);
-	ret = linux_glob_expand(pat, &paths, &n, &err);
+	ret = glob_expand(pat, &paths, &n, &err);
 	is_int(ret, 0, "bounds: %d entries are within the walk bound",
-	       LINUX_WALK_MAX_ENTRIES - 10);
+	       GLOB_WALK_MAX_ENTRIES - 10);
 	if (!ret) {
-		is_int((long long)n, LINUX_WALK_MAX_ENTRIES - 10,
+		is_int((long long)n, GLOB_WALK_MAX_ENTRIES - 10,
 		       "bounds: every entry matched");
 		for (i = 0; i < n; i++)
 			free(paths[i]);
@@ -721,7 +832,7 @@ static void test_glob_bounds(void)
 		close(open(p, O_WRONLY | O_CREAT, 0644));
 		free(p);
 	}
-	ret = linux_glob_expand(pat, &paths, &n, &err);
+	ret = glob_expand(pat, &paths, &n, &err);
 	is_int(ret, -1, "bounds: one more entry is refused");
 	if (ret)
 		ok(err && strstr(err, "more than 10000 entries") != NULL,
@@ -732,7 +843,7 @@ static void test_glob_bounds(void)
 	/* 33 nested directories under the prefix. */
 	p = xasprintf("%s/deep", tree);
 	mkdir(p, 0755);
-	for (i = 0; i < LINUX_WALK_MAX_DEPTH + 1; i++) {
+	for (i = 0; i < GLOB_WALK_MAX_DEPTH + 1; i++) {
 		char *q = xasprintf("%s/d", p);
 
 		free(p);
@@ -742,9 +853,9 @@ static void test_glob_bounds(void)
 	free(p);
 	pat = xasprintf("%s/deep/**/leaf", tree);
 	err = NULL;
-	ret = linux_glob_expand(pat, &paths, &n, &err);
+	ret = glob_expand(pat, &paths, &n, &err);
 	is_int(ret, -1, "bounds: depth past %d is refused",
-	       LINUX_WALK_MAX_DEPTH);
+	       GLOB_WALK_MAX_DEPTH);
 	if (ret)
 		ok(err && strstr(err, "more than 32 levels") != NULL,
 		   "bounds: the message names the depth");
@@ -752,11 +863,11 @@ static void test_glob_bounds(void)
 	free(pat);
 	free(dir);
 	err = NULL;
-	is_int(linux_glob_expand("**/x", &paths, &n, &err), -1,
+	is_int(glob_expand("**/x", &paths, &n, &err), -1,
 	       "bounds: a relative pattern is refused");
 	free(err);
 	err = NULL;
-	is_int(linux_glob_expand("/*/x", &paths, &n, &err), -1,
+	is_int(glob_expand("/*/x", &paths, &n, &err), -1,
 	       "bounds: a pattern without literal prefix is refused");
 	free(err);
 }
@@ -767,7 +878,7 @@ static void test_glob_expand(void)
 	char **paths;
 	size_t n, i;
 
-	if (linux_glob_expand(pat, &paths, &n, &err) < 0) {
+	if (glob_expand(pat, &paths, &n, &err) < 0) {
 		ok(0, "expand: %s", err);
 		free(err);
 		free(pat);
@@ -820,59 +931,51 @@ static int driver(const char *rules, const char *args_path,
 		.flags = TL_SHADOW | TL_QUIET,
 	};
 	struct linux_launch l;
+	struct lx_artifact a;
 	struct tl_compiled c;
-	char *buf = NULL, *err = NULL, *phs = NULL;
-	size_t len = 0, i, phlen = 0;
+	struct wbuf args = { 0 };
+	char *err = NULL, *phs = NULL;
+	size_t i, phlen = 0;
 	FILE *f;
 	int ret = 1;
 
+	memset(&l, 0, sizeof(l));
+	memset(&a, 0, sizeof(a));
 	if (tl_compile_source(&c, &src) < 0) {
 		diag_print(stderr, &c.diags, "test_linux");
 		tl_compiled_free(&c);
 		return 1;
 	}
 	c.diags.max_errors = 0;
-	f = open_memstream(&buf, &len);
-	if (!f)
-		goto out;
 	if (emit_classify(&emitter_linux, c.table, &c.landing, &c.diags) < 0 ||
-	    linux_emit_args(c.table, &c.landing, true, f, &c.diags) < 0) {
-		fclose(f);
+	    linux_build(c.table, &c.landing, true, &a, &c.diags) < 0) {
 		diag_print(stderr, &c.diags, "test_linux");
 		goto out;
 	}
-	fclose(f);
-	if (instantiate(&c, buf, len, &l, &err) < 0) {
+	if (instantiate(&c, &a, &l, &err) < 0) {
 		fprintf(stderr, "test_linux: %s\n", err);
 		free(err);
 		goto out;
 	}
-	free(buf);
-	buf = NULL;
-	f = open_memstream(&buf, &len);
-	if (!f)
-		goto out_launch;
-	for (i = 0; i < l.argc; i++)
-		fwrite(l.argv[i], 1, strlen(l.argv[i]) + 1, f);
-	fclose(f);
+	lx_render(&l.sandbox, &args);
 	f = open_memstream(&phs, &phlen);
 	if (!f)
-		goto out_launch;
+		goto out;
 	for (i = 0; i < l.nplaceholders; i++)
 		fprintf(f, "%s\n", l.placeholders[i]);
 	fclose(f);
-	if (write_file(args_path, buf, len) < 0 ||
+	if (write_file(args_path, args.p, args.len) < 0 ||
 	    write_file(ph_path, phs, phlen) < 0) {
 		fprintf(stderr, "test_linux: cannot write: %s\n",
 			strerror(errno));
-		goto out_launch;
+		goto out;
 	}
 	ret = 0;
-out_launch:
-	linux_launch_free(&l);
 out:
+	linux_launch_release(&l);
+	lx_artifact_release(&a);
+	wbuf_release(&args);
 	free(phs);
-	free(buf);
 	tl_compiled_free(&c);
 	return ret;
 }
@@ -904,6 +1007,7 @@ int main(int argc, char **argv)
 	test_launch();
 	test_launch_writable_default();
 	test_launch_errors();
+	test_artifact_decode();
 	test_glob_expand();
 	test_glob_bounds();
 	if (rm_tree(tmpl) != 0)

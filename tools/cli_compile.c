@@ -48,6 +48,7 @@
 #include "ir_json.h"
 #include "location.h"
 #include "plan.h"
+#include "plan_encode.h"
 #include "target.h"
 
 /**

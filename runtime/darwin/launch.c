@@ -31,13 +31,13 @@
 #include "env.h"
 #include "launch.h"
 #include "plan.h"
-#include "process.h"
+#include "poll_supervise.h"
 
 #define SANDBOX_EXEC "/usr/bin/sandbox-exec"
 
 int launch_platform(void)
 {
-	return PLAN_TARGET_DARWIN;
+	return TARGET_DARWIN;
 }
 
 /**

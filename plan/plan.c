@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * plan.c - writing and loading plan.bin (SPEC §3.3; layout in plan.h).
+ * plan.c - loading plan.bin (layout in plan.h; doc/targets.md).
  *
+ * Owned here: the header, the checksum, the sections and their rows.
  * The loader is shared by vboxc (tests) and vbox-exec, so it treats its
  * input as hostile: every read is bounds-checked against the bytes left
  * in its section, every count is checked against those bytes before
@@ -18,20 +19,8 @@
 
 #include "emit.h"
 #include "ir.h"
-#include "location.h"
 #include "plan.h"
-
-/* The header's fixed fields (offsets in plan.h). */
-#define HDR_VERSION 8
-#define HDR_TARGET 10
-#define HDR_ZERO 11
-#define HDR_HEADER_SIZE 12
-#define HDR_FILE_SIZE 16
-#define HDR_CRC 24
-#define HDR_NSECTIONS 28
-
-#define SECTION_HEADER_SIZE 8
-#define NSECTIONS PLAN_SEC_ARTIFACT
+#include "wire.h"
 
 /* Smallest encoding of one entry: what a count is checked against. */
 #define ROW_MIN_BYTES (4 + 4 + 4 + 4 + 4)
@@ -100,33 +89,6 @@ uint32_t crc32c(uint32_t crc, const void *buf, size_t len)
 	return ~crc;
 }
 
-enum plan_target plan_target_of(const char *name)
-{
-	if (!name)
-		return 0;
-	if (strcmp(name, "darwin") == 0)
-		return PLAN_TARGET_DARWIN;
-	if (strcmp(name, "linux") == 0)
-		return PLAN_TARGET_LINUX;
-	if (strcmp(name, "windows") == 0)
-		return PLAN_TARGET_WINDOWS;
-	return 0;
-}
-
-const char *plan_target_name(enum plan_target target)
-{
-	switch (target) {
-	case PLAN_TARGET_DARWIN:
-		return "darwin";
-	case PLAN_TARGET_LINUX:
-		return "linux";
-	case PLAN_TARGET_WINDOWS:
-		return "windows";
-	default:
-		return "unknown";
-	}
-}
-
 static const char *section_name(unsigned tag)
 {
 	switch (tag) {
@@ -147,329 +109,22 @@ static const char *section_name(unsigned tag)
 	}
 }
 
-/* ---- writing --------------------------------------------------------- */
-
-/* A growable output buffer; never fails (allocation aborts). */
-struct wbuf {
-	uint8_t *p;
-	size_t len;
-	size_t cap;
-};
-
-static void put_bytes(struct wbuf *b, const void *data, size_t n)
-{
-	if (n > SIZE_MAX - b->len)
-		BUG("plan buffer overflow");
-	if (b->len + n > b->cap) {
-		size_t cap = b->cap ? b->cap : 256;
-
-		while (cap < b->len + n)
-			cap = cap > SIZE_MAX / 2 ? b->len + n : cap * 2;
-		b->p = xrealloc(b->p, cap);
-		b->cap = cap;
-	}
-	if (n)
-		memcpy(b->p + b->len, data, n);
-	b->len += n;
-}
-
-static void le_store(uint8_t *dst, uint64_t v, unsigned width)
-{
-	unsigned i;
-
-	for (i = 0; i < width; i++)
-		dst[i] = (uint8_t)(v >> (8 * i));
-}
-
-static void put_le(struct wbuf *b, uint64_t v, unsigned width)
-{
-	uint8_t tmp[8];
-
-	le_store(tmp, v, width);
-	put_bytes(b, tmp, width);
-}
-
-static void put_u8(struct wbuf *b, unsigned v)
-{
-	put_le(b, v, 1);
-}
-
-static void put_u16(struct wbuf *b, unsigned v)
-{
-	put_le(b, v, 2);
-}
-
-static void put_u32(struct wbuf *b, uint32_t v)
-{
-	put_le(b, v, 4);
-}
-
-static void put_string(struct wbuf *b, const char *s)
-{
-	size_t n = strlen(s);
-
-	if (n > UINT32_MAX)
-		BUG("plan string of %zu bytes", n);
-	put_u32(b, (uint32_t)n);
-	put_bytes(b, s, n);
-}
-
-/* Write a section header with a size to patch; returns where it is. */
-static size_t section_begin(struct wbuf *b, enum plan_section tag)
-{
-	size_t at;
-
-	put_u16(b, tag);
-	put_u16(b, 0);
-	at = b->len;
-	put_u32(b, 0);
-	return at;
-}
-
-static void section_end(struct wbuf *b, size_t at)
-{
-	size_t n = b->len - at - 4;
-
-	if (n > UINT32_MAX)
-		BUG("plan section of %zu bytes", n);
-	le_store(b->p + at, n, 4);
-}
-
-static void put_rows(struct wbuf *b, const struct rowvec *rows,
-		     const struct landing *landing, size_t nlanding)
-{
-	size_t i;
-
-	if (nlanding != rows->n)
-		BUG("landing set has %zu entries for %zu rows", nlanding,
-		    rows->n);
-	put_u32(b, (uint32_t)rows->n);
-	for (i = 0; i < rows->n; i++) {
-		const struct row *row = rows->order[i];
-		const struct landing *l = &landing[i];
-		char *source;
-
-		/*
-		 * compile refuses a table with an unsupported row before it
-		 * gets here; a plan must never carry one.
-		 */
-		if (l->row != row || l->kind > LANDING_ABSORBED)
-			BUG("row %zu: landing does not belong in a plan", i);
-		put_u32(b, row->index);
-		put_u32(b, row->prio);
-		put_u8(b, row->effect);
-		put_u8(b, row->level);
-		put_u8(b, l->kind);
-		put_u8(b, 0);
-		put_string(b, row->domain == DOMAIN_FS ? row->fs.text :
-							 row->net.text);
-		source = location_format(&row->loc);
-		put_string(b, source ? source : "");
-		free(source);
-	}
-}
-
-void plan_encode(const struct table *table, const struct landing_set *landing,
-		 const char *target_name, const uint8_t *artifact,
-		 size_t artifact_len, uint8_t **out, size_t *out_len)
-{
-	enum plan_target target = plan_target_of(target_name);
-	struct wbuf b = { 0 };
-	size_t at, i;
-
-	if (!target)
-		BUG("no plan target for '%s'", target_name);
-
-	put_bytes(&b, PLAN_MAGIC, 8);
-	put_u16(&b, PLAN_FORMAT_VERSION);
-	put_u8(&b, target);
-	put_u8(&b, 0);
-	put_u32(&b, PLAN_HEADER_SIZE);
-	put_le(&b, 0, 8);		/* file size, patched below */
-	put_u32(&b, 0);			/* checksum, patched below */
-	put_u32(&b, NSECTIONS);
-
-	at = section_begin(&b, PLAN_SEC_POLICY);
-	put_u8(&b, table->default_write);
-	put_u8(&b, table->default_net);
-	put_string(&b, table->upstream_proxy ? table->upstream_proxy : "");
-	section_end(&b, at);
-
-	at = section_begin(&b, PLAN_SEC_FS_ROWS);
-	put_rows(&b, &table->fs, landing->fs, landing->nfs);
-	section_end(&b, at);
-
-	at = section_begin(&b, PLAN_SEC_NET_ROWS);
-	put_rows(&b, &table->net, landing->net, landing->nnet);
-	section_end(&b, at);
-
-	at = section_begin(&b, PLAN_SEC_RESERVED);
-	put_u32(&b, (uint32_t)landing->nreserved);
-	for (i = 0; i < landing->nreserved; i++) {
-		put_string(&b, landing->reserved[i].entry);
-		put_string(&b, landing->reserved[i].reason ?
-				       landing->reserved[i].reason : "");
-	}
-	section_end(&b, at);
-
-	at = section_begin(&b, PLAN_SEC_FINDINGS);
-	put_u32(&b, (uint32_t)table->nfindings);
-	for (i = 0; i < table->nfindings; i++) {
-		const struct finding *f = &table->findings[i];
-
-		put_u8(&b, f->kind);
-		put_u8(&b, f->row->domain);
-		put_u32(&b, f->row->index);
-		put_u32(&b, f->by->index);
-	}
-	section_end(&b, at);
-
-	at = section_begin(&b, PLAN_SEC_ARTIFACT);
-	put_bytes(&b, artifact, artifact_len);
-	section_end(&b, at);
-
-	le_store(b.p + HDR_FILE_SIZE, b.len, 8);
-	le_store(b.p + HDR_CRC, crc32c(0, b.p, b.len), 4);
-	*out = b.p;
-	*out_len = b.len;
-}
-
 /* ---- reading --------------------------------------------------------- */
 
-/*
- * A window on the input: one section's payload.  @ctx names what is
- * being read ("file rows section, row 3") for messages.
- */
-struct reader {
-	const uint8_t *p;
-	size_t len;
-	size_t off;
-	char ctx[64];
-	char **err;
-};
-
-static __printf(2, 3) int fail(char **err, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	if (vasprintf(err, fmt, ap) < 0)
-		BUG("out of memory");
-	va_end(ap);
-	return -1;
-}
-
-static __printf(2, 3) int corrupt(struct reader *r, const char *fmt, ...)
-{
-	va_list ap;
-	char *msg;
-
-	va_start(ap, fmt);
-	if (vasprintf(&msg, fmt, ap) < 0)
-		BUG("out of memory");
-	va_end(ap);
-	fail(r->err, "corrupt plan: %s: %s", r->ctx, msg);
-	free(msg);
-	return -1;
-}
-
-static uint64_t le_load(const uint8_t *src, unsigned width)
-{
-	uint64_t v = 0;
-	unsigned i;
-
-	for (i = 0; i < width; i++)
-		v |= (uint64_t)src[i] << (8 * i);
-	return v;
-}
-
-static size_t left(const struct reader *r)
-{
-	return r->len - r->off;
-}
-
-static int get_le(struct reader *r, uint64_t *v, unsigned width,
-		  const char *what)
-{
-	if (left(r) < width)
-		return corrupt(r, "%s: needs %u bytes, %zu left", what, width,
-			       left(r));
-	*v = le_load(r->p + r->off, width);
-	r->off += width;
-	return 0;
-}
-
-static int get_u8(struct reader *r, uint8_t *v, const char *what)
-{
-	uint64_t x = 0;
-
-	if (get_le(r, &x, 1, what))
-		return -1;
-	*v = (uint8_t)x;
-	return 0;
-}
-
-static int get_u32(struct reader *r, uint32_t *v, const char *what)
-{
-	uint64_t x = 0;
-
-	if (get_le(r, &x, 4, what))
-		return -1;
-	*v = (uint32_t)x;
-	return 0;
-}
-
-/* A string: u32 length, then that many bytes, none of them NUL. */
-static int get_string(struct reader *r, char **out, const char *what)
-{
-	uint32_t n;
-
-	if (get_u32(r, &n, what))
-		return -1;
-	if (n > left(r))
-		return corrupt(r, "%s: string length %u exceeds the %zu bytes left",
-			       what, n, left(r));
-	if (memchr(r->p + r->off, '\0', n))
-		return corrupt(r, "%s: NUL byte inside the string", what);
-	*out = xmalloc((size_t)n + 1);
-	memcpy(*out, r->p + r->off, n);
-	(*out)[n] = '\0';
-	r->off += n;
-	return 0;
-}
-
-/*
- * A count of entries of at least @min_bytes each: checked against the
- * bytes left before the caller allocates for it, so a damaged count
- * cannot ask for gigabytes.
- */
-static int get_count(struct reader *r, uint32_t *n, size_t min_bytes)
-{
-	if (get_u32(r, n, "count"))
-		return -1;
-	if (*n > PLAN_MAX_ROWS)
-		return corrupt(r, "count %u exceeds the limit of %u", *n,
-			       PLAN_MAX_ROWS);
-	if (*n > left(r) / min_bytes)
-		return corrupt(r, "count %u needs at least %zu bytes, %zu left",
-			       *n, (size_t)*n * min_bytes, left(r));
-	return 0;
-}
-
-static int decode_policy(struct reader *r, struct plan *p)
+static int decode_policy(struct wire_reader *r, struct plan *p)
 {
 	char *proxy;
 
-	if (get_u8(r, &p->default_write, "default write") ||
-	    get_u8(r, &p->default_net, "default net"))
+	if (wire_u8(r, &p->default_write, "default write") ||
+	    wire_u8(r, &p->default_net, "default net"))
 		return -1;
 	if (p->default_write != EFFECT_DENY && p->default_write != EFFECT_RW)
-		return corrupt(r, "default write %u is out of range",
+		return wire_corrupt(r, "default write %u is out of range",
 			       p->default_write);
 	if (p->default_net != EFFECT_DENY && p->default_net != EFFECT_ALLOW)
-		return corrupt(r, "default net %u is out of range",
+		return wire_corrupt(r, "default net %u is out of range",
 			       p->default_net);
-	if (get_string(r, &proxy, "upstream proxy"))
+	if (wire_string(r, &proxy, "upstream proxy"))
 		return -1;
 	if (*proxy)
 		p->upstream_proxy = proxy;
@@ -486,34 +141,34 @@ static bool effect_valid(enum domain domain, unsigned effect)
 	return effect == EFFECT_DENY || effect == EFFECT_ALLOW;
 }
 
-static int decode_row(struct reader *r, enum domain domain, uint32_t i,
+static int decode_row(struct wire_reader *r, enum domain domain, uint32_t i,
 		      uint32_t n, struct plan_row *row)
 {
 	uint8_t zero;
 
-	if (get_u32(r, &row->index, "index") ||
-	    get_u32(r, &row->prio, "priority") ||
-	    get_u8(r, &row->effect, "effect") ||
-	    get_u8(r, &row->level, "level") ||
-	    get_u8(r, &row->landing, "landing") ||
-	    get_u8(r, &zero, "padding"))
+	if (wire_u32(r, &row->index, "index") ||
+	    wire_u32(r, &row->prio, "priority") ||
+	    wire_u8(r, &row->effect, "effect") ||
+	    wire_u8(r, &row->level, "level") ||
+	    wire_u8(r, &row->landing, "landing") ||
+	    wire_u8(r, &zero, "padding"))
 		return -1;
 	if (row->index != i)
-		return corrupt(r, "index %u, expected %u", row->index, i);
+		return wire_corrupt(r, "index %u, expected %u", row->index, i);
 	if (row->prio >= n)
-		return corrupt(r, "priority %u is out of range", row->prio);
+		return wire_corrupt(r, "priority %u is out of range", row->prio);
 	if (!effect_valid(domain, row->effect))
-		return corrupt(r, "effect %u is out of range", row->effect);
+		return wire_corrupt(r, "effect %u is out of range", row->effect);
 	/* A plan holds only rows the target enforces or can omit. */
 	if (row->landing > LANDING_ABSORBED)
-		return corrupt(r, "landing %u is out of range", row->landing);
+		return wire_corrupt(r, "landing %u is out of range", row->landing);
 	if (zero)
-		return corrupt(r, "padding byte is %u, not 0", zero);
-	if (get_string(r, &row->target, "target") ||
-	    get_string(r, &row->source, "source"))
+		return wire_corrupt(r, "padding byte is %u, not 0", zero);
+	if (wire_string(r, &row->target, "target") ||
+	    wire_string(r, &row->source, "source"))
 		return -1;
 	if (!*row->target)
-		return corrupt(r, "empty target");
+		return wire_corrupt(r, "empty target");
 	return 0;
 }
 
@@ -522,7 +177,7 @@ static int decode_row(struct reader *r, enum domain domain, uint32_t i,
  * first, then by index: the launcher may apply rows in @prio order, so
  * a plan whose order disagrees with its levels is corrupt.
  */
-static int check_prio(struct reader *r, const struct plan_row *rows,
+static int check_prio(struct wire_reader *r, const struct plan_row *rows,
 		      uint32_t n)
 {
 	uint32_t *inv, k;
@@ -534,7 +189,7 @@ static int check_prio(struct reader *r, const struct plan_row *rows,
 	memset(inv, 0xff, n * sizeof(*inv));
 	for (k = 0; k < n && !ret; k++) {
 		if (inv[rows[k].prio] != UINT32_MAX)
-			ret = corrupt(r, "rows %u and %u share priority %u",
+			ret = wire_corrupt(r, "rows %u and %u share priority %u",
 				      inv[rows[k].prio], k, rows[k].prio);
 		inv[rows[k].prio] = k;
 	}
@@ -544,20 +199,20 @@ static int check_prio(struct reader *r, const struct plan_row *rows,
 
 		if (a->level < b->level ||
 		    (a->level == b->level && a->index > b->index))
-			ret = corrupt(r, "priority %u disagrees with the levels",
+			ret = wire_corrupt(r, "priority %u disagrees with the levels",
 				      k);
 	}
 	free(inv);
 	return ret;
 }
 
-static int decode_rows(struct reader *r, enum domain domain,
+static int decode_rows(struct wire_reader *r, enum domain domain,
 		       struct plan_row **out, size_t *nout)
 {
 	const char *what = domain == DOMAIN_FS ? "file rows" : "network rows";
 	uint32_t n, i;
 
-	if (get_count(r, &n, ROW_MIN_BYTES))
+	if (wire_count(r, &n, ROW_MIN_BYTES, PLAN_MAX_ROWS))
 		return -1;
 	if (!n)
 		return 0;
@@ -572,11 +227,11 @@ static int decode_rows(struct reader *r, enum domain domain,
 	return check_prio(r, *out, n);
 }
 
-static int decode_reserved(struct reader *r, struct plan *p)
+static int decode_reserved(struct wire_reader *r, struct plan *p)
 {
 	uint32_t n, i;
 
-	if (get_count(r, &n, RESERVED_MIN_BYTES))
+	if (wire_count(r, &n, RESERVED_MIN_BYTES, PLAN_MAX_ROWS))
 		return -1;
 	if (!n)
 		return 0;
@@ -586,16 +241,16 @@ static int decode_reserved(struct reader *r, struct plan *p)
 		struct plan_reserved *e = &p->reserved[i];
 
 		snprintf(r->ctx, sizeof(r->ctx), "reserved entry %u", i);
-		if (get_string(r, &e->entry, "entry") ||
-		    get_string(r, &e->reason, "reason"))
+		if (wire_string(r, &e->entry, "entry") ||
+		    wire_string(r, &e->reason, "reason"))
 			return -1;
 		if (!*e->entry)
-			return corrupt(r, "empty entry");
+			return wire_corrupt(r, "empty entry");
 	}
 	return 0;
 }
 
-static int check_finding(struct reader *r, const struct plan *p,
+static int check_finding(struct wire_reader *r, const struct plan *p,
 			 const struct plan_finding *f, uint64_t *last)
 {
 	const struct plan_row *rows = f->domain == DOMAIN_FS ? p->fs : p->net;
@@ -603,28 +258,28 @@ static int check_finding(struct reader *r, const struct plan *p,
 	uint64_t key = ((uint64_t)f->domain << 32 | f->row) + 1;
 
 	if (f->kind != FINDING_INEFFECTIVE && f->kind != FINDING_DEAD)
-		return corrupt(r, "kind %u is out of range", f->kind);
+		return wire_corrupt(r, "kind %u is out of range", f->kind);
 	if (f->domain != DOMAIN_FS && f->domain != DOMAIN_NET)
-		return corrupt(r, "domain %u is out of range", f->domain);
+		return wire_corrupt(r, "domain %u is out of range", f->domain);
 	if (f->row >= n || f->by >= n)
-		return corrupt(r, "row %u or %u is out of range", f->row,
+		return wire_corrupt(r, "row %u or %u is out of range", f->row,
 			       f->by);
 	/* Shadow analysis only ever names a higher-priority row. */
 	if (rows[f->by].prio >= rows[f->row].prio)
-		return corrupt(r, "row %u cannot cover row %u", f->by, f->row);
+		return wire_corrupt(r, "row %u cannot cover row %u", f->by, f->row);
 	/* Findings come sorted: file rows first, each by row index, once. */
 	if (key <= *last)
-		return corrupt(r, "findings out of order");
+		return wire_corrupt(r, "findings out of order");
 	*last = key;
 	return 0;
 }
 
-static int decode_findings(struct reader *r, struct plan *p)
+static int decode_findings(struct wire_reader *r, struct plan *p)
 {
 	uint64_t last = 0;
 	uint32_t n, i;
 
-	if (get_count(r, &n, FINDING_MIN_BYTES))
+	if (wire_count(r, &n, FINDING_MIN_BYTES, PLAN_MAX_ROWS))
 		return -1;
 	if (!n)
 		return 0;
@@ -634,28 +289,33 @@ static int decode_findings(struct reader *r, struct plan *p)
 		struct plan_finding *f = &p->findings[i];
 
 		snprintf(r->ctx, sizeof(r->ctx), "finding %u", i);
-		if (get_u8(r, &f->kind, "kind") ||
-		    get_u8(r, &f->domain, "domain") ||
-		    get_u32(r, &f->row, "row") || get_u32(r, &f->by, "by") ||
+		if (wire_u8(r, &f->kind, "kind") ||
+		    wire_u8(r, &f->domain, "domain") ||
+		    wire_u32(r, &f->row, "row") || wire_u32(r, &f->by, "by") ||
 		    check_finding(r, p, f, &last))
 			return -1;
 	}
 	return 0;
 }
 
-/* The artifact is kept NUL-terminated (not counted) for text targets. */
-static int decode_artifact(struct reader *r, struct plan *p)
+/*
+ * The artifact is kept NUL-terminated (not counted) for text targets; a
+ * linux one is decoded too.
+ */
+static int decode_artifact(struct wire_reader *r, struct plan *p)
 {
 	p->artifact = xmalloc(r->len + 1);
 	if (r->len)
 		memcpy(p->artifact, r->p, r->len);
 	p->artifact[r->len] = '\0';
 	p->artifact_len = r->len;
+	if (p->target == TARGET_LINUX)
+		return lx_decode(r, &p->lx);
 	r->off = r->len;
 	return 0;
 }
 
-static int decode_section(struct reader *r, unsigned tag, struct plan *p)
+static int decode_section(struct wire_reader *r, unsigned tag, struct plan *p)
 {
 	switch (tag) {
 	case PLAN_SEC_POLICY:
@@ -689,47 +349,47 @@ static int decode_header(const uint8_t *buf, size_t len, struct plan *p,
 	unsigned v;
 
 	if (magic_len && memcmp(buf, PLAN_MAGIC, magic_len) != 0)
-		return fail(err, "not a vbox plan");
+		return wire_fail(err, "not a vbox plan");
 	if (len < PLAN_HEADER_SIZE)
-		return fail(err, "truncated: %zu bytes, shorter than the %u-byte plan header",
+		return wire_fail(err, "truncated: %zu bytes, shorter than the %u-byte plan header",
 			    len, (unsigned)PLAN_HEADER_SIZE);
-	v = (unsigned)le_load(buf + HDR_VERSION, 2);
+	v = (unsigned)le_load(buf + PLAN_HDR_VERSION, 2);
 	if (v != PLAN_FORMAT_VERSION)
-		return fail(err, "plan format version %u is not supported (this build reads version %u)",
+		return wire_fail(err, "plan format version %u is not supported (this build reads version %u)",
 			    v, (unsigned)PLAN_FORMAT_VERSION);
 	if (len > PLAN_MAX_FILE_BYTES)
-		return fail(err, "too large: %zu bytes, over the %u-byte limit",
+		return wire_fail(err, "too large: %zu bytes, over the %u-byte limit",
 			    len, PLAN_MAX_FILE_BYTES);
-	size = le_load(buf + HDR_FILE_SIZE, 8);
+	size = le_load(buf + PLAN_HDR_FILE_SIZE, 8);
 	if (size > len)
-		return fail(err, "truncated: the plan is %zu bytes, its header says %llu",
+		return wire_fail(err, "truncated: the plan is %zu bytes, its header says %llu",
 			    len, (unsigned long long)size);
 	if (size < len)
-		return fail(err, "trailing bytes: the plan is %zu bytes, its header says %llu",
+		return wire_fail(err, "trailing bytes: the plan is %zu bytes, its header says %llu",
 			    len, (unsigned long long)size);
 
-	want = (uint32_t)le_load(buf + HDR_CRC, 4);
-	crc = crc32c(0, buf, HDR_CRC);
+	want = (uint32_t)le_load(buf + PLAN_HDR_CRC, 4);
+	crc = crc32c(0, buf, PLAN_HDR_CRC);
 	crc = crc32c(crc, "\0\0\0\0", 4);
-	crc = crc32c(crc, buf + HDR_CRC + 4, len - HDR_CRC - 4);
+	crc = crc32c(crc, buf + PLAN_HDR_CRC + 4, len - PLAN_HDR_CRC - 4);
 	if (crc != want)
-		return fail(err, "checksum mismatch: the plan is damaged");
+		return wire_fail(err, "checksum mismatch: the plan is damaged");
 
-	v = buf[HDR_TARGET];
-	if (v < PLAN_TARGET_DARWIN || v > PLAN_TARGET_WINDOWS)
-		return fail(err, "unknown target %u in the plan", v);
+	v = buf[PLAN_HDR_TARGET];
+	if (v < TARGET_ID_MIN || v > TARGET_ID_MAX)
+		return wire_fail(err, "unknown target %u in the plan", v);
 	p->target = v;
-	if (buf[HDR_ZERO])
-		return fail(err, "corrupt plan: header: reserved byte is %u, not 0",
-			    buf[HDR_ZERO]);
-	v = (unsigned)le_load(buf + HDR_HEADER_SIZE, 4);
+	if (buf[PLAN_HDR_ZERO])
+		return wire_fail(err, "corrupt plan: header: reserved byte is %u, not 0",
+			    buf[PLAN_HDR_ZERO]);
+	v = (unsigned)le_load(buf + PLAN_HDR_HEADER_SIZE, 4);
 	if (v != PLAN_HEADER_SIZE)
-		return fail(err, "corrupt plan: header: header size %u, not %u",
+		return wire_fail(err, "corrupt plan: header: header size %u, not %u",
 			    v, (unsigned)PLAN_HEADER_SIZE);
-	v = (unsigned)le_load(buf + HDR_NSECTIONS, 4);
-	if (v != NSECTIONS)
-		return fail(err, "corrupt plan: header: %u sections, not %u", v,
-			    NSECTIONS);
+	v = (unsigned)le_load(buf + PLAN_HDR_NSECTIONS, 4);
+	if (v != PLAN_NSECTIONS)
+		return wire_fail(err, "corrupt plan: header: %u sections, not %u", v,
+			    PLAN_NSECTIONS);
 	return 0;
 }
 
@@ -739,32 +399,32 @@ static int decode_sections(const uint8_t *buf, size_t len, struct plan *p,
 	size_t off = PLAN_HEADER_SIZE;
 	unsigned tag;
 
-	for (tag = 1; tag <= NSECTIONS; tag++) {
-		struct reader r = { .err = err };
+	for (tag = 1; tag <= PLAN_NSECTIONS; tag++) {
+		struct wire_reader r = { .err = err };
 		unsigned got, zero;
 		uint32_t size;
 
-		if (len - off < SECTION_HEADER_SIZE)
-			return fail(err, "corrupt plan: section %u (%s) is missing",
+		if (len - off < PLAN_SECTION_HEADER_SIZE)
+			return wire_fail(err, "corrupt plan: section %u (%s) is missing",
 				    tag, section_name(tag));
 		got = (unsigned)le_load(buf + off, 2);
 		zero = (unsigned)le_load(buf + off + 2, 2);
 		size = (uint32_t)le_load(buf + off + 4, 4);
 		if (got < tag)
-			return fail(err, "corrupt plan: section %u (%s) is duplicated or out of order",
+			return wire_fail(err, "corrupt plan: section %u (%s) is duplicated or out of order",
 				    got, section_name(got));
-		if (got > NSECTIONS)
-			return fail(err, "corrupt plan: unknown section tag %u",
+		if (got > PLAN_NSECTIONS)
+			return wire_fail(err, "corrupt plan: unknown section tag %u",
 				    got);
 		if (got > tag)
-			return fail(err, "corrupt plan: section %u (%s) is missing",
+			return wire_fail(err, "corrupt plan: section %u (%s) is missing",
 				    tag, section_name(tag));
 		snprintf(r.ctx, sizeof(r.ctx), "%s section", section_name(tag));
 		if (zero)
-			return corrupt(&r, "reserved field is %u, not 0", zero);
-		off += SECTION_HEADER_SIZE;
+			return wire_corrupt(&r, "reserved field is %u, not 0", zero);
+		off += PLAN_SECTION_HEADER_SIZE;
 		if (size > len - off)
-			return corrupt(&r, "size %u overruns the plan (%zu bytes left)",
+			return wire_corrupt(&r, "size %u overruns the plan (%zu bytes left)",
 				       size, len - off);
 		r.p = buf + off;
 		r.len = size;
@@ -772,12 +432,12 @@ static int decode_sections(const uint8_t *buf, size_t len, struct plan *p,
 		if (decode_section(&r, tag, p))
 			return -1;
 		if (r.off != r.len)
-			return corrupt(&r, "%zu unused bytes at the end",
+			return wire_corrupt(&r, "%zu unused bytes at the end",
 				       r.len - r.off);
 		off += size;
 	}
 	if (off != len)
-		return fail(err, "corrupt plan: %zu bytes after the last section",
+		return wire_fail(err, "corrupt plan: %zu bytes after the last section",
 			    len - off);
 	return 0;
 }
@@ -791,7 +451,7 @@ int plan_decode(const uint8_t *buf, size_t len, struct plan *out, char **err)
 	*err = NULL;
 	if (decode_header(buf, len, &p, err) ||
 	    decode_sections(buf, len, &p, err)) {
-		plan_free(&p);
+		plan_release(&p);
 		return -1;
 	}
 	*out = p;
@@ -856,14 +516,14 @@ int plan_load(const char *path, struct plan *out, char **err)
 	*err = NULL;
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0)
-		return fail(err, "%s: cannot open: %s", path, strerror(errno));
+		return wire_fail(err, "%s: cannot open: %s", path, strerror(errno));
 	ret = read_bounded(fd, &buf, &len, &big);
 	if (ret) {
 		if (big)
-			fail(err, "%s: too large: over the %u-byte limit", path,
+			wire_fail(err, "%s: too large: over the %u-byte limit", path,
 			     PLAN_MAX_FILE_BYTES);
 		else
-			fail(err, "%s: cannot read: %s", path, strerror(errno));
+			wire_fail(err, "%s: cannot read: %s", path, strerror(errno));
 		close(fd);
 		return -1;
 	}
@@ -871,7 +531,7 @@ int plan_load(const char *path, struct plan *out, char **err)
 	ret = plan_decode(buf, len, out, &why);
 	free(buf);
 	if (ret) {
-		fail(err, "%s: %s", path, why);
+		wire_fail(err, "%s: %s", path, why);
 		free(why);
 	}
 	return ret;
@@ -888,7 +548,7 @@ static void free_rows(struct plan_row *rows, size_t n)
 	free(rows);
 }
 
-void plan_free(struct plan *plan)
+void plan_release(struct plan *plan)
 {
 	size_t i;
 
@@ -904,5 +564,6 @@ void plan_free(struct plan *plan)
 	free(plan->reserved);
 	free(plan->findings);
 	free(plan->artifact);
+	lx_artifact_release(&plan->lx);
 	memset(plan, 0, sizeof(*plan));
 }

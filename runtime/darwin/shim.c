@@ -50,7 +50,7 @@
 #endif
 
 #include "launch.h"
-#include "process.h"
+#include "poll_supervise.h"
 
 static __printf(1, 2) void say(const char *fmt, ...)
 {

@@ -1,13 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * plan.h - plan.bin, the compiled policy vbox-exec runs (SPEC §3.3).
+ * plan.h - plan.bin, the compiled policy vbox-exec runs (doc/targets.md,
+ * "plan.bin").
+ *
+ * The plan library (plan/libplan.la: this format, its loader, the linux
+ * artifact) is what vbox-exec links to read a plan: it needs neither the
+ * parser nor the compiler nor jansson.  Writing a plan needs the analysed
+ * table and lives on the compile side (emitters/plan_encode.h).
  *
  * Layout, all integers little-endian:
  *
  *   header (32 bytes)
  *     0  8  magic "VBOXPLAN"
  *     8  2  format version (PLAN_FORMAT_VERSION)
- *    10  1  target (enum plan_target)
+ *    10  1  target (enum target_id, target_id.h)
  *    11  1  zero
  *    12  4  header size (32)
  *    16  8  total file size
@@ -30,27 +36,32 @@
 #include <stdint.h>
 #include <stdio.h>
 
-struct table;
-struct landing_set;
+#include "linux_artifact.h"
+#include "target_id.h"
 
 #define PLAN_MAGIC "VBOXPLAN"
-#define PLAN_FORMAT_VERSION 1
+/*
+ * 2: the linux artifact is typed mounts (linux_artifact.h) instead of a
+ *    bubblewrap argument list with "--vbox-launch ROW" placeholders.
+ */
+#define PLAN_FORMAT_VERSION 2
 #define PLAN_HEADER_SIZE 32
+/* The header's fixed fields (offsets in the layout above). */
+#define PLAN_HDR_VERSION 8
+#define PLAN_HDR_TARGET 10
+#define PLAN_HDR_ZERO 11
+#define PLAN_HDR_HEADER_SIZE 12
+#define PLAN_HDR_FILE_SIZE 16
+#define PLAN_HDR_CRC 24
+#define PLAN_HDR_NSECTIONS 28
+
+#define PLAN_SECTION_HEADER_SIZE 8
+#define PLAN_NSECTIONS PLAN_SEC_ARTIFACT
+
 /* Upper bounds the loader enforces (corrupt beyond them). */
 #define PLAN_MAX_FILE_BYTES (1u << 30)
 #define PLAN_MAX_ROWS (1u << 24)
 
-/**
- * enum plan_target - the platform a plan is for
- * @PLAN_TARGET_DARWIN: macOS, Seatbelt
- * @PLAN_TARGET_LINUX: Linux, bubblewrap
- * @PLAN_TARGET_WINDOWS: Windows, restricted token + ACL plan
- */
-enum plan_target {
-	PLAN_TARGET_DARWIN = 1,
-	PLAN_TARGET_LINUX = 2,
-	PLAN_TARGET_WINDOWS = 3,
-};
 
 /**
  * enum plan_section - section tags, written in this order, each once
@@ -62,13 +73,10 @@ enum plan_target {
  * @PLAN_SEC_RESERVED: u32 count, then (string entry, string reason)
  * @PLAN_SEC_FINDINGS: u32 count, then (u8 kind, u8 domain, u32 row,
  *                     u32 by)
- * @PLAN_SEC_ARTIFACT: the target artifact bytes (SBPL text, bwrap argument
- *                     list, ACL plan JSON), as `vboxc compile` emits them,
- *                     except that on linux each launch-class row appears as
- *                     the two arguments "--vbox-launch" "ROW" (decimal file
- *                     row index) where its mounts belong; the launcher
- *                     replaces them, and bubblewrap itself rejects them, so
- *                     a forgotten placeholder can never run
+ * @PLAN_SEC_ARTIFACT: the target artifact: SBPL text and the ACL plan JSON
+ *                     as `vboxc compile` emits them; on linux the typed
+ *                     sandbox of linux_artifact.h, with an LX_LAUNCH mount
+ *                     where each launch-class row's mounts belong
  */
 enum plan_section {
 	PLAN_SEC_POLICY = 1,
@@ -128,17 +136,19 @@ struct plan_reserved {
 
 /**
  * struct plan - a loaded plan; every pointer is owned by it
- * @target: enum plan_target
+ * @target: enum target_id
  * @default_write: enum effect (EFFECT_DENY or EFFECT_RW)
  * @default_net: enum effect (EFFECT_DENY or EFFECT_ALLOW)
  * @upstream_proxy: NULL when none
  * @fs, @nfs, @net, @nnet: rows in table order
  * @reserved, @nreserved: reserved entries
  * @findings, @nfindings: shadow findings
- * @artifact, @artifact_len: the artifact bytes
+ * @artifact, @artifact_len: the artifact bytes (NUL-terminated, not
+ *                          counted)
+ * @lx: linux plans: the artifact, decoded and checked
  */
 struct plan {
-	enum plan_target target;
+	enum target_id target;
 	uint8_t default_write;
 	uint8_t default_net;
 	char *upstream_proxy;
@@ -152,21 +162,8 @@ struct plan {
 	size_t nfindings;
 	uint8_t *artifact;
 	size_t artifact_len;
+	struct lx_artifact lx;
 };
-
-/* plan_target_of - the plan target for a target name, or 0. */
-enum plan_target plan_target_of(const char *name);
-/* plan_target_name - "darwin", "linux", "windows" ("unknown" else). */
-const char *plan_target_name(enum plan_target target);
-
-/*
- * plan_encode - serialize @table (analysed), its classification @landing
- * and the artifact bytes into a new buffer (*@out, *@out_len; caller
- * frees).  Deterministic: the same inputs give the same bytes.
- */
-void plan_encode(const struct table *table, const struct landing_set *landing,
-		 const char *target_name, const uint8_t *artifact,
-		 size_t artifact_len, uint8_t **out, size_t *out_len);
 
 /*
  * plan_decode - verify and parse @len bytes at @buf into *@out.  Returns
@@ -183,7 +180,8 @@ int plan_decode(const uint8_t *buf, size_t len, struct plan *out, char **err);
  */
 int plan_load(const char *path, struct plan *out, char **err);
 
-void plan_free(struct plan *plan);
+/* plan_release - free what @plan holds (NULL-safe); it is empty again. */
+void plan_release(struct plan *plan);
 
 /* crc32c - CRC-32C (Castagnoli) of @len bytes, continuing from @crc. */
 uint32_t crc32c(uint32_t crc, const void *buf, size_t len);

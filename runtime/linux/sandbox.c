@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * instantiate.c - the final bubblewrap argument list for a linux plan
- * (instantiate.h).  The row expansion itself is the linux emitter's
- * linux_launch_instantiate(), shared so that the compile side and the
- * launch side agree on every mount; this file checks the plan around it
- * and adds what the launcher guarantees.
+ * sandbox.c - the final sandbox for a linux plan (sandbox.h).
+ *
+ * Owned here: what the launcher refuses in a plan, the flags and mounts
+ * it adds whatever the plan says (its hardening, the plan file's guard,
+ * the working directory), and the host placeholders' life.  The row
+ * expansion is mounts.c's; rendering for bubblewrap is lx_render()'s.
  */
 #include <vbox.h>
 
@@ -16,11 +17,12 @@
 #include <unistd.h>
 
 #include "emit.h"
-#include "instantiate.h"
 #include "ir.h"
 #include "launch.h"
-#include "linux.h"
+#include "linux_artifact.h"
+#include "mounts.h"
 #include "plan.h"
+#include "sandbox.h"
 
 static char *row_label(const struct plan_row *r)
 {
@@ -107,32 +109,22 @@ static int check_rows(const struct plan *plan, struct linux_launch_row **rows,
 }
 
 /*
- * Every launch row must be named by exactly one placeholder: a row the
- * artifact forgot would silently not be enforced.
+ * Every launch row must be named by exactly one LX_LAUNCH mount: a row
+ * the artifact forgot would silently not be enforced.
  */
-static int check_placeholders(const struct plan *plan,
-			      const struct linux_launch_row *rows,
-			      size_t nrows, char **err)
+static int check_launch_mounts(const struct plan *plan,
+			       const struct linux_launch_row *rows,
+			       size_t nrows, char **err)
 {
-	const char *a = (const char *)plan->artifact, *end, *nul;
-	size_t *seen, lo, hi, mid;
-	unsigned long idx;
-	char *stop;
+	size_t *seen, lo, hi, mid, i;
+	uint32_t idx;
 	int ret = 0;
 
 	seen = xcalloc(nrows ? nrows : 1, sizeof(*seen));
-	end = a + plan->artifact_len;
-	for (; a < end; a = nul + 1) {
-		nul = memchr(a, '\0', (size_t)(end - a));
-		if (!nul)
-			break;
-		if (strcmp(a, LINUX_LAUNCH_ARG) != 0 || nul + 1 >= end ||
-		    !memchr(nul + 1, '\0', (size_t)(end - nul - 1)))
+	for (i = 0; i < plan->lx.n; i++) {
+		if (plan->lx.m[i].kind != LX_LAUNCH)
 			continue;
-		errno = 0;
-		idx = strtoul(nul + 1, &stop, 10);
-		if (errno || *stop || stop == nul + 1)
-			continue;
+		idx = plan->lx.m[i].row;
 		/* @rows are in table order: indexes ascend. */
 		for (lo = 0, hi = nrows; lo < hi;) {
 			mid = lo + (hi - lo) / 2;
@@ -156,75 +148,41 @@ static int check_placeholders(const struct plan *plan,
 	return ret;
 }
 
-static bool has_arg(const struct linux_launch *l, const char *a,
-		    const char *b)
+static bool has_mount(const struct lx_artifact *a, enum lx_kind kind,
+		      const char *dest)
 {
 	size_t i;
 
-	for (i = 0; i < l->argc; i++)
-		if (strcmp(l->argv[i], a) == 0 &&
-		    (!b || (i + 1 < l->argc && strcmp(l->argv[i + 1], b) == 0)))
+	for (i = 0; i < a->n; i++)
+		if (a->m[i].kind == kind && strcmp(a->m[i].dest, dest) == 0)
 			return true;
 	return false;
 }
 
-/* A growing argument vector; every entry is owned. */
-struct argv_builder {
-	char **v;
-	size_t n;
-	size_t cap;
-};
-
-static void add(struct argv_builder *b, const char *s)
-{
-	if (b->n == b->cap) {
-		b->cap = b->cap ? 2 * b->cap : 64;
-		b->v = xreallocarray(b->v, b->cap, sizeof(*b->v));
-	}
-	b->v[b->n++] = xstrdup(s);
-}
-
 /*
  * The flags the launcher's process management and hardening rely on
- * (doc/launcher.md), whatever the artifact says.
+ * (doc/launcher.md), whatever the artifact says.  Returns how many were
+ * added.
  */
-static void add_hardening(struct argv_builder *b, const struct linux_launch *l,
-			  const struct plan *plan, bool disable_userns,
-			  size_t *added)
+static size_t add_hardening(struct lx_artifact *a, const struct plan *plan,
+			    bool disable_userns)
 {
-	static const char *const flags[] = {
-		"--new-session",
-		"--die-with-parent",
-		"--unshare-user",
-		"--unshare-pid",
-	};
-	size_t i;
+	uint32_t want = LX_NEW_SESSION | LX_DIE_WITH_PARENT | LX_UNSHARE_USER |
+			LX_UNSHARE_PID | LX_CAP_DROP_ALL |
+			/* The init is the sandbox's PID 1 (runtime/init/). */
+			LX_AS_PID_1;
+	uint32_t before = a->flags;
+	size_t added = 0, bit;
 
-	for (i = 0; i < array_size(flags); i++) {
-		if (has_arg(l, flags[i], NULL))
-			continue;
-		add(b, flags[i]);
-		(*added)++;
-	}
-	/* The shim is the sandbox's init (shim.c, run_as_init()). */
-	if (!has_arg(l, "--as-pid-1", NULL)) {
-		add(b, "--as-pid-1");
-		(*added)++;
-	}
-	if (!has_arg(l, "--cap-drop", "ALL")) {
-		add(b, "--cap-drop");
-		add(b, "ALL");
-		(*added)++;
-	}
-	if (disable_userns && !has_arg(l, "--disable-userns", NULL)) {
-		add(b, "--disable-userns");
-		(*added)++;
-	}
-	if (plan->default_net == EFFECT_DENY &&
-	    !has_arg(l, "--unshare-net", NULL)) {
-		add(b, "--unshare-net");
-		(*added)++;
-	}
+	if (disable_userns)
+		want |= LX_DISABLE_USERNS;
+	if (plan->default_net == EFFECT_DENY)
+		want |= LX_UNSHARE_NET;
+	a->flags |= want;
+	for (bit = 0; bit < 32; bit++)
+		if ((a->flags & ~before) & (1u << bit))
+			added++;
+	return added;
 }
 
 /*
@@ -260,47 +218,43 @@ static bool is_ancestor(const char *dest, const struct file_id *ids,
 	return false;
 }
 
-static enum cover covering(const struct linux_launch *l,
+static enum cover covering(const struct lx_artifact *a,
 			   const struct file_id *ids, size_t nids)
 {
-	static const char *const one[] = {
-		"--tmpfs", "--dev", "--proc", "--mqueue", "--remount-ro",
-		"--dir", "--perms", "--cap-drop", "--chdir", "--size",
-	};
 	enum cover c = COVER_RO;
-	size_t i = 0, k;
+	size_t i;
 
-	while (i < l->argc) {
-		const char *a = l->argv[i];
+	for (i = 0; i < a->n; i++) {
+		const struct lx_mount *m = &a->m[i];
 
-		if (strcmp(a, "--bind") == 0 || strcmp(a, "--bind-try") == 0 ||
-		    strcmp(a, "--ro-bind") == 0 ||
-		    strcmp(a, "--ro-bind-try") == 0) {
-			if (i + 2 >= l->argc)
-				return COVER_UNKNOWN;
-			if (is_ancestor(l->argv[i + 2], ids, nids)) {
-				if (strcmp(l->argv[i + 1], "/dev/null") == 0)
-					c = COVER_HIDDEN;
-				else
-					c = a[2] == 'b' ? COVER_RW : COVER_RO;
-			}
-			i += 3;
-			continue;
-		}
-		for (k = 0; k < array_size(one); k++)
-			if (strcmp(a, one[k]) == 0)
+		switch ((enum lx_kind)m->kind) {
+		case LX_BIND_RO:
+		case LX_BIND_RW:
+		case LX_BIND_RO_TRY:
+		case LX_BIND_RW_TRY:
+			if (!is_ancestor(m->dest, ids, nids))
 				break;
-		if (k < array_size(one)) {
-			if (i + 1 >= l->argc)
-				return COVER_UNKNOWN;
-			if (k < 4 && is_ancestor(l->argv[i + 1], ids, nids))
+			if (strcmp(m->src, "/dev/null") == 0)
 				c = COVER_HIDDEN;
-			i += 2;
-			continue;
-		}
-		if (strncmp(a, "--", 2) != 0 || strcmp(a, "--vbox-launch") == 0)
+			else if (m->kind == LX_BIND_RW ||
+				 m->kind == LX_BIND_RW_TRY)
+				c = COVER_RW;
+			else
+				c = COVER_RO;
+			break;
+		case LX_TMPFS:
+		case LX_DEV:
+		case LX_PROC:
+			if (is_ancestor(m->dest, ids, nids))
+				c = COVER_HIDDEN;
+			break;
+		case LX_DIR:
+		case LX_REMOUNT_RO:
+			break;
+		case LX_LAUNCH:
+		default:
 			return COVER_UNKNOWN;
-		i++;
+		}
 	}
 	return c;
 }
@@ -312,7 +266,7 @@ static enum cover covering(const struct linux_launch *l,
  * other mount); a plan the policy hides stays hidden.  Returns the path
  * to bind, or NULL.
  */
-static char *plan_guard(const struct linux_launch *l, const char *plan_path)
+static char *plan_guard(const struct lx_artifact *a, const char *plan_path)
 {
 	struct file_id ids[PATH_MAX / 2];
 	size_t nids = 0;
@@ -338,7 +292,7 @@ static char *plan_guard(const struct linux_launch *l, const char *plan_path)
 		while (--p > real && *p != '/')
 			;
 	}
-	c = covering(l, ids, nids);
+	c = covering(a, ids, nids);
 	if (c == COVER_RW)
 		return real;
 	if (c == COVER_UNKNOWN)
@@ -348,14 +302,112 @@ static char *plan_guard(const struct linux_launch *l, const char *plan_path)
 	return NULL;
 }
 
-int instantiate_linux(const struct plan *plan, const char *plan_path,
-		      const char *workdir, bool disable_userns,
-		      struct sandbox_args *out, char **err)
+/* Is @a an ancestor of @b, or @b itself (both clean absolute paths)? */
+static bool path_under(const char *a, const char *b)
+{
+	size_t la = strlen(a);
+
+	if (strcmp(a, "/") == 0)
+		return true;
+	return strncmp(a, b, la) == 0 && (b[la] == '\0' || b[la] == '/');
+}
+
+/* The mount before @i that shows @path (the last one at or above it). */
+static const struct lx_mount *shown_by(const struct lx_artifact *a, size_t i,
+				       const char *path)
+{
+	while (i-- > 0) {
+		const struct lx_mount *m = &a->m[i];
+
+		/* A remount or a directory changes nothing that is shown. */
+		if (m->kind == LX_REMOUNT_RO || m->kind == LX_DIR || !m->dest)
+			continue;
+		if (path_under(m->dest, path))
+			return m;
+	}
+	return NULL;
+}
+
+static bool same_path_bind(const struct lx_mount *m)
+{
+	return m && lx_kind_is_bind(m->kind) && strcmp(m->src, m->dest) == 0;
+}
+
+/*
+ * Can the init make mount @i, after mounts 0..i-1, exactly as bubblewrap
+ * would?  bubblewrap takes a bind's source from the host; the init sees
+ * it through the sandbox, which shows the same thing only where the
+ * source is inside a bind of the same host path (or is bubblewrap's own
+ * /dev/null).  A writable bind is taken only from a writable region, so
+ * the flags it inherits are the ones bubblewrap would give.
+ */
+static bool init_can_mount(const struct lx_artifact *a, size_t i)
+{
+	const struct lx_mount *m = &a->m[i], *e;
+
+	switch ((enum lx_kind)m->kind) {
+	case LX_TMPFS:
+	case LX_DIR:
+	case LX_REMOUNT_RO:
+		return true;
+	case LX_BIND_RO:
+	case LX_BIND_RW:
+	case LX_BIND_RO_TRY:
+	case LX_BIND_RW_TRY:
+		e = shown_by(a, i, m->src);
+		if (strcmp(m->src, "/dev/null") == 0)
+			return e && e->kind == LX_DEV &&
+			       strcmp(e->dest, "/dev") == 0;
+		if (strcmp(m->src, m->dest) != 0 || !same_path_bind(e))
+			return false;
+		if (m->kind == LX_BIND_RW || m->kind == LX_BIND_RW_TRY)
+			return e->kind == LX_BIND_RW ||
+			       e->kind == LX_BIND_RW_TRY;
+		return true;
+	case LX_DEV:
+	case LX_PROC:
+	case LX_LAUNCH:
+	default:
+		return false;
+	}
+}
+
+/*
+ * Step 5 of sandbox.h: move the longest tail of mounts the init can make
+ * to @sa->init_mounts, when it is long enough.
+ */
+static void split_init_mounts(struct sandbox *sa)
+{
+	struct lx_artifact *a = &sa->lx;
+	size_t start = a->n, i;
+	bool *ok = xcalloc(a->n ? a->n : 1, sizeof(*ok));
+
+	for (i = 0; i < a->n; i++)
+		ok[i] = init_can_mount(a, i);
+	while (start > 0 && ok[start - 1])
+		start--;
+	free(ok);
+	if (a->n - start < SANDBOX_INIT_MOUNTS_MIN)
+		return;
+	for (i = start; i < a->n; i++)
+		lx_add(&sa->init_mounts, a->m[i].kind, a->m[i].src,
+		       a->m[i].dest, a->m[i].mode, a->m[i].row);
+	for (i = start; i < a->n; i++) {
+		free(a->m[i].src);
+		free(a->m[i].dest);
+	}
+	a->n = start;
+	a->flags &= ~(uint32_t)(LX_CAP_DROP_ALL | LX_DISABLE_USERNS);
+	a->flags |= LX_UID_0 | LX_CAP_ADD_ALL;
+}
+
+int sandbox_build(const struct plan *plan, const char *plan_path,
+		  const char *workdir, bool disable_userns, bool init_mounts,
+		  struct sandbox *out, char **err)
 {
 	struct linux_launch_row *rows = NULL;
-	struct argv_builder b = { 0 };
 	struct linux_launch l;
-	size_t nrows = 0, i;
+	size_t nrows = 0;
 	char *msg = NULL, *guard;
 	int ret = -1;
 
@@ -363,43 +415,36 @@ int instantiate_linux(const struct plan *plan, const char *plan_path,
 	memset(&l, 0, sizeof(l));
 	*err = NULL;
 	if (check_rows(plan, &rows, &nrows, err) < 0 ||
-	    check_placeholders(plan, rows, nrows, err) < 0)
+	    check_launch_mounts(plan, rows, nrows, err) < 0)
 		goto out;
-	if (linux_launch_instantiate(plan->artifact, plan->artifact_len, rows,
-				     nrows, &l, &msg) < 0) {
+	if (linux_launch_instantiate(&plan->lx, rows, nrows, &l, &msg) < 0) {
 		*err = xasprintf("cannot instantiate the plan: %s", msg);
 		free(msg);
 		goto out;
 	}
-	if (!has_arg(&l, "--proc", "/proc")) {
+	if (!has_mount(&l.sandbox, LX_PROC, "/proc")) {
 		*err = xstrdup("the plan's artifact mounts no /proc, which "
 			       "the launcher needs inside the sandbox");
 		goto out;
 	}
-	add_hardening(&b, &l, plan, disable_userns, &out->added);
-	for (i = 0; i < l.argc; i++) {
-		/* bubblewrap before 0.8 rejects the flag it lacks. */
-		if (!disable_userns &&
-		    strcmp(l.argv[i], "--disable-userns") == 0) {
-			out->dropped_disable_userns = true;
-			continue;
-		}
-		add(&b, l.argv[i]);
+	out->added = add_hardening(&l.sandbox, plan, disable_userns);
+	/* bubblewrap before 0.8 rejects the flag it lacks. */
+	if (!disable_userns && (l.sandbox.flags & LX_DISABLE_USERNS)) {
+		l.sandbox.flags &= ~(uint32_t)LX_DISABLE_USERNS;
+		out->dropped_disable_userns = true;
 	}
-	guard = plan_guard(&l, plan_path);
+	guard = plan_guard(&l.sandbox, plan_path);
 	if (guard) {
-		add(&b, "--ro-bind");
-		add(&b, guard);
-		add(&b, guard);
+		lx_add(&l.sandbox, LX_BIND_RO, guard, guard, 0, LX_ROW_NONE);
 		out->guarded_plan = true;
 		free(guard);
 	}
-	add(&b, "--chdir");
-	add(&b, workdir);
+	l.sandbox.chdir = xstrdup(workdir);
 
-	out->argv = b.v;
-	out->argc = b.n;
-	memset(&b, 0, sizeof(b));
+	out->lx = l.sandbox;
+	memset(&l.sandbox, 0, sizeof(l.sandbox));
+	if (init_mounts)
+		split_init_mounts(out);
 	out->placeholders = l.placeholders;
 	out->nplaceholders = l.nplaceholders;
 	l.placeholders = NULL;
@@ -407,15 +452,12 @@ int instantiate_linux(const struct plan *plan, const char *plan_path,
 	out->nlaunch = nrows;
 	ret = 0;
 out:
-	for (i = 0; i < b.n; i++)
-		free(b.v[i]);
-	free(b.v);
-	linux_launch_free(&l);
+	linux_launch_release(&l);
 	free(rows);
 	return ret;
 }
 
-int placeholders_create(struct sandbox_args *sa, char **err)
+int placeholders_create(struct sandbox *sa, char **err)
 {
 	for (sa->created = 0; sa->created < sa->nplaceholders; sa->created++) {
 		const char *p = sa->placeholders[sa->created];
@@ -436,7 +478,7 @@ int placeholders_create(struct sandbox_args *sa, char **err)
 	return 0;
 }
 
-void placeholders_remove(struct sandbox_args *sa)
+void placeholders_remove(struct sandbox *sa)
 {
 	while (sa->created > 0) {
 		const char *p = sa->placeholders[--sa->created];
@@ -447,13 +489,12 @@ void placeholders_remove(struct sandbox_args *sa)
 	}
 }
 
-void sandbox_args_free(struct sandbox_args *sa)
+void sandbox_release(struct sandbox *sa)
 {
 	size_t i;
 
-	for (i = 0; i < sa->argc; i++)
-		free(sa->argv[i]);
-	free(sa->argv);
+	lx_artifact_release(&sa->lx);
+	lx_artifact_release(&sa->init_mounts);
 	for (i = 0; i < sa->nplaceholders; i++)
 		free(sa->placeholders[i]);
 	free(sa->placeholders);

@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * channel.h - the channel between vbox-exec and the sandbox's init
+ * (doc/launcher.md, "The init channel").
+ *
+ * One SOCK_SEQPACKET socket pair; vbox-exec keeps one end (with
+ * SO_PASSCRED), the init gets the other as an inherited fd.  Every
+ * message is one datagram:
+ *
+ *   header  u16 type (enum ch_type), u16 version (CH_VERSION),
+ *           u32 payload length
+ *   payload attributes, each u16 attr (enum ch_attr), u16 length, the
+ *           value, zero padding to a multiple of 4
+ *
+ * in the host's byte order (both ends run on the same machine), at most
+ * CH_MSG_MAX bytes, with at most CH_MAX_FDS file descriptors attached as
+ * SCM_RIGHTS; an attribute names an attached fd by its index.  The
+ * kernel attaches the sender's credentials (SCM_CREDENTIALS) to every
+ * message vbox-exec receives, so the pid in a report is the kernel's
+ * word, not the sender's.  Bulk data that does not fit (a BPF program, a
+ * long path list) travels as a sealed memfd attached to a message.
+ *
+ * An attribute number with CH_A_OPTIONAL set may be ignored by a reader
+ * that does not know it; any other unknown attribute makes the reader
+ * refuse the whole message (fail closed: a wall the init does not know
+ * must not be skipped silently).
+ *
+ * Owned here: the framing, sending and receiving (fds and credentials
+ * included), and attribute iteration.  The meaning of each message is
+ * runtime/init/init.c's and runtime/linux/init_link.c's.  This file is
+ * linked into the static init: libc only, no allocation.
+ */
+#ifndef VBOX_CHANNEL_H
+#define VBOX_CHANNEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define CH_VERSION 1
+#define CH_HEADER_SIZE 8
+#define CH_MSG_MAX 65536
+#define CH_MAX_FDS 16
+
+/**
+ * enum ch_type - what a message is
+ * @CH_SETUP: vbox-exec -> init, exactly one, before anything else: what
+ *            the init must put in place before the command runs
+ * @CH_READY: init -> vbox-exec: the setup is in place; carries the fds
+ *            the init made for vbox-exec (CH_A_FD), if any
+ * @CH_STARTED: the command's process -> vbox-exec, right before its
+ *              exec; its credentials give vbox-exec the command's pid
+ * @CH_EXEC_FAILED: the command's process -> vbox-exec: the exec failed
+ *                  (CH_A_ERRNO, CH_A_STATUS 126 or 127)
+ * @CH_ERROR: init -> vbox-exec: the setup could not be put in place
+ *            (CH_A_MESSAGE); the init exits 125 and the command never runs
+ */
+enum ch_type {
+	CH_SETUP = 1,
+	CH_READY = 2,
+	CH_STARTED = 3,
+	CH_EXEC_FAILED = 4,
+	CH_ERROR = 5,
+};
+
+/* An attribute number a reader may ignore when it does not know it. */
+#define CH_A_OPTIONAL 0x8000
+
+/**
+ * enum ch_attr - attributes
+ * @CH_A_PWD: CH_SETUP: string, the command's PWD
+ * @CH_A_UNSET_PWD: CH_SETUP: empty; the command gets no PWD at all
+ * @CH_A_ERRNO: u32, an errno value
+ * @CH_A_STATUS: u32, an exit status
+ * @CH_A_MESSAGE: string, one line for the user
+ * @CH_A_FD: u32 role (enum ch_fd_role), u32 index of an attached fd
+ * @CH_A_IDMAP: CH_SETUP: u32 uid, u32 gid: after its mounts, the init
+ *              moves into a nested user namespace mapping them to its
+ *              uid and gid 0 (bubblewrap then runs it as uid 0 with every
+ *              capability, which the init drops)
+ */
+enum ch_attr {
+	CH_A_PWD = 1,
+	CH_A_UNSET_PWD = 2,
+	CH_A_ERRNO = 3,
+	CH_A_STATUS = 4,
+	CH_A_MESSAGE = 5,
+	CH_A_FD = 6,
+	CH_A_IDMAP = 7,
+};
+
+/**
+ * enum ch_fd_role - what an attached fd is for (CH_A_FD); numbers are
+ * reserved here so the rooms that add them cannot collide
+ * @CH_FD_NONE: never sent
+ * @CH_FD_MOUNTS: CH_SETUP: a sealed memfd holding the mounts the init
+ *                makes, in plan/linux_artifact.h's encoding (flags 0)
+ */
+enum ch_fd_role {
+	CH_FD_NONE = 0,
+	CH_FD_MOUNTS = 1,
+};
+
+/**
+ * struct ch_msg - one message being built or received
+ * @buf: header and payload
+ * @len: bytes of @buf in use (CH_HEADER_SIZE at least)
+ * @fds: attached fds (received ones are owned by the receiver, O_CLOEXEC)
+ * @nfds: number of @fds
+ * @pid: received only: the sender's pid from SCM_CREDENTIALS (0: none)
+ */
+struct ch_msg {
+	uint8_t buf[CH_MSG_MAX];
+	size_t len;
+	int fds[CH_MAX_FDS];
+	size_t nfds;
+	pid_t pid;
+};
+
+/* ch_init - make @m an empty message of @type. */
+void ch_init(struct ch_msg *m, enum ch_type type);
+
+/* ch_type_of - the type of a built or received message. */
+unsigned ch_type_of(const struct ch_msg *m);
+
+/*
+ * ch_put - append attribute @attr with @len bytes at @val.  Returns 0, or
+ * -1 (errno E2BIG) when the message would exceed CH_MSG_MAX.
+ */
+int ch_put(struct ch_msg *m, unsigned attr, const void *val, size_t len);
+int ch_put_u32(struct ch_msg *m, unsigned attr, uint32_t v);
+int ch_put_str(struct ch_msg *m, unsigned attr, const char *s);
+/*
+ * ch_put_fd - attach @fd (not closed, not taken) with @role.  -1 with
+ * E2BIG past CH_MAX_FDS.
+ */
+int ch_put_fd(struct ch_msg *m, unsigned role, int fd);
+
+/* ch_send - send @m on @sock (MSG_NOSIGNAL).  0, or -1 with errno. */
+int ch_send(int sock, const struct ch_msg *m);
+
+/*
+ * ch_recv - receive one message from @sock into @m (@flags for
+ * recvmsg(), e.g. MSG_DONTWAIT).  Returns 1 for a message, 0 when the
+ * peer is gone, -1 with errno (EAGAIN, or EPROTO for a malformed or
+ * truncated message, whose fds are closed).
+ */
+int ch_recv(int sock, struct ch_msg *m, int flags);
+
+/* ch_close_fds - close the fds attached to a received @m. */
+void ch_close_fds(struct ch_msg *m);
+
+/**
+ * struct ch_attr_view - one attribute of a message
+ * @attr: its number
+ * @len: its value's length
+ * @val: its value (in the message)
+ */
+struct ch_attr_view {
+	unsigned attr;
+	size_t len;
+	const uint8_t *val;
+};
+
+/*
+ * ch_next - the attribute at *@off (start with 0), advancing *@off.
+ * Returns 1, 0 at the end, -1 when the payload is malformed.
+ */
+int ch_next(const struct ch_msg *m, size_t *off, struct ch_attr_view *a);
+
+/* ch_u32 - @a's value as a u32; -1 when it is not 4 bytes. */
+int ch_u32(const struct ch_attr_view *a, uint32_t *v);
+
+/*
+ * ch_str - @a's value copied into @buf (@size bytes) as a string; -1
+ * when it holds a NUL byte or does not fit.
+ */
+int ch_str(const struct ch_attr_view *a, char *buf, size_t size);
+
+/* ch_fd - the attached fd @a (CH_A_FD) names, with its role; -1 if none. */
+int ch_fd(const struct ch_msg *m, const struct ch_attr_view *a,
+	  unsigned *role);
+
+#endif /* VBOX_CHANNEL_H */

@@ -1,0 +1,350 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * init.c - vbox-init, the sandbox's first program (doc/launcher.md,
+ * "The sandbox's init").
+ *
+ * bubblewrap runs it (from an fd vbox-exec passes, so it runs even where
+ * the policy hides its path) as the sandbox's PID 1:
+ *
+ *   vbox-init [--channel=FD] -- COMMAND [ARG...]
+ *
+ * Without a channel (the line `vbox-exec --dry-run` prints) there is no
+ * setup and nothing to report: the command just runs.
+ * It reads the one CH_SETUP message vbox-exec sent on the channel
+ * (channel.h), puts the setup in place (apply_setup(): the mounts
+ * vbox-exec hands it, the nested user namespace, dropping every
+ * capability, PWD; steps.h), answers CH_READY (or CH_ERROR and exits
+ * 125), makes sure only fds 0, 1 and 2 reach the command
+ * (bubblewrap passes on every fd it inherited), and runs the command as
+ * its child: the child reports CH_STARTED (its pid rides along in the
+ * kernel's credentials) and execvp()s it.  The init reaps every orphan
+ * and exits with the command's status (128 + N for death by signal N:
+ * an init cannot re-raise it) as soon as the command ends; the kernel
+ * then kills what is left of the namespace.  It is not dumpable, so the
+ * command can neither ptrace it nor read its memory.  If the exec fails
+ * the child reports CH_EXEC_FAILED, says why and exits like a shell: 127
+ * when the command is not found, 126 when it cannot be executed.
+ *
+ * Owned here: everything that happens inside the sandbox before the
+ * command runs.  Each step of the setup is one function called from
+ * apply_setup(), in a fixed order; new walls (seccomp filters, Landlock)
+ * and the proxy's listening sockets are new CH_SETUP attributes handled
+ * there and reported in CH_READY.  Static, libc only: no allocation after
+ * the setup is read, nothing the command could not have.
+ */
+#include <config.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "channel.h"
+#include "exit_codes.h"
+#include "steps.h"
+
+#ifndef CLOSE_RANGE_CLOEXEC
+/* From linux/close_range.h (Linux 5.11); older kernels say EINVAL. */
+#define CLOSE_RANGE_CLOEXEC (1U << 2)
+#endif
+
+/* Longest PWD the setup may carry. */
+#define PWD_MAX 4096
+
+/**
+ * struct setup - what CH_SETUP asked for
+ * @pwd: the command's PWD ("" with @has_pwd false: leave it)
+ * @has_pwd: set PWD to @pwd
+ * @unset_pwd: remove PWD
+ * @mounts_fd: the mounts to make (CH_FD_MOUNTS), or -1
+ * @has_idmap: move into a nested user namespace mapping @uid and @gid
+ * @uid, @gid: see @has_idmap
+ */
+struct setup {
+	char pwd[PWD_MAX];
+	bool has_pwd;
+	bool unset_pwd;
+	int mounts_fd;
+	bool has_idmap;
+	uint32_t uid;
+	uint32_t gid;
+};
+
+static int channel = -1;
+/* One message buffer, reused: the init allocates nothing. */
+static struct ch_msg msg;
+
+static __attribute__((format(printf, 1, 2))) void say(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fflush(stderr);
+}
+
+/* Report a setup failure to vbox-exec and stderr, then exit 125. */
+static __attribute__((noreturn, format(printf, 1, 2))) void
+fail(const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	say("vbox-exec: sandbox init: %s\n", line);
+	if (channel >= 0) {
+		ch_init(&msg, CH_ERROR);
+		if (ch_put_str(&msg, CH_A_MESSAGE, line) == 0)
+			ch_send(channel, &msg);
+	}
+	_exit(EXIT_LAUNCHER);
+}
+
+/*
+ * Mark every fd above 2 close-on-exec: the channel stays usable until
+ * the exec, and nothing else reaches the command.
+ */
+static int cloexec_all(void)
+{
+	struct dirent *de;
+	DIR *dir;
+	long fd;
+	char *end;
+	int self;
+
+#ifdef SYS_close_range
+	if (syscall(SYS_close_range, 3U, ~0U, CLOSE_RANGE_CLOEXEC) == 0)
+		return 0;
+#endif
+	dir = opendir("/proc/self/fd");
+	if (!dir)
+		return -1;
+	self = dirfd(dir);
+	while ((de = readdir(dir)) != NULL) {
+		errno = 0;
+		fd = strtol(de->d_name, &end, 10);
+		if (*end || errno || fd <= 2 || fd == self || fd > INT32_MAX)
+			continue;
+		if (fcntl((int)fd, F_SETFD, FD_CLOEXEC) < 0 && errno != EBADF) {
+			closedir(dir);
+			return -1;
+		}
+	}
+	closedir(dir);
+	return 0;
+}
+
+static int parse_fd(const char *s)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < 3 || v > 65535)
+		return -1;
+	return (int)v;
+}
+
+/* Read and check CH_SETUP into *@s. */
+static void read_setup(struct setup *s)
+{
+	struct ch_attr_view a;
+	size_t off = 0;
+	int ret;
+
+	ret = ch_recv(channel, &msg, 0);
+	if (ret == 0)
+		fail("vbox-exec went away before sending the setup");
+	if (ret < 0)
+		fail("cannot read the setup: %s", strerror(errno));
+	if (ch_type_of(&msg) != CH_SETUP)
+		fail("expected the setup, got message type %u",
+		     ch_type_of(&msg));
+	while ((ret = ch_next(&msg, &off, &a)) > 0) {
+		unsigned role;
+		uint32_t ids[2];
+		int fd;
+
+		switch (a.attr) {
+		case CH_A_FD:
+			fd = ch_fd(&msg, &a, &role);
+			if (fd < 0 || role != CH_FD_MOUNTS || s->mounts_fd >= 0)
+				fail("bad fd in the setup");
+			s->mounts_fd = fd;
+			break;
+		case CH_A_IDMAP:
+			if (a.len != sizeof(ids))
+				fail("bad id map in the setup");
+			memcpy(ids, a.val, sizeof(ids));
+			s->uid = ids[0];
+			s->gid = ids[1];
+			s->has_idmap = true;
+			break;
+		case CH_A_PWD:
+			if (ch_str(&a, s->pwd, sizeof(s->pwd)) < 0)
+				fail("bad PWD in the setup");
+			s->has_pwd = true;
+			break;
+		case CH_A_UNSET_PWD:
+			s->unset_pwd = true;
+			break;
+		default:
+			if (a.attr & CH_A_OPTIONAL)
+				break;
+			fail("the setup asks for %u, which this init does not "
+			     "know", a.attr);
+		}
+	}
+	if (ret < 0)
+		fail("the setup message is malformed");
+	/* Mounts come with the namespace that takes the power back. */
+	if ((s->mounts_fd >= 0) != s->has_idmap ||
+	    msg.nfds != (s->mounts_fd >= 0 ? 1u : 0u))
+		fail("the setup's fds and id map do not match");
+}
+
+/* The steps of the setup, in order; each fails closed. */
+static void apply_setup(const struct setup *s)
+{
+	char err[512];
+
+	if (s->mounts_fd >= 0) {
+		if (init_mounts_apply(s->mounts_fd, err, sizeof(err)) < 0)
+			fail("%s", err);
+		close(s->mounts_fd);
+	}
+	if (s->has_idmap &&
+	    init_enter_userns(s->uid, s->gid, err, sizeof(err)) < 0)
+		fail("%s", err);
+	/* Whatever came before: the command gets no capability. */
+	if (init_drop_caps(err, sizeof(err)) < 0)
+		fail("%s", err);
+	/*
+	 * The walls that need no privilege go here, after the drop and
+	 * before CH_READY: Landlock for the writable paths the setup names,
+	 * then the seccomp filters the setup carries (no_new_privs first;
+	 * the user-notification listener goes back in CH_READY).
+	 */
+	if ((s->has_pwd && setenv("PWD", s->pwd, 1) < 0) ||
+	    (s->unset_pwd && unsetenv("PWD") < 0))
+		fail("cannot set PWD: %s", strerror(errno));
+}
+
+static void report_ready(void)
+{
+	ch_init(&msg, CH_READY);
+	if (ch_send(channel, &msg) < 0)
+		fail("lost vbox-exec: %s", strerror(errno));
+}
+
+/* In the command's process: report, exec; only returns on failure. */
+static int exec_command(char **argv)
+{
+	int saved, status;
+
+	ch_init(&msg, CH_STARTED);
+	if (channel >= 0 && ch_send(channel, &msg) < 0) {
+		say("vbox-exec: lost the launcher: %s\n", strerror(errno));
+		return EXIT_LAUNCHER;
+	}
+	execvp(argv[0], argv);
+	saved = errno;
+	status = saved == ENOENT || saved == ENOTDIR ? EXIT_NOT_FOUND :
+		 EXIT_NOT_EXECUTABLE;
+	ch_init(&msg, CH_EXEC_FAILED);
+	if (ch_put_u32(&msg, CH_A_ERRNO, (uint32_t)saved) == 0 &&
+	    ch_put_u32(&msg, CH_A_STATUS, (uint32_t)status) == 0 &&
+	    channel >= 0)
+		ch_send(channel, &msg);
+	if (status == EXIT_NOT_FOUND)
+		say("vbox-exec: %s: not found\n", argv[0]);
+	else
+		say("vbox-exec: %s: cannot execute: %s\n", argv[0],
+		    strerror(saved));
+	return status;
+}
+
+/* As PID 1: the command is a child; reap everything; pass its status. */
+static __attribute__((noreturn)) void run_as_init(char **argv)
+{
+	sigset_t all, old;
+	int status;
+	pid_t pid, w;
+
+	/* No signal may interrupt the fork for the init's part. */
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
+	pid = fork();
+	if (pid < 0)
+		fail("fork: %s", strerror(errno));
+	if (pid == 0) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		_exit(exec_command(argv));
+	}
+	if (channel >= 0)
+		close(channel);
+	channel = -1;
+	for (;;) {
+		w = waitpid(-1, &status, 0);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			_exit(EXIT_LAUNCHER);
+		if (w != pid)
+			continue;
+		if (WIFEXITED(status))
+			_exit(WEXITSTATUS(status));
+		if (WIFSIGNALED(status))
+			_exit(128 + WTERMSIG(status));
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct setup setup;
+	int i;
+
+	memset(&setup, 0, sizeof(setup));
+	setup.mounts_fd = -1;
+	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+		if (strncmp(argv[i], "--channel=", 10) == 0 &&
+		    (channel = parse_fd(argv[i] + 10)) >= 0)
+			continue;
+		goto usage;
+	}
+	if (i + 1 >= argc)
+		goto usage;
+	argv += i + 1;
+
+	if (prctl(PR_SET_DUMPABLE, 0) < 0)
+		fail("cannot make the sandbox init undumpable: %s",
+		     strerror(errno));
+	if (cloexec_all() < 0)
+		fail("cannot close inherited fds: %s", strerror(errno));
+	if (channel >= 0)
+		read_setup(&setup);
+	apply_setup(&setup);
+	if (channel >= 0)
+		report_ready();
+	if (getpid() == 1)
+		run_as_init(argv);
+	_exit(exec_command(argv));
+
+usage:
+	say("vbox-init: the sandbox's init is for vbox-exec's own use\n");
+	return EXIT_LAUNCHER;
+}

@@ -1,0 +1,289 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * mounts.c - the mounts the sandbox's init makes (steps.h).
+ *
+ * vbox-exec hands over the tail of the sandbox's mount list that the init
+ * can make exactly as bubblewrap would (runtime/linux/sandbox.c decides
+ * which): each is one open_tree() clone, one mount_setattr() and one
+ * move_mount(), where bubblewrap re-reads the whole mount table for every
+ * bind.  The flags are bubblewrap's: every bind nosuid and nodev,
+ * read-only binds read-only down their whole tree, a writable bind
+ * writable at its top; a tmpfs nosuid and nodev with its mode; a
+ * read-only remount of one mount only.  The encoding is parsed here with
+ * every length checked, though it comes from vbox-exec.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "steps.h"
+
+/* From linux/mount.h, which glibc's sys/mount.h may clash with. */
+#ifndef OPEN_TREE_CLONE
+#define OPEN_TREE_CLONE 1
+#endif
+#ifndef OPEN_TREE_CLOEXEC
+#define OPEN_TREE_CLOEXEC O_CLOEXEC
+#endif
+#ifndef MOVE_MOUNT_F_EMPTY_PATH
+#define MOVE_MOUNT_F_EMPTY_PATH 0x00000004
+#endif
+#ifndef MOUNT_ATTR_RDONLY
+#define MOUNT_ATTR_RDONLY 0x00000001
+#define MOUNT_ATTR_NOSUID 0x00000002
+#define MOUNT_ATTR_NODEV 0x00000004
+#endif
+#ifndef AT_RECURSIVE
+#define AT_RECURSIVE 0x8000
+#endif
+#ifndef SYS_open_tree
+#define SYS_open_tree 428
+#endif
+#ifndef SYS_move_mount
+#define SYS_move_mount 429
+#endif
+#ifndef SYS_mount_setattr
+#define SYS_mount_setattr 442
+#endif
+
+/* The kinds of plan/linux_artifact.h the init makes. */
+enum {
+	K_BIND_RO = 1,
+	K_BIND_RW = 2,
+	K_BIND_RO_TRY = 3,
+	K_BIND_RW_TRY = 4,
+	K_TMPFS = 7,
+	K_DIR = 8,
+	K_REMOUNT_RO = 9,
+};
+
+/* Same layout as struct mount_attr (linux/mount.h). */
+struct attr {
+	uint64_t attr_set;
+	uint64_t attr_clr;
+	uint64_t propagation;
+	uint64_t userns_fd;
+};
+
+/* At most this many bytes of mounts. */
+#define MOUNTS_MAX_BYTES (64u << 20)
+
+static __attribute__((format(printf, 3, 4))) int
+fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+struct cursor {
+	const uint8_t *p;
+	size_t len;
+	size_t off;
+};
+
+static int get(struct cursor *c, void *out, size_t n)
+{
+	if (c->len - c->off < n)
+		return -1;
+	memcpy(out, c->p + c->off, n);
+	c->off += n;
+	return 0;
+}
+
+/* A string into @buf (PATH_MAX), or "" when empty; -1 when bad. */
+static int get_path(struct cursor *c, char *buf)
+{
+	uint32_t n;
+
+	if (get(c, &n, 4) < 0 || n >= PATH_MAX || c->len - c->off < n ||
+	    memchr(c->p + c->off, '\0', n))
+		return -1;
+	memcpy(buf, c->p + c->off, n);
+	buf[n] = '\0';
+	c->off += n;
+	return n && buf[0] != '/' ? -1 : 0;
+}
+
+/* mkdir -p of @path's parents (and of @path itself when @dir). */
+static int make_path(char *path, bool dir, mode_t mode)
+{
+	char *p;
+	int fd;
+
+	for (p = path + 1; (p = strchr(p, '/')); p++) {
+		*p = '\0';
+		if (mkdir(path, 0755) < 0 && errno != EEXIST) {
+			*p = '/';
+			return -1;
+		}
+		*p = '/';
+	}
+	if (dir)
+		return mkdir(path, mode) < 0 && errno != EEXIST ? -1 : 0;
+	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOCTTY, mode);
+	if (fd < 0)
+		return errno == EISDIR ? 0 : -1;
+	close(fd);
+	return 0;
+}
+
+static int setattr(int dfd, const char *path, unsigned flags, uint64_t set,
+		   uint64_t clr)
+{
+	struct attr a = { .attr_set = set, .attr_clr = clr };
+
+	return (int)syscall(SYS_mount_setattr, dfd, path, flags, &a,
+			    sizeof(a));
+}
+
+static int bind(unsigned kind, const char *src, char *dest, char *err,
+		size_t errlen)
+{
+	bool ro = kind == K_BIND_RO || kind == K_BIND_RO_TRY;
+	struct stat st;
+	int fd;
+
+	fd = (int)syscall(SYS_open_tree, AT_FDCWD, src,
+			  OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
+	if (fd < 0) {
+		/* A try-bind whose source went away is skipped, as bwrap. */
+		if (errno == ENOENT && (kind == K_BIND_RO_TRY ||
+					kind == K_BIND_RW_TRY))
+			return 0;
+		return fail(err, errlen, "cannot take '%s': %s", src,
+			    strerror(errno));
+	}
+	if (setattr(fd, "", AT_EMPTY_PATH | AT_RECURSIVE,
+		    MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
+		    (ro ? MOUNT_ATTR_RDONLY : 0), 0) < 0 ||
+	    (!ro && setattr(fd, "", AT_EMPTY_PATH, 0, MOUNT_ATTR_RDONLY) < 0))
+		goto fail_errno;
+	if (lstat(dest, &st) < 0) {
+		struct stat sst;
+
+		if (fstat(fd, &sst) < 0 ||
+		    make_path(dest, S_ISDIR(sst.st_mode), S_ISDIR(sst.st_mode) ?
+			      0755 : 0444) < 0)
+			goto fail_errno;
+	}
+	if (syscall(SYS_move_mount, fd, "", AT_FDCWD, dest,
+		    MOVE_MOUNT_F_EMPTY_PATH) < 0)
+		goto fail_errno;
+	close(fd);
+	return 0;
+fail_errno:
+	fail(err, errlen, "cannot bind '%s' onto '%s': %s", src, dest,
+	     strerror(errno));
+	close(fd);
+	return -1;
+}
+
+static int one_mount(unsigned kind, unsigned mode, const char *src,
+		     char *dest, char *err, size_t errlen)
+{
+	char opts[32];
+
+	switch (kind) {
+	case K_BIND_RO:
+	case K_BIND_RW:
+	case K_BIND_RO_TRY:
+	case K_BIND_RW_TRY:
+		return bind(kind, src, dest, err, errlen);
+	case K_TMPFS:
+		snprintf(opts, sizeof(opts), "mode=0%o", mode);
+		if (make_path(dest, true, 0755) < 0 ||
+		    mount("tmpfs", dest, "tmpfs", MS_NOSUID | MS_NODEV,
+			  opts) < 0)
+			return fail(err, errlen, "cannot mount a tmpfs on "
+				    "'%s': %s", dest, strerror(errno));
+		return 0;
+	case K_DIR:
+		if (make_path(dest, true, mode) < 0 || chmod(dest, mode) < 0)
+			return fail(err, errlen, "cannot make '%s': %s", dest,
+				    strerror(errno));
+		return 0;
+	case K_REMOUNT_RO:
+		if (setattr(AT_FDCWD, dest, 0, MOUNT_ATTR_RDONLY |
+			    MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 0) < 0)
+			return fail(err, errlen, "cannot remount '%s' "
+				    "read-only: %s", dest, strerror(errno));
+		return 0;
+	default:
+		return fail(err, errlen, "mount kind %u is not for the init",
+			    kind);
+	}
+}
+
+static int apply(struct cursor *c, char *err, size_t errlen)
+{
+	static char src[PATH_MAX], dest[PATH_MAX];
+	uint32_t flags, n, i, row;
+	uint16_t mode;
+	uint8_t kind, zero;
+
+	if (get(c, &flags, 4) < 0 || flags || get(c, &n, 4) < 0)
+		return fail(err, errlen, "bad mount list header");
+	for (i = 0; i < n; i++) {
+		if (get(c, &kind, 1) < 0 || get(c, &zero, 1) < 0 || zero ||
+		    get(c, &mode, 2) < 0 || mode > 07777 ||
+		    get(c, &row, 4) < 0 || get_path(c, src) < 0 ||
+		    get_path(c, dest) < 0 || !dest[0])
+			return fail(err, errlen, "bad mount %u", i);
+		if (one_mount(kind, mode, src, dest, err, errlen) < 0)
+			return -1;
+	}
+	if (c->off != c->len)
+		return fail(err, errlen, "bytes after the mount list");
+	return 0;
+}
+
+int init_mounts_apply(int fd, char *err, size_t errlen)
+{
+	static char cwd[PATH_MAX];
+	struct cursor c;
+	struct stat st;
+	void *map;
+	mode_t old;
+	int ret;
+
+	if (fstat(fd, &st) < 0 || st.st_size <= 0 ||
+	    (uint64_t)st.st_size > MOUNTS_MAX_BYTES)
+		return fail(err, errlen, "bad mount list");
+	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (map == MAP_FAILED)
+		return fail(err, errlen, "cannot map the mount list: %s",
+			    strerror(errno));
+	c.p = map;
+	c.len = (size_t)st.st_size;
+	c.off = 0;
+	/* Modes are the list's, as bubblewrap's --perms. */
+	old = umask(0);
+	ret = apply(&c, err, errlen);
+	umask(old);
+	munmap(map, (size_t)st.st_size);
+	if (ret < 0)
+		return -1;
+	/*
+	 * bubblewrap entered the working directory before these mounts: a
+	 * mount on it or above it is seen only by entering it again.
+	 */
+	if (!getcwd(cwd, sizeof(cwd)) || chdir(cwd) < 0)
+		return fail(err, errlen, "cannot enter the working directory "
+			    "again: %s", strerror(errno));
+	return 0;
+}

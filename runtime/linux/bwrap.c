@@ -1,0 +1,363 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * bwrap.c - which bubblewrap, what it knows, what it is given
+ * (bwrap.h).
+ */
+#include <vbox.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bwrap.h"
+#include "env.h"
+#include "launch.h"
+#include "linux_artifact.h"
+#include "process.h"
+#include "sandbox.h"
+#include "strbuf.h"
+#include "wire.h"
+
+#ifndef BWRAP_PATH
+#define BWRAP_PATH "/usr/bin/bwrap"
+#endif
+#ifndef VBOX_INIT_PATH
+#error "VBOX_INIT_PATH must name the installed vbox-init"
+#endif
+
+static bool is_executable_file(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+	       access(path, X_OK) == 0;
+}
+
+/*
+ * The bubblewrap to run: $VBOX_BWRAP when set (tests use it to simulate
+ * a missing or broken bubblewrap), else the configure-time BWRAP_PATH,
+ * else the first "bwrap" on PATH.
+ */
+char *bwrap_find(char **err)
+{
+	const char *env = getenv("VBOX_BWRAP"), *path, *p, *colon;
+	char *cand;
+	size_t len;
+
+	if (env && *env) {
+		if (env[0] == '/' && is_executable_file(env))
+			return xstrdup(env);
+		*err = xasprintf("bubblewrap not found: VBOX_BWRAP=%s is not "
+				 "an executable file given by absolute path",
+				 env);
+		return NULL;
+	}
+	if (is_executable_file(BWRAP_PATH))
+		return xstrdup(BWRAP_PATH);
+	path = getenv("PATH");
+	if (!path || !*path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	for (p = path; *p; p = *colon ? colon + 1 : colon) {
+		colon = strchrnul(p, ':');
+		len = (size_t)(colon - p);
+		if (len == 0 || p[0] != '/')
+			continue;
+		cand = xasprintf("%.*s/bwrap", (int)len, p);
+		if (is_executable_file(cand))
+			return cand;
+		free(cand);
+	}
+	*err = xasprintf("bubblewrap not found: not at %s (configure time) "
+			 "and no bwrap in PATH; install bubblewrap",
+			 BWRAP_PATH);
+	return NULL;
+}
+
+static bool bwrap_probe(const char *bwrap, const char *opt);
+
+bool bwrap_knows(const char *bwrap, const char *opt)
+{
+#ifdef BWRAP_KNOWS_DISABLE_USERNS
+	/* configure asked this very binary (see configure.ac). */
+	if (strcmp(opt, "--disable-userns") == 0 &&
+	    strcmp(bwrap, BWRAP_PATH) == 0)
+		return true;
+#endif
+	return bwrap_probe(bwrap, opt);
+}
+
+/*
+ * Does the bubblewrap binary know @opt?  Its option names are string
+ * literals in the binary; reading it is far cheaper than running
+ * "bwrap --help" on every launch.
+ */
+static bool bwrap_probe(const char *bwrap, const char *opt)
+{
+	size_t olen = strlen(opt), have = 0, total = 0;
+	char buf[65536];
+	bool found = false;
+	ssize_t n;
+	int fd;
+
+	fd = open(bwrap, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	/* bubblewrap is about 100 KiB; a 64 MiB cap bounds the read. */
+	while (!found && total < (64u << 20)) {
+		n = read(fd, buf + have, sizeof(buf) - have);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		total += (size_t)n;
+		have += (size_t)n;
+		found = memmem(buf, have, opt, olen) != NULL;
+		/* Keep a tail so a match across reads is seen. */
+		if (have >= olen) {
+			memmove(buf, buf + have - (olen - 1), olen - 1);
+			have = olen - 1;
+		}
+	}
+	close(fd);
+	return found;
+}
+
+static int read_small(const char *path, char *buf, size_t size)
+{
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	return 0;
+}
+
+/*
+ * The cheap checks that user namespaces can work, before anything is
+ * started.  A setuid bubblewrap does not need them.
+ */
+int bwrap_check_userns(const char *bwrap, char **err)
+{
+	struct stat st;
+	char buf[32];
+
+	if (stat(bwrap, &st) == 0 && (st.st_mode & S_ISUID) && st.st_uid == 0)
+		return 0;
+	if (read_small("/proc/sys/user/max_user_namespaces", buf,
+		       sizeof(buf)) == 0 && atol(buf) == 0) {
+		*err = xstrdup("user namespaces are unavailable: "
+			       "/proc/sys/user/max_user_namespaces is 0");
+		return -1;
+	}
+	if (geteuid() != 0 &&
+	    read_small("/proc/sys/kernel/unprivileged_userns_clone", buf,
+		       sizeof(buf)) == 0 && atol(buf) == 0) {
+		*err = xstrdup("user namespaces are unavailable: "
+			       "/proc/sys/kernel/unprivileged_userns_clone "
+			       "is 0");
+		return -1;
+	}
+	return 0;
+}
+
+/* After bubblewrap failed: was it because user namespaces do not work? */
+void bwrap_diagnose_userns(void)
+{
+	int status = 0;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0)
+		return;
+	if (pid == 0)
+		_exit(unshare(CLONE_NEWUSER) == 0 ? 0 : (errno & 0x7f) + 1);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
+		vx_error("user namespaces are unavailable: "
+			 "unshare(CLONE_NEWUSER): %s",
+			 strerror(WEXITSTATUS(status) - 1));
+}
+
+const char *init_path(void)
+{
+#if defined(VBOX_BUILD_EXE_PATH) && defined(VBOX_BUILD_INIT_PATH)
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	if (n > 0) {
+		self[n] = '\0';
+		if (strcmp(self, VBOX_BUILD_EXE_PATH) == 0)
+			return VBOX_BUILD_INIT_PATH;
+	}
+#endif
+	return VBOX_INIT_PATH;
+}
+
+/* The init's part of the command line, from "--" on. */
+static void init_args(const struct launch_request *req, bool channel,
+		      char **v, size_t *k)
+{
+	size_t i;
+
+	v[(*k)++] = xstrdup("--");
+	v[(*k)++] = xasprintf("/proc/self/fd/%d", 3 + BWRAP_FD_INIT);
+	if (channel)
+		v[(*k)++] = xasprintf("--channel=%d", 3 + BWRAP_FD_CHANNEL);
+	v[(*k)++] = xstrdup("--");
+	for (i = 0; req->command[i]; i++)
+		v[(*k)++] = xstrdup(req->command[i]);
+}
+
+static size_t count_command(const struct launch_request *req)
+{
+	size_t n = 0;
+
+	while (req->command[n])
+		n++;
+	return n;
+}
+
+char **bwrap_argv(const char *bwrap, const struct launch_request *req)
+{
+	char **v = xcalloc(count_command(req) + 12, sizeof(*v));
+	size_t k = 0;
+
+	v[k++] = xstrdup(bwrap);
+	v[k++] = xstrdup("--args");
+	v[k++] = xasprintf("%d", 3 + BWRAP_FD_ARGS);
+	init_args(req, true, v, &k);
+	v[k] = NULL;
+	return v;
+}
+
+void bwrap_argv_free(char **argv)
+{
+	size_t i;
+
+	if (!argv)
+		return;
+	for (i = 0; argv[i]; i++)
+		free(argv[i]);
+	free(argv);
+}
+
+static void sb_word(struct strbuf *b, const char *w)
+{
+	char *q = shell_quote(w);
+
+	if (b->len)
+		strbuf_add(b, " ", 1);
+	strbuf_add(b, q, strlen(q));
+	free(q);
+}
+
+int bwrap_print_dry_run(const struct launch_request *req, const char *bwrap,
+			const struct sandbox *sa)
+{
+	struct strbuf b = { 0 };
+	struct wbuf args = { 0 };
+	char **init, *q;
+	size_t ninit = 0, i, start;
+	int ret = 0;
+
+	if (sa->nplaceholders) {
+		sb_word(&b, "mkdir");
+		sb_word(&b, "-m");
+		strbuf_add(&b, " 0700 --", 8);
+		for (i = 0; i < sa->nplaceholders; i++)
+			sb_word(&b, sa->placeholders[i]);
+		strbuf_add(&b, " && {", 5);
+	}
+	sb_word(&b, "env");
+	sb_word(&b, "-i");
+	sb_word(&b, "--");
+	for (i = 0; i < req->env->n; i++)
+		sb_word(&b, req->env->v[i]);
+	sb_word(&b, bwrap);
+	lx_render(&sa->lx, &args);
+	for (start = i = 0; i < args.len; i++) {
+		if (args.p[i])
+			continue;
+		sb_word(&b, (const char *)args.p + start);
+		start = i + 1;
+	}
+	wbuf_release(&args);
+	init = xcalloc(count_command(req) + 8, sizeof(*init));
+	init_args(req, false, init, &ninit);
+	for (i = 0; i < ninit; i++) {
+		sb_word(&b, init[i]);
+		free(init[i]);
+	}
+	free(init);
+	q = shell_quote(init_path());
+	strbuf_add(&b, " 3<", 3);
+	strbuf_add(&b, q, strlen(q));
+	free(q);
+	if (sa->nplaceholders) {
+		strbuf_add(&b, "; s=$?; rmdir --", 16);
+		for (i = sa->nplaceholders; i-- > 0;)
+			sb_word(&b, sa->placeholders[i]);
+		strbuf_add(&b, "; (exit \"$s\"); }", 16);
+	}
+	if (printf("%s\n", b.s) < 0 || fflush(stdout) != 0) {
+		vx_error("cannot write the command line: %s", strerror(errno));
+		ret = EXIT_LAUNCHER;
+	}
+	free(b.s);
+	return ret;
+}
+
+int bwrap_args_memfd(const struct sandbox *sa, char **err)
+{
+	struct wbuf b = { 0 };
+	const uint8_t *p;
+	size_t len;
+	int fd;
+
+	fd = memfd_create("vbox-exec-args", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	if (fd < 0) {
+		*err = xasprintf("memfd_create: %s", strerror(errno));
+		return -1;
+	}
+	/* The one place the sandbox becomes bubblewrap's arguments. */
+	lx_render(&sa->lx, &b);
+	p = b.p;
+	len = b.len;
+	errno = 0;
+	while (len > 0) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			goto fail;
+		p += n;
+		len -= (size_t)n;
+	}
+	/* Nobody can change the list once bubblewrap may read it. */
+	if (fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW |
+		  F_SEAL_WRITE | F_SEAL_SEAL) < 0 ||
+	    lseek(fd, 0, SEEK_SET) != 0)
+		goto fail;
+	wbuf_release(&b);
+	return fd;
+fail:
+	*err = xasprintf("cannot write the argument memfd: %s",
+			 strerror(errno ? errno : EIO));
+	wbuf_release(&b);
+	close(fd);
+	return -1;
+}

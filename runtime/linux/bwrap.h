@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * bwrap.h - bubblewrap itself: which one runs, what it supports, the
+ * argument memfd it reads, the init's command line, and the --dry-run
+ * line (doc/launcher.md, "How a launch works").
+ *
+ * The fds bubblewrap gets, in proc_spawn order (fd 3 + index):
+ *   3  the init binary (vbox-init), executed as /proc/self/fd/3 so it
+ *      runs even where the policy hides its path;
+ *   4  a sealed memfd with the rendered argument list (`--args 4`);
+ *   5  the init's end of the init channel (runtime/channel.h).
+ */
+#ifndef VBOX_BWRAP_H
+#define VBOX_BWRAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct launch_request;
+struct sandbox;
+
+enum {
+	BWRAP_FD_INIT,
+	BWRAP_FD_ARGS,
+	BWRAP_FD_CHANNEL,
+	BWRAP_NFDS,
+};
+
+/*
+ * bwrap_find - the bubblewrap to run: $VBOX_BWRAP when set (tests use it
+ * to simulate a missing or broken bubblewrap; an absolute path), else
+ * the configure-time BWRAP_PATH, else the first "bwrap" on PATH.
+ * Returns a new string, or NULL with *@err.
+ */
+char *bwrap_find(char **err);
+
+/*
+ * bwrap_knows - does the bubblewrap binary know @opt?  For the configure-
+ * time bubblewrap and --disable-userns, configure's answer (a bubblewrap
+ * replaced later by one without the option rejects it: fail closed).
+ * Otherwise its option names are looked for as string literals in the
+ * binary, far cheaper than running "bwrap --help".
+ */
+bool bwrap_knows(const char *bwrap, const char *opt);
+
+/*
+ * bwrap_check_userns - the cheap checks that user namespaces can work,
+ * before anything is started (not needed for a setuid bubblewrap).
+ * Returns 0, or -1 with *@err.
+ */
+int bwrap_check_userns(const char *bwrap, char **err);
+
+/* bwrap_diagnose_userns - after bubblewrap failed: was it userns? */
+void bwrap_diagnose_userns(void);
+
+/*
+ * init_path - the sandbox's init: VBOX_INIT_PATH (configure time:
+ * $(pkglibexecdir)/vbox-init), or, only for the vbox-exec binary of the
+ * build tree itself (its /proc/self/exe is the configure-time
+ * VBOX_BUILD_EXE_PATH), the init of the build tree.  Never from the
+ * environment.
+ */
+const char *init_path(void);
+
+/*
+ * bwrap_args_memfd - a sealed memfd holding @sa's rendered argument list
+ * at offset 0, for `--args`.  Returns the fd, or -1 with *@err.
+ */
+int bwrap_args_memfd(const struct sandbox *sa, char **err);
+
+/*
+ * bwrap_argv - the whole command line after the argument memfd:
+ * BWRAP --args 4 -- /proc/self/fd/3 --channel=5 --
+ * COMMAND [ARG...]; NULL-terminated, the strings owned by the vector
+ * (free with bwrap_argv_free()).
+ */
+char **bwrap_argv(const char *bwrap, const struct launch_request *req);
+void bwrap_argv_free(char **argv);
+
+/*
+ * bwrap_print_dry_run - one line a POSIX shell runs as the launch would,
+ * the init's fd included, placeholders made before and removed after.
+ * The line runs the init without a channel, so it carries no setup (see
+ * doc/launcher.md).  Returns 0 or EXIT_LAUNCHER.
+ */
+int bwrap_print_dry_run(const struct launch_request *req, const char *bwrap,
+			const struct sandbox *sa);
+
+#endif /* VBOX_BWRAP_H */

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * init_link.h - vbox-exec's end of the init channel (runtime/channel.h;
+ * doc/launcher.md, "The init channel").
+ *
+ * Owned here: the socket pair, the CH_SETUP message vbox-exec sends
+ * before bubblewrap starts (init_link_setup(): one function that adds
+ * every attribute, in order), and the reports the init sends back,
+ * received on the supervisor's loop and dispatched by type
+ * (CH_READY, CH_STARTED, CH_EXEC_FAILED, CH_ERROR), fds by role.
+ *
+ * Extending it: a new setup item is an attribute added in
+ * init_link_setup() (fds attached with ch_put_fd()) and handled in the
+ * init's read_setup()/apply_setup(); an fd the init sends back is a new
+ * enum ch_fd_role with an entry in init_link.c's fd_roles[] table, whose
+ * handler takes ownership of the fd (and typically registers a watch on
+ * the supervisor's loop).
+ */
+#ifndef VBOX_INIT_LINK_H
+#define VBOX_INIT_LINK_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "channel.h"
+#include "loop.h"
+
+struct launch_request;
+struct init_link;
+struct sandbox;
+
+/* init_link_fn - an event of the link (see struct init_link). */
+typedef void (*init_link_fn)(struct init_link *l, void *ctx);
+
+/**
+ * struct init_link - the channel, as vbox-exec sees it
+ * @sock: vbox-exec's end (-1 once the init side is gone)
+ * @peer: the end bubblewrap passes to the init (-1 once handed over)
+ * @watch: @sock on the supervisor's loop
+ * @loop: that loop (NULL before init_link_watch())
+ * @msg: the receive buffer (owned)
+ * @ready: CH_READY arrived: the setup is in place
+ * @init_pid: the init's host pid, from CH_READY's credentials
+ * @started: CH_STARTED arrived: the command is about to be exec'd
+ * @cmd_pid: the command's host pid, from the kernel's credentials
+ * @exec_errno: CH_EXEC_FAILED's errno (0: none)
+ * @error: CH_ERROR's message (owned; NULL: none)
+ * @protocol_error: a malformed or unexpected message arrived (the link
+ *                  was closed; the launch fails closed: 125)
+ * @on_ready: called once when @ready becomes true
+ * @on_started: called once when @started becomes true
+ * @ctx: for @on_ready and @on_started
+ */
+struct init_link {
+	int sock;
+	int peer;
+	struct loop_watch watch;
+	struct loop *loop;
+	struct ch_msg *msg;
+	bool ready;
+	pid_t init_pid;
+	bool started;
+	pid_t cmd_pid;
+	int exec_errno;
+	char *error;
+	bool protocol_error;
+	init_link_fn on_ready;
+	init_link_fn on_started;
+	void *ctx;
+};
+
+/*
+ * init_link_open - make the socket pair.  Returns 0, or -1 with *@err.
+ * Release with init_link_release() either way.
+ */
+int init_link_open(struct init_link *l, char **err);
+
+/*
+ * init_link_setup - send CH_SETUP for @req and the sandbox @sa (before
+ * the init can read it: the socket holds it).  Returns 0, or -1 with
+ * *@err.
+ */
+int init_link_setup(struct init_link *l, const struct launch_request *req,
+		    const struct sandbox *sa, char **err);
+
+/* init_link_handed_over - close vbox-exec's copy of the init's end. */
+void init_link_handed_over(struct init_link *l);
+
+/* init_link_watch - receive reports on @lp from now on: 0, or -1 with *@err. */
+int init_link_watch(struct init_link *l, struct loop *lp, char **err);
+
+/* init_link_drain - take every report still queued (never blocks). */
+void init_link_drain(struct init_link *l);
+
+/* init_link_release - close and free what @l holds. */
+void init_link_release(struct init_link *l);
+
+#endif /* VBOX_INIT_LINK_H */

@@ -1,0 +1,526 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * launch.c - run the command under bubblewrap (launch.h; doc/launcher.md,
+ * "How a launch works").
+ *
+ * Owned here: the order of a launch (find bubblewrap, build the sandbox,
+ * make the placeholders, open the init channel and send the setup, start
+ * bubblewrap, supervise, map the outcome) and the sandboxed tree as the
+ * supervisor sees it: the init channel's CH_READY carries the host pid of
+ * the sandbox's init (the kernel's credentials), from which the launcher
+ * learns its PID namespace; CH_STARTED gives the command's host pid.  No CH_STARTED
+ * means the command never started: whatever bubblewrap's status,
+ * vbox-exec exits 125.
+ *
+ * Signals are forwarded to the command through a pidfd.  The timeout
+ * sends SIGTERM to every process of the sandbox's PID namespace, then
+ * SIGKILL to its init, which the kernel turns into SIGKILL for all of
+ * them; in every case the launcher waits until the init is gone, so
+ * nothing of the tree survives vbox-exec.
+ */
+#include <vbox.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/epoll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bwrap.h"
+#include "env.h"
+#include "init_link.h"
+#include "launch.h"
+#include "plan.h"
+#include "process.h"
+#include "sandbox.h"
+#include "supervise.h"
+
+/* The /proc scan of the timeout looks at no more entries than this. */
+#define PROC_SCAN_MAX (1L << 22)
+
+int launch_platform(void)
+{
+	return TARGET_LINUX;
+}
+
+/* ------------------------------------------------------------------ */
+/* pidfds (Linux 5.3); without them, plain pids, checked by namespace */
+
+static int pidfd_open_(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+	return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+	(void)pid;
+	errno = ENOSYS;
+	return -1;
+#endif
+}
+
+static int signal_pid(int pidfd, pid_t pid, int sig)
+{
+#ifdef SYS_pidfd_send_signal
+	if (pidfd >= 0)
+		return (int)syscall(SYS_pidfd_send_signal, pidfd, sig, NULL, 0);
+#else
+	(void)pidfd;
+#endif
+	return kill(pid, sig);
+}
+
+/* The PID namespace @pid lives in, as the inode of its ns link. */
+static int pid_ns_of(pid_t pid, dev_t *dev, ino_t *ino)
+{
+	char path[64];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "/proc/%d/ns/pid", (int)pid);
+	if (stat(path, &st) < 0)
+		return -1;
+	*dev = st.st_dev;
+	*ino = st.st_ino;
+	return 0;
+}
+
+/* The parent of @pid from /proc/PID/stat, or -1. */
+static pid_t parent_of(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	long ppid;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	/* "PID (COMM) STATE PPID ...": COMM may hold anything but ends at
+	 * the last ')'. */
+	p = strrchr(buf, ')');
+	if (!p || sscanf(p + 1, " %*c %ld", &ppid) != 1)
+		return -1;
+	return (pid_t)ppid;
+}
+
+/* ------------------------------------------------------------------ */
+/* the sandboxed tree, as the supervisor sees it */
+
+/**
+ * struct tree - what the launcher knows about the running sandbox
+ * @sv: the supervisor
+ * @link: the init channel
+ * @runner: bubblewrap's pid
+ * @init_pid, @init_pidfd: the sandbox's init (0 and -1 until known)
+ * @ns_dev, @ns_ino, @have_ns: its PID namespace
+ * @cmd_pid, @cmd_pidfd: the command (0 and -1 until the init reported)
+ * @started: the init reported: the command is about to be exec'd
+ * @t_spawn, @t_started: clock readings for --log
+ */
+struct tree {
+	struct supervisor sv;
+	struct init_link link;
+	pid_t runner;
+	pid_t init_pid;
+	int init_pidfd;
+	dev_t ns_dev;
+	ino_t ns_ino;
+	bool have_ns;
+	pid_t cmd_pid;
+	int cmd_pidfd;
+	bool started;
+	double t_spawn;
+	double t_started;
+};
+
+static bool in_sandbox_ns(const struct tree *t, pid_t pid)
+{
+	dev_t dev;
+	ino_t ino;
+
+	if (!t->have_ns)
+		return false;
+	return pid_ns_of(pid, &dev, &ino) == 0 && dev == t->ns_dev &&
+	       ino == t->ns_ino;
+}
+
+/*
+ * bwrap reported the host pid of its child, the sandbox's init.  Trust
+ * it only while that process is bubblewrap's child: the pidfd then pins
+ * the right process.
+ */
+static void adopt_init(struct tree *t, long pid)
+{
+	int fd;
+
+	if (pid <= 1 || pid > INT32_MAX || t->init_pid)
+		return;
+	fd = pidfd_open_((pid_t)pid);
+	if (parent_of((pid_t)pid) != t->runner) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	t->init_pid = (pid_t)pid;
+	t->init_pidfd = fd;
+	t->have_ns = pid_ns_of(t->init_pid, &t->ns_dev, &t->ns_ino) == 0;
+	vx_log("sandbox init is host pid %d", (int)pid);
+}
+
+/* The init reported CH_READY: its credentials name it. */
+static void on_ready(struct init_link *l, void *ctx)
+{
+	adopt_init(ctx, l->init_pid);
+}
+
+/* The init reported CH_STARTED: the command is about to be exec'd. */
+static void on_started(struct init_link *l, void *ctx)
+{
+	struct tree *t = ctx;
+
+	t->started = true;
+	t->cmd_pid = l->cmd_pid;
+	t->t_started = proc_now_ms();
+	if (t->cmd_pid > 0)
+		t->cmd_pidfd = pidfd_open_(t->cmd_pid);
+	vx_log("stage: sandbox start took %.3f ms (command is host pid %d)",
+	       t->t_started - t->t_spawn, (int)t->cmd_pid);
+	/* Signals that came before the command was known. */
+	supervisor_flush_signals(&t->sv);
+}
+
+static bool tree_forward(void *ctx, int sig)
+{
+	struct tree *t = ctx;
+
+	if (!t->started)
+		return false;
+	/*
+	 * Only a process of the sandbox's namespace: the command's pid
+	 * could have been reused outside after it exited.
+	 */
+	if (t->cmd_pid <= 0)
+		return true;
+	if (t->have_ns ? in_sandbox_ns(t, t->cmd_pid) : t->cmd_pidfd >= 0) {
+		vx_log("forwarding signal %d to the command", sig);
+		signal_pid(t->cmd_pidfd, t->cmd_pid, sig);
+	}
+	return true;
+}
+
+/* SIGTERM to every process of the sandbox's PID namespace but its init. */
+static void tree_terminate(void *ctx)
+{
+	struct tree *t = ctx;
+	struct dirent *de;
+	long seen = 0, pid;
+	char *end;
+	DIR *proc;
+	int fd;
+
+	vx_log("timeout: sending SIGTERM to the whole tree");
+	if (!t->have_ns) {
+		/* Without the namespace, end bubblewrap: --die-with-parent
+		 * then kills the tree at once. */
+		kill(t->runner, SIGTERM);
+		return;
+	}
+	proc = opendir("/proc");
+	if (!proc) {
+		kill(t->runner, SIGTERM);
+		return;
+	}
+	while ((de = readdir(proc)) != NULL && seen++ < PROC_SCAN_MAX) {
+		errno = 0;
+		pid = strtol(de->d_name, &end, 10);
+		if (errno || *end || pid <= 0 || pid > INT32_MAX ||
+		    pid == t->init_pid || !in_sandbox_ns(t, (pid_t)pid))
+			continue;
+		/* Pin the process, then check it is still the one. */
+		fd = pidfd_open_((pid_t)pid);
+		if (in_sandbox_ns(t, (pid_t)pid))
+			signal_pid(fd, (pid_t)pid, SIGTERM);
+		if (fd >= 0)
+			close(fd);
+	}
+	closedir(proc);
+}
+
+static void tree_kill(void *ctx)
+{
+	struct tree *t = ctx;
+
+	vx_log("killing the whole tree");
+	if (t->init_pid)
+		signal_pid(t->init_pidfd, t->init_pid, SIGKILL);
+}
+
+/*
+ * bubblewrap is reaped.  Its death already killed the init (parent-death
+ * signal), but asynchronously: kill it again and wait for it, because
+ * the init only exits once every process of its namespace is gone.  As
+ * vbox-exec is a child subreaper, the orphaned init is reparented to it,
+ * and reaped here rather than left as a zombie for the host's init.
+ */
+static void tree_settle(void *ctx)
+{
+	struct tree *t = ctx;
+	struct pollfd p;
+	double until = proc_now_ms() + PROC_SETTLE_MS;
+	int left;
+
+	if (t->init_pidfd >= 0) {
+		signal_pid(t->init_pidfd, t->init_pid, SIGKILL);
+		p.fd = t->init_pidfd;
+		p.events = POLLIN;
+		for (;;) {
+			left = (int)(until - proc_now_ms());
+			if (left <= 0)
+				break;
+			if (poll(&p, 1, left) >= 0 || errno != EINTR)
+				break;
+		}
+		close(t->init_pidfd);
+		t->init_pidfd = -1;
+		while (waitpid(t->init_pid, NULL, WNOHANG) < 0 &&
+		       errno == EINTR)
+			;
+	} else if (t->init_pid) {
+		kill(t->init_pid, SIGKILL);
+		/* Our child by now, or already reaped (ECHILD). */
+		while (waitpid(t->init_pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	}
+	/* Nothing else can have been reparented to us; reap it anyway. */
+	while (waitpid(-1, NULL, WNOHANG) > 0)
+		;
+	if (t->cmd_pidfd >= 0) {
+		close(t->cmd_pidfd);
+		t->cmd_pidfd = -1;
+	}
+	/* What the init said last. */
+	init_link_drain(&t->link);
+}
+
+/* ------------------------------------------------------------------ */
+/* the launch */
+
+static const struct supervisor_ops tree_ops = {
+	.forward = tree_forward,
+	.terminate = tree_terminate,
+	.kill = tree_kill,
+	.settle = tree_settle,
+};
+
+/* The status after the runner ended; see launch_run(). */
+static int outcome(const struct tree *t, const struct proc_result *res)
+{
+	int status = proc_exit_status(res);
+
+	if (res->timed_out) {
+		vx_log("stage: child exit: timed out after %.3f ms; the whole "
+		       "tree was ended", res->elapsed_ms);
+		return EXIT_TIMEOUT;
+	}
+	if (t->link.error)
+		vx_error("%s; the command did not run", t->link.error);
+	if (t->link.protocol_error)
+		return EXIT_LAUNCHER;
+	if (!t->started) {
+		vx_error("bubblewrap failed before the command started "
+			 "(%s %d); the command did not run",
+			 WIFSIGNALED(res->status) ? "signal" : "exit status",
+			 WIFSIGNALED(res->status) ? WTERMSIG(res->status) :
+			 WEXITSTATUS(res->status));
+		bwrap_diagnose_userns();
+		return EXIT_LAUNCHER;
+	}
+	vx_log("stage: child exit: status %d after %.3f ms (%.3f ms after "
+	       "the sandbox started)", status, res->elapsed_ms,
+	       proc_now_ms() - t->t_started);
+	return status;
+}
+
+/* Everything the runner gets; *@pass as proc_spawn wants it. */
+static int open_fds(struct tree *t, const struct launch_request *req,
+		    const struct sandbox *sa, int pass[BWRAP_NFDS], char **err)
+{
+	const char *init = init_path();
+
+	pass[BWRAP_FD_INIT] = open(init, O_RDONLY | O_CLOEXEC);
+	if (pass[BWRAP_FD_INIT] < 0) {
+		*err = xasprintf("cannot open the sandbox's init %s: %s",
+				 init, strerror(errno));
+		return -1;
+	}
+	pass[BWRAP_FD_ARGS] = bwrap_args_memfd(sa, err);
+	if (pass[BWRAP_FD_ARGS] < 0)
+		return -1;
+	if (init_link_open(&t->link, err) < 0)
+		return -1;
+	t->link.on_ready = on_ready;
+	t->link.on_started = on_started;
+	t->link.ctx = t;
+	if (init_link_setup(&t->link, req, sa, err) < 0)
+		return -1;
+	pass[BWRAP_FD_CHANNEL] = t->link.peer;
+	return 0;
+}
+
+static int start_and_wait(struct tree *t, const struct launch_request *req,
+			  const char *bwrap, const struct sandbox *sa)
+{
+	int pass[BWRAP_NFDS] = { -1, -1, -1 };
+	int status = EXIT_LAUNCHER;
+	struct proc_result res;
+	struct proc_spawn sp;
+	char **argv = NULL, *err = NULL;
+	size_t i;
+	pid_t pid;
+
+	if (open_fds(t, req, sa, pass, &err) < 0)
+		goto out_err;
+	/*
+	 * Orphans of the tree (the sandbox's init once bubblewrap is gone)
+	 * come to vbox-exec, which reaps them: no zombie outlives it.
+	 */
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1) < 0) {
+		err = xasprintf("cannot become a child subreaper: %s",
+				strerror(errno));
+		goto out_err;
+	}
+	argv = bwrap_argv(bwrap, req);
+	sp.path = bwrap;
+	sp.argv = argv;
+	sp.envp = req->env->v;
+	sp.pass = pass;
+	sp.npass = BWRAP_NFDS;
+	t->t_spawn = proc_now_ms();
+	pid = supervisor_spawn(&t->sv, &sp, &err);
+	if (pid < 0)
+		goto out_err;
+	t->runner = pid;
+	/* The runner has its copy; ours would keep the channel open. */
+	init_link_handed_over(&t->link);
+	pass[BWRAP_FD_CHANNEL] = -1;
+	if (init_link_watch(&t->link, supervisor_loop(&t->sv), &err) < 0) {
+		/* The tree is started: end it, then report. */
+		tree_kill(t);
+		kill(pid, SIGKILL);
+		vx_error("%s", err);
+		free(err);
+		err = NULL;
+	}
+	if (supervisor_run(&t->sv, req->timeout_ms, &res) < 0)
+		vx_error("waiting for bubblewrap failed: %s; the tree was "
+			 "killed", strerror(errno));
+	status = outcome(t, &res);
+	goto out;
+
+out_err:
+	vx_error("%s", err);
+	free(err);
+out:
+	for (i = 0; i < BWRAP_NFDS; i++)
+		if (pass[i] >= 0 && i != BWRAP_FD_CHANNEL)
+			close(pass[i]);
+	bwrap_argv_free(argv);
+	return status;
+}
+
+/* Build the sandbox, make its placeholders, run it. */
+static int launch_sandbox(struct tree *t, const struct launch_request *req,
+			  const char *bwrap)
+{
+	struct sandbox sa;
+	char *err = NULL;
+	bool knows;
+	double t0;
+	int status = EXIT_LAUNCHER;
+
+	knows = bwrap_knows(bwrap, "--disable-userns");
+	vx_log("bubblewrap: %s (%s --disable-userns)", bwrap,
+	       knows ? "knows" : "does not know");
+	t0 = proc_now_ms();
+	if (sandbox_build(req->plan, req->plan_path, req->workdir, knows,
+			  !req->dry_run, &sa, &err) < 0) {
+		vx_error("%s", err);
+		free(err);
+		return EXIT_LAUNCHER;
+	}
+	vx_log("stage: instantiation took %.3f ms (%zu launch rows, %zu "
+	       "placeholders, %zu mounts, %zu hardening flags added)",
+	       proc_now_ms() - t0, sa.nlaunch, sa.nplaceholders,
+	       sa.lx.n + sa.init_mounts.n, sa.added);
+	if (sa.init_mounts.n)
+		vx_log("the sandbox's init makes the last %zu mounts (bubblewrap "
+		       "%zu)", sa.init_mounts.n, sa.lx.n);
+	if (sa.dropped_disable_userns)
+		vx_log("note: %s does not know --disable-userns: nested user "
+		       "namespaces stay possible (capabilities are still "
+		       "dropped)", bwrap);
+	if (sa.guarded_plan)
+		vx_log("the plan file is writable under the policy: bound "
+		       "read-only onto itself");
+	if (req->plan->nreserved)
+		vx_log("note: the plan has %zu reserved entries; none is "
+		       "needed without an egress proxy", req->plan->nreserved);
+
+	if (req->dry_run) {
+		status = bwrap_print_dry_run(req, bwrap, &sa);
+	} else if (placeholders_create(&sa, &err) < 0) {
+		vx_error("%s", err);
+		free(err);
+	} else {
+		status = start_and_wait(t, req, bwrap, &sa);
+		placeholders_remove(&sa);
+	}
+	sandbox_release(&sa);
+	return status;
+}
+
+int launch_run(const struct launch_request *req)
+{
+	struct tree *t = xzalloc(sizeof(*t));
+	char *bwrap = NULL, *err = NULL;
+	int status = EXIT_LAUNCHER;
+
+	t->init_pidfd = t->cmd_pidfd = -1;
+	t->link.sock = t->link.peer = -1;
+	/* Before anything exists on the host that must be cleaned up. */
+	if (!req->dry_run && supervisor_init(&t->sv, &tree_ops, t, &err) < 0)
+		goto out_err;
+	bwrap = bwrap_find(&err);
+	if (!bwrap)
+		goto out_err;
+	if (!req->dry_run && bwrap_check_userns(bwrap, &err) < 0)
+		goto out_err;
+	status = launch_sandbox(t, req, bwrap);
+	goto out;
+
+out_err:
+	vx_error("%s", err);
+	free(err);
+out:
+	init_link_release(&t->link);
+	if (!req->dry_run)
+		supervisor_release(&t->sv);
+	free(bwrap);
+	free(t);
+	return status;
+}

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * mounts.h - a linux plan's launch-class rows made into mounts against
+ * the host file system (doc/targets.md, "Linux: at launch").
+ */
+#ifndef VBOX_MOUNTS_H
+#define VBOX_MOUNTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "linux_artifact.h"
+
+/**
+ * struct linux_launch_row - a launch-class file row, as a plan gives it
+ * @index: the file row index an LX_LAUNCH mount names
+ * @effect: enum effect (EFFECT_DENY, EFFECT_RO or EFFECT_RW)
+ * @pattern: the normalized pattern text (a plan row's target), absolute,
+ *           '/'-separated, cleaned; borrowed
+ */
+struct linux_launch_row {
+	uint32_t index;
+	uint8_t effect;
+	const char *pattern;
+};
+
+/**
+ * struct linux_launch - an instantiated sandbox
+ * @sandbox: every mount concrete (no LX_LAUNCH), the tmpfs mounts made
+ *           read-only at the end
+ * @placeholders: host directories that must exist for the mounts: the
+ *                launcher creates them (mkdir, in this order, failing if
+ *                one exists) before starting bwrap and removes them
+ *                (rmdir, in reverse order) when the child has ended, so a
+ *                denied or read-only path that did not exist stays absent
+ *                or empty for the child's whole life; owned
+ * @nplaceholders: number of @placeholders
+ */
+struct linux_launch {
+	struct lx_artifact sandbox;
+	char **placeholders;
+	size_t nplaceholders;
+};
+
+/*
+ * linux_launch_instantiate - make @art (a decoded plan artifact) concrete
+ * against the host file system (lstat, stat, readdir; it creates
+ * nothing): each LX_LAUNCH mount is looked up in @rows (ascending by
+ * index) and replaced by the row's mounts; a literal row (or one whose
+ * only wildcards are trailing "**" segments) stands for its whole
+ * subtree, a glob is expanded within GLOB_WALK_MAX_ENTRIES /
+ * GLOB_WALK_MAX_DEPTH (glob.h); a try-bind whose source is missing is
+ * dropped.  Holes in writable regions are anchored (their ancestors
+ * become mount points) so a rename cannot carry them away.  Every mount
+ * made for a row carries the row's index.  Returns 0 with *@out filled
+ * (release with linux_launch_release()), or -1 with a one-line reason in
+ * *@err (caller frees): an unknown row, a walk past its bounds, or a
+ * match that cannot be mounted faithfully.
+ */
+int linux_launch_instantiate(const struct lx_artifact *art,
+			     const struct linux_launch_row *rows, size_t nrows,
+			     struct linux_launch *out, char **err);
+
+/* linux_launch_release - free what *@launch holds (NULL-safe). */
+void linux_launch_release(struct linux_launch *launch);
+
+#endif /* VBOX_MOUNTS_H */

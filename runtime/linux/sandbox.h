@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sandbox.h - the final bubblewrap sandbox for a linux plan, and the host
+ * placeholders it needs (doc/launcher.md, "How a launch works").
+ *
+ * The sandbox is the plan's typed artifact (plan/linux_artifact.h) with:
+ *
+ *   1. the launcher's flags set whatever the plan says: --new-session
+ *      --die-with-parent --unshare-user --unshare-pid --as-pid-1 (the
+ *      init is the sandbox's PID 1) --cap-drop ALL, --disable-userns
+ *      (when bubblewrap supports it; dropped when it does not), and
+ *      --unshare-net under "@default net deny";
+ *   2. each LX_LAUNCH mount replaced by the row's mounts
+ *      (linux_launch_instantiate(), mounts.h);
+ *   3. a read-only bind of the plan file onto itself, when the policy
+ *      leaves the plan file (by its real path) writable;
+ *   4. --chdir DIR, the child's working directory;
+ *   5. when the tail of the mount list is long (SANDBOX_INIT_MOUNTS_MIN
+ *      mounts or more) and the sandbox's init can make each of those
+ *      mounts exactly as bubblewrap would, that tail moves to the init
+ *      (@init_mounts): bubblewrap re-reads the whole mount table for
+ *      every bind, the init does not.  bubblewrap then keeps the
+ *      capabilities (--uid 0 --gid 0 --cap-add ALL) and the init, after
+ *      its mounts, moves into a nested user namespace that maps the
+ *      caller's uid and gid (as bubblewrap does), makes user namespaces
+ *      impossible to create (as --disable-userns does) and drops every
+ *      capability before the command runs (doc/launcher.md, "Mounts in
+ *      the init").
+ *
+ * It is rendered for bubblewrap once, by lx_render().  The launcher
+ * refuses (exit 125) a plan with an unsupported row, a row that lands in
+ * the egress proxy (there is none yet), a launch row the artifact does
+ * not name exactly once, or an artifact without a /proc mount.
+ */
+#ifndef VBOX_SANDBOX_H
+#define VBOX_SANDBOX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "linux_artifact.h"
+
+struct plan;
+
+/**
+ * struct sandbox - an instantiated plan
+ * @lx: the sandbox, every mount concrete, @lx.chdir set
+ * @placeholders: host directories to create before the start and remove
+ *                after the end (owned; see mounts.h)
+ * @nplaceholders: number of @placeholders
+ * @created: how many of @placeholders exist now (placeholders_create())
+ * @nlaunch: launch-class rows expanded
+ * @added: hardening flags the launcher added to the artifact's
+ * @dropped_disable_userns: --disable-userns was removed because this
+ *                         bubblewrap does not know it
+ * @guarded_plan: the plan file is bound read-only onto itself (step 3)
+ * @init_mounts: the mounts the init makes (step 5; no flags), in order
+ *               after every mount of @lx
+ */
+struct sandbox {
+	struct lx_artifact lx;
+	char **placeholders;
+	size_t nplaceholders;
+	size_t created;
+	size_t nlaunch;
+	size_t added;
+	bool dropped_disable_userns;
+	bool guarded_plan;
+	struct lx_artifact init_mounts;
+};
+
+/* Fewer mounts than this in the tail stay with bubblewrap. */
+#define SANDBOX_INIT_MOUNTS_MIN 16
+
+/* The mode of a placeholder directory on the host. */
+#define PLACEHOLDER_MODE 0700
+
+/*
+ * sandbox_build - build *@out (release with sandbox_release()) for @plan,
+ * a linux plan loaded from @plan_path, with the child's working
+ * directory @workdir; @disable_userns says whether the bubblewrap to run
+ * knows --disable-userns; @init_mounts allows step 5 (not for --dry-run,
+ * whose line cannot carry the init's setup).  Looks at the host file system, creates
+ * nothing.  Returns 0, or -1 with a one-line reason in *@err (caller
+ * frees).
+ */
+int sandbox_build(const struct plan *plan, const char *plan_path,
+		  const char *workdir, bool disable_userns, bool init_mounts,
+		  struct sandbox *out, char **err);
+
+/*
+ * placeholders_create - mkdir every placeholder, in order, failing if one
+ * already exists (the host changed since instantiation: the mounts could
+ * be wrong).  Returns 0, or -1 with *@err after removing those it made.
+ */
+int placeholders_create(struct sandbox *sa, char **err);
+
+/*
+ * placeholders_remove - rmdir the placeholders made, in reverse order.
+ * One that cannot be removed (something was put in it on the host) is
+ * reported on stderr and left.
+ */
+void placeholders_remove(struct sandbox *sa);
+
+/* sandbox_release - free what @sa holds; it is empty again. */
+void sandbox_release(struct sandbox *sa);
+
+#endif /* VBOX_SANDBOX_H */
