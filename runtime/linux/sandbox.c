@@ -23,6 +23,7 @@
 #include "mounts.h"
 #include "plan.h"
 #include "sandbox.h"
+#include "walls/kstate.h"
 
 static char *row_label(const struct plan_row *r)
 {
@@ -308,6 +309,7 @@ int sandbox_build(const struct plan *plan, const char *plan_path,
 {
 	struct linux_launch_row *rows = NULL;
 	struct linux_launch l;
+	struct kstate ks;
 	size_t nrows = 0;
 	char *msg = NULL, *guard;
 	int ret = -1;
@@ -340,6 +342,12 @@ int sandbox_build(const struct plan *plan, const char *plan_path,
 		out->guarded_plan = true;
 		free(guard);
 	}
+	/* The kernel-state wall (walls/kstate.h), over the plan's mounts. */
+	if (kstate_scan(&ks, "/proc", "/proc/self/mountinfo", geteuid() == 0,
+			err) < 0)
+		goto out;
+	out->kstate = kstate_apply(&ks, &l.sandbox);
+	kstate_free(&ks);
 	l.sandbox.chdir = xstrdup(workdir);
 
 	out->lx = l.sandbox;

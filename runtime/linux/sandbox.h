@@ -14,7 +14,9 @@
  *      (linux_launch_instantiate(), mounts.h);
  *   3. a read-only bind of the plan file onto itself, when the policy
  *      leaves the plan file (by its real path) writable;
- *   4. --chdir DIR, the child's working directory.
+ *   4. the kernel-state wall's mounts (runtime/walls/kstate.h): /proc
+ *      binds and masks after the procfs, read-only remounts at the end;
+ *   5. --chdir DIR, the child's working directory.
  *
  * It is rendered for bubblewrap once, by lx_render().  The launcher
  * refuses (exit 125) a plan with an unsupported row, a row that lands in
@@ -43,6 +45,7 @@ struct plan;
  * @dropped_disable_userns: --disable-userns was removed because this
  *                         bubblewrap does not know it
  * @guarded_plan: the plan file is bound read-only onto itself (step 3)
+ * @kstate: mounts the kernel-state wall added (runtime/walls/kstate.h)
  */
 struct sandbox {
 	struct lx_artifact lx;
@@ -53,6 +56,7 @@ struct sandbox {
 	size_t added;
 	bool dropped_disable_userns;
 	bool guarded_plan;
+	size_t kstate;
 };
 
 /* The mode of a placeholder directory on the host. */
