@@ -305,6 +305,10 @@ int bwrap_print_dry_run(const struct launch_request *req, const char *bwrap,
 		vx_error("cannot write the command line: %s", strerror(errno));
 		ret = EXIT_LAUNCHER;
 	}
+	/* doc/launcher.md, "--dry-run": never a wider sandbox unsaid. */
+	fprintf(stderr, "vbox-exec: note: the printed line carries no walls "
+		"(no seccomp, Landlock or socket supervisor): it runs a wider "
+		"sandbox than the launch\n");
 	free(b.s);
 	return ret;
 }
