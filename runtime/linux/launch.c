@@ -44,6 +44,7 @@
 #include "launch.h"
 #include "plan.h"
 #include "process.h"
+#include "phreg.h"
 #include "sandbox.h"
 #include "supervise.h"
 #include "walls/unixsock.h"
@@ -623,6 +624,7 @@ static void log_walls(const struct walls *w, const struct sandbox *sa)
 static int launch_sandbox(struct tree *t, const struct launch_request *req,
 			  const char *bwrap)
 {
+	struct phreg reg;
 	struct sandbox sa;
 	char *err = NULL;
 	bool knows;
@@ -632,11 +634,25 @@ static int launch_sandbox(struct tree *t, const struct launch_request *req,
 	knows = bwrap_knows(bwrap, "--disable-userns");
 	vx_log("bubblewrap: %s (%s --disable-userns)", bwrap,
 	       knows ? "knows" : "does not know");
+	/*
+	 * Placeholders are shared with concurrent launches (phreg.h): the
+	 * registry stays locked from the instantiation (which decides
+	 * what exists) until this launch holds what it mounts over.
+	 */
+	memset(&reg, 0, sizeof(reg));
+	reg.dirfd = reg.lockfd = reg.watch_fd = -1;
+	if (!req->dry_run && phreg_begin(&reg, &err) < 0) {
+		vx_error("%s", err);
+		free(err);
+		phreg_end(&reg);
+		return EXIT_LAUNCHER;
+	}
 	t0 = proc_now_ms();
 	if (sandbox_build(req->plan, req->plan_path, req->workdir, knows, &sa,
 			  &err) < 0) {
 		vx_error("%s", err);
 		free(err);
+		phreg_end(&reg);
 		return EXIT_LAUNCHER;
 	}
 	vx_log("stage: instantiation took %.3f ms (%zu launch rows, %zu "
@@ -668,11 +684,21 @@ static int launch_sandbox(struct tree *t, const struct launch_request *req,
 	if (placeholders_create(&sa, &err) < 0) {
 		vx_error("%s", err);
 		free(err);
-	} else {
-		status = start_and_wait(t, req, bwrap, &sa);
-		placeholders_remove(&sa);
+		goto out;
 	}
+	if (phreg_hold(&reg, sa.placeholders, sa.created, &sa.lx, &err) < 0) {
+		vx_error("%s", err);
+		free(err);
+		placeholders_remove(&sa);
+		goto out;
+	}
+	vx_log("placeholders: %zu made, %zu held in all (registry %s)",
+	       sa.created, reg.nheld, reg.dir);
+	status = start_and_wait(t, req, bwrap, &sa);
+	/* Ours are removed by phreg_end() once nobody holds them. */
+	sa.created = 0;
 out:
+	phreg_end(&reg);
 	walls_release(&t->walls);
 	sandbox_release(&sa);
 	return status;
