@@ -716,7 +716,7 @@ int launch_run(const struct launch_request *req)
 	/* Before anything exists on the host that must be cleaned up. */
 	if (!req->dry_run && supervisor_init(&t->sv, &tree_ops, t, &err) < 0)
 		goto out_err;
-	bwrap = bwrap_find(&err);
+	bwrap = bwrap_find(req->bwrap, &err);
 	if (!bwrap)
 		goto out_err;
 	if (!req->dry_run && bwrap_check_userns(bwrap, &err) < 0)
