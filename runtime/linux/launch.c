@@ -45,6 +45,7 @@
 #include "plan.h"
 #include "process.h"
 #include "phreg.h"
+#include "pin.h"
 #include "sandbox.h"
 #include "supervise.h"
 #include "walls/unixsock.h"
@@ -626,6 +627,8 @@ static int launch_sandbox(struct tree *t, const struct launch_request *req,
 {
 	struct phreg reg;
 	struct sandbox sa;
+	struct pin *pins = NULL;
+	size_t npins = 0;
 	char *err = NULL;
 	bool knows;
 	double t0;
@@ -674,12 +677,20 @@ static int launch_sandbox(struct tree *t, const struct launch_request *req,
 		status = bwrap_print_dry_run(req, bwrap, &sa);
 		goto out;
 	}
-	if (walls_prepare(&sa.lx, req->plan->default_net != EFFECT_DENY,
-			  &t->walls, &err) < 0) {
+	/* Granted host paths pinned (pin.h): no symlink, same inode. */
+	if (pin_check(req->plan, &sa.lx, &pins, &npins, &err) < 0) {
 		vx_error("%s", err);
 		free(err);
 		goto out;
 	}
+	if (walls_prepare(&sa.lx, req->plan->default_net != EFFECT_DENY,
+			  pins, npins, &t->walls, &err) < 0) {
+		vx_error("%s", err);
+		free(err);
+		goto out;
+	}
+	vx_log("pinned %zu granted host paths (no symbolic link; device and "
+	       "inode checked again in the sandbox)", npins);
 	log_walls(&t->walls, &sa);
 	if (placeholders_create(&sa, &err) < 0) {
 		vx_error("%s", err);
@@ -698,6 +709,7 @@ static int launch_sandbox(struct tree *t, const struct launch_request *req,
 	/* Ours are removed by phreg_end() once nobody holds them. */
 	sa.created = 0;
 out:
+	free(pins);
 	phreg_end(&reg);
 	walls_release(&t->walls);
 	sandbox_release(&sa);

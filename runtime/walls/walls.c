@@ -15,6 +15,7 @@
 
 #include "landlock.h"
 #include "linux_artifact.h"
+#include "pin.h"
 #include "seccomp.h"
 #include "walls.h"
 
@@ -119,7 +120,8 @@ static int write_all(int fd, const void *buf, size_t len)
 }
 
 int walls_prepare(const struct lx_artifact *lx, bool net_open,
-		  struct walls *w, char **err)
+		  const struct pin *pins, size_t npins, struct walls *w,
+		  char **err)
 {
 	struct seccomp_prog deny, notify;
 	struct walls_blob_head h;
@@ -171,6 +173,10 @@ int walls_prepare(const struct lx_artifact *lx, bool net_open,
 	h.notify_len = w->notify ? (uint32_t)notify.len : 0;
 	h.npaths = (uint32_t)p.n;
 	h.paths_len = (uint32_t)plen;
+	h.npins = (uint32_t)npins;
+	for (i = 0; i < npins; i++)
+		h.pins_len += (uint32_t)(sizeof(struct walls_pin_head) +
+					 strlen(pins[i].dest) + 1);
 	fd = memfd_create("vbox-walls", MFD_CLOEXEC | MFD_ALLOW_SEALING);
 	if (fd < 0 || write_all(fd, &h, sizeof(h)) < 0 ||
 	    write_all(fd, deny.insns, deny.len) < 0 ||
@@ -179,6 +185,13 @@ int walls_prepare(const struct lx_artifact *lx, bool net_open,
 	for (i = 0; i < p.n; i++)
 		if (write_all(fd, p.v[i], strlen(p.v[i]) + 1) < 0)
 			goto io;
+	for (i = 0; i < npins; i++) {
+		struct walls_pin_head ph = { pins[i].dev, pins[i].ino };
+
+		if (write_all(fd, &ph, sizeof(ph)) < 0 ||
+		    write_all(fd, pins[i].dest, strlen(pins[i].dest) + 1) < 0)
+			goto io;
+	}
 	if (fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW |
 		  F_SEAL_WRITE | F_SEAL_SEAL) < 0 || lseek(fd, 0, SEEK_SET) != 0)
 		goto io;

@@ -14,9 +14,11 @@
  *   CH_LISTENER_TAKEN before the command's process closes it and execs.
  *
  * The blob's layout (native endianness, all u32):
- *   "VBXW" VERSION FLAGS DENY_LEN NOTIFY_LEN NPATHS PATHS_LEN
- *   then DENY_LEN + NOTIFY_LEN bytes of BPF, then PATHS_LEN bytes of
- *   NPATHS NUL-terminated paths.
+ *   "VBXW" VERSION FLAGS DENY_LEN NOTIFY_LEN NPATHS PATHS_LEN NPINS
+ *   PINS_LEN, then DENY_LEN + NOTIFY_LEN bytes of BPF, then PATHS_LEN
+ *   bytes of NPATHS NUL-terminated paths (Landlock's), then PINS_LEN
+ *   bytes of NPINS pins (u64 dev, u64 ino, NUL-terminated mount point:
+ *   runtime/linux/pin.h), which the init checks first.
  */
 #ifndef VBOX_WALLS_WALLS_H
 #define VBOX_WALLS_WALLS_H
@@ -27,7 +29,7 @@
 
 struct lx_artifact;
 
-#define WALLS_VERSION 1
+#define WALLS_VERSION 2
 #define WALLS_MAGIC 0x57584256u	/* "VBXW" */
 #define WALLS_BLOB_MAX (4u << 20)
 #define WALLS_PATHS_MAX 4096
@@ -41,6 +43,14 @@ struct walls_blob_head {
 	uint32_t notify_len;
 	uint32_t npaths;
 	uint32_t paths_len;
+	uint32_t npins;
+	uint32_t pins_len;
+};
+
+/* A pin in the blob: u64 dev, u64 ino, then the NUL-terminated path. */
+struct walls_pin_head {
+	uint64_t dev;
+	uint64_t ino;
 };
 /* Flags of the blob. */
 #define WALLS_NOTIFY (1u << 0)		/* load the notify filter */
@@ -71,8 +81,10 @@ struct walls {
  * the plan's mounts); @net_open is "@default net open".  0, or -1 with
  * *@err naming what failed.
  */
+struct pin;
 int walls_prepare(const struct lx_artifact *lx, bool net_open,
-		  struct walls *w, char **err);
+		  const struct pin *pins, size_t npins, struct walls *w,
+		  char **err);
 void walls_release(struct walls *w);
 
 /*

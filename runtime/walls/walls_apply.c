@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -24,7 +25,8 @@ int walls_apply(int fd, int *listener, int *abi, const char **what)
 	struct walls_blob_head h;
 	struct stat st;
 	const char **paths = NULL;
-	char *blob = NULL, *p, *end;
+	static char pinmsg[300];
+	char *blob = NULL, *p, *end, *q;
 	size_t have = 0, i, body;
 	ssize_t n;
 	int rc = -1;
@@ -53,23 +55,53 @@ int walls_apply(int fd, int *listener, int *abi, const char **what)
 		have += (size_t)n;
 	}
 	memcpy(&h, blob, sizeof(h));
-	body = (size_t)h.deny_len + h.notify_len + h.paths_len;
+	body = (size_t)h.deny_len + h.notify_len + h.paths_len + h.pins_len;
 	errno = EINVAL;
 	if (h.magic != WALLS_MAGIC || h.version != WALLS_VERSION ||
 	    h.deny_len == 0 || body != have - sizeof(h) ||
-	    h.npaths > WALLS_PATHS_MAX ||
-	    (h.paths_len && blob[have - 1] != '\0'))
+	    h.npaths > WALLS_PATHS_MAX || h.npins > WALLS_PATHS_MAX)
 		goto out;
 	paths = calloc(h.npaths + 1, sizeof(*paths));
 	if (!paths)
 		goto out;
+	errno = EINVAL;
 	p = blob + sizeof(h) + h.deny_len + h.notify_len;
-	end = blob + have;
+	end = p + h.paths_len;
 	for (i = 0; i < h.npaths; i++) {
-		if (p >= end)
+		q = p < end ? memchr(p, '\0', (size_t)(end - p)) : NULL;
+		if (!q)
 			goto out;
 		paths[i] = p;
-		p += strlen(p) + 1;
+		p = q + 1;
+	}
+
+	/*
+	 * The pins first (runtime/linux/pin.h): every granted path must
+	 * still be the file vbox-exec checked on the host.
+	 */
+	p = end;
+	end = blob + have;
+	for (i = 0; i < h.npins; i++) {
+		struct walls_pin_head ph;
+
+		errno = EINVAL;
+		if ((size_t)(end - p) < sizeof(ph) + 1)
+			goto out;
+		memcpy(&ph, p, sizeof(ph));
+		p += sizeof(ph);
+		q = memchr(p, '\0', (size_t)(end - p));
+		if (!q)
+			goto out;
+		if (stat(p, &st) < 0 || (uint64_t)st.st_dev != ph.dev ||
+		    (uint64_t)st.st_ino != ph.ino) {
+			snprintf(pinmsg, sizeof(pinmsg), "granted path '%.*s' "
+				 "is not the one checked on the host (it "
+				 "changed before the mount)", 200, p);
+			*what = pinmsg;
+			errno = ESTALE;
+			goto out;
+		}
+		p = q + 1;
 	}
 
 	*what = "prctl(PR_SET_NO_NEW_PRIVS)";
