@@ -187,6 +187,26 @@ static void take_controls(struct msghdr *msg, struct ch_msg *m, bool *extra)
 	}
 }
 
+int ch_send_plain(int sock, const struct ch_msg *m)
+{
+	ssize_t n;
+
+	if (m->nfds) {
+		errno = EINVAL;
+		return -1;
+	}
+	do
+		n = send(sock, m->buf, m->len, MSG_NOSIGNAL);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -1;
+	if ((size_t)n != m->len) {
+		errno = EMSGSIZE;
+		return -1;
+	}
+	return 0;
+}
+
 int ch_recv(int sock, struct ch_msg *m, int flags)
 {
 	union {

@@ -55,6 +55,10 @@
  *                  (CH_A_ERRNO, CH_A_STATUS 126 or 127)
  * @CH_ERROR: init -> vbox-exec: the setup could not be put in place
  *            (CH_A_MESSAGE); the init exits 125 and the command never runs
+ * @CH_LISTENER_TAKEN: vbox-exec -> the command's process, after a
+ *                     CH_STARTED with CH_A_LISTENER: vbox-exec holds the
+ *                     socket filter's listener (runtime/walls/walls.h);
+ *                     the process may close its copy and exec
  */
 enum ch_type {
 	CH_SETUP = 1,
@@ -62,6 +66,7 @@ enum ch_type {
 	CH_STARTED = 3,
 	CH_EXEC_FAILED = 4,
 	CH_ERROR = 5,
+	CH_LISTENER_TAKEN = 6,
 };
 
 /* An attribute number a reader may ignore when it does not know it. */
@@ -79,6 +84,11 @@ enum ch_type {
  *              moves into a nested user namespace mapping them to its
  *              uid and gid 0 (bubblewrap then runs it as uid 0 with every
  *              capability, which the init drops)
+ * @CH_A_LISTENER: CH_STARTED: u32, the number of the socket filter's
+ *                 listener fd in the command's process, which waits for
+ *                 CH_LISTENER_TAKEN (vbox-exec takes it with
+ *                 pidfd_getfd(): the filter is loaded, so the process
+ *                 can no longer send it with SCM_RIGHTS itself)
  */
 enum ch_attr {
 	CH_A_PWD = 1,
@@ -88,6 +98,7 @@ enum ch_attr {
 	CH_A_MESSAGE = 5,
 	CH_A_FD = 6,
 	CH_A_IDMAP = 7,
+	CH_A_LISTENER = 8,
 };
 
 /**
@@ -96,10 +107,13 @@ enum ch_attr {
  * @CH_FD_NONE: never sent
  * @CH_FD_MOUNTS: CH_SETUP: a sealed memfd holding the mounts the init
  *                makes, in plan/linux_artifact.h's encoding (flags 0)
+ * @CH_FD_WALLS: CH_SETUP: the sealed memfd with the walls
+ *               (runtime/walls/walls.h)
  */
 enum ch_fd_role {
 	CH_FD_NONE = 0,
 	CH_FD_MOUNTS = 1,
+	CH_FD_WALLS = 2,
 };
 
 /**
@@ -139,6 +153,14 @@ int ch_put_fd(struct ch_msg *m, unsigned role, int fd);
 
 /* ch_send - send @m on @sock (MSG_NOSIGNAL).  0, or -1 with errno. */
 int ch_send(int sock, const struct ch_msg *m);
+
+/*
+ * ch_send_plain - ch_send() for a message without fds, with send(): a
+ * sendto() without an address, which the sandbox's socket filter lets
+ * through (sendmsg() goes to the supervisor, which may not be there
+ * yet).  0, or -1 with errno.
+ */
+int ch_send_plain(int sock, const struct ch_msg *m);
 
 /*
  * ch_recv - receive one message from @sock into @m (@flags for

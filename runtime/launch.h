@@ -51,6 +51,7 @@ struct launch_request {
 	const char *workdir;
 	double timeout_ms;
 	bool dry_run;
+	const char *bwrap;
 };
 
 /* launch_platform - the enum plan_target this vbox-exec runs. */

@@ -95,6 +95,7 @@ enum {
 	OPT_TIMEOUT,
 	OPT_LOG,
 	OPT_DRY_RUN,
+	OPT_BWRAP,
 	OPT_HELP,
 	OPT_VERSION,
 };
@@ -124,6 +125,8 @@ static const struct opt_spec opt_specs[] = {
 	{ "log", OPT_LOG, NULL, "stage timings and warnings to stderr" },
 	{ "dry-run", OPT_DRY_RUN, NULL,
 	  "print the sandbox command line and exit" },
+	{ "bwrap", OPT_BWRAP, "PATH",
+	  "run this bubblewrap (absolute) instead of the built-in one" },
 	{ "help", OPT_HELP, NULL, "show this help and exit" },
 	{ "version", OPT_VERSION, NULL, "show the version and exit" },
 };
@@ -215,6 +218,7 @@ static int usage_error(const char *fmt, ...)
  * @replace_env: --replace-env
  * @timeout_ms: --timeout in milliseconds, 0 for none
  * @dry_run: --dry-run
+ * @bwrap: --bwrap, or NULL
  */
 struct options {
 	const char *plan;
@@ -225,6 +229,7 @@ struct options {
 	bool replace_env;
 	double timeout_ms;
 	bool dry_run;
+	const char *bwrap;
 };
 
 static int parse_timeout(const char *s, double *ms)
@@ -285,6 +290,9 @@ static int parse_args(int argc, char **argv, struct options *o)
 			break;
 		case OPT_LOG:
 			vx_log_enabled = true;
+			break;
+		case OPT_BWRAP:
+			o->bwrap = optarg;
 			break;
 		case OPT_DRY_RUN:
 			o->dry_run = true;
@@ -452,6 +460,7 @@ static int run(struct options *o)
 	req.unset_pwd = !req.pwd && o->replace_env;
 	req.workdir = workdir;
 	req.timeout_ms = o->timeout_ms;
+	req.bwrap = o->bwrap;
 	req.dry_run = o->dry_run;
 	status = launch_run(&req);
 

@@ -266,21 +266,27 @@ run "$VBOX_EXEC" windows.plan -- touch "$M"
 status 125 "a windows plan is 125"
 absent "$M" "... and the command did not run"
 
-run env VBOX_BWRAP="$workdir/no-bwrap" "$VBOX_EXEC" "$P" -- touch "$M"
+run "$VBOX_EXEC" --bwrap="$workdir/no-bwrap" "$P" -- touch "$M"
 status 125 "a missing bubblewrap is 125"
 has err "bubblewrap not found" "... saying so"
 absent "$M" "... and the command did not run"
 printf '#!/bin/sh\necho "fake bwrap: cannot set up" >&2\nexit 1\n' \
 	>"$workdir/failing-bwrap"
 chmod +x "$workdir/failing-bwrap"
-run env VBOX_BWRAP="$workdir/failing-bwrap" "$VBOX_EXEC" "$P" -- touch "$M"
+run "$VBOX_EXEC" --bwrap="$workdir/failing-bwrap" "$P" -- touch "$M"
 status 125 "bubblewrap failing before the command starts is 125"
 has err "failed before the command started" "... saying so"
 absent "$M" "... and the command did not run"
 printf '#!/bin/sh\nexit 0\n' >"$workdir/silent-bwrap"
 chmod +x "$workdir/silent-bwrap"
-run env VBOX_BWRAP="$workdir/silent-bwrap" "$VBOX_EXEC" "$P" -- true
+run "$VBOX_EXEC" --bwrap="$workdir/silent-bwrap" "$P" -- true
 status 125 "a bubblewrap that exits 0 without starting the command is 125"
+# Which bubblewrap runs is never chosen by the environment.
+mkdir -p "$workdir/pathbin"
+cp "$workdir/failing-bwrap" "$workdir/pathbin/bwrap"
+run env VBOX_BWRAP="$workdir/failing-bwrap" PATH="$workdir/pathbin:$PATH" \
+	"$VBOX_EXEC" "$P" -- true
+status 0 "an ambient VBOX_BWRAP or PATH does not choose bubblewrap"
 
 mkdir "$W/big"
 (cd "$W/big" && awk 'BEGIN { for (i = 0; i <= 10000; i++) print "f" i }' |

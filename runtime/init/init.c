@@ -27,9 +27,12 @@
  *
  * Owned here: everything that happens inside the sandbox before the
  * command runs.  Each step of the setup is one function called from
- * apply_setup(), in a fixed order; new walls (seccomp filters, Landlock)
- * and the proxy's listening sockets are new CH_SETUP attributes handled
- * there and reported in CH_READY.  Static, libc only: no allocation after
+ * apply_setup(), in a fixed order; the proxy's listening sockets will be
+ * new CH_SETUP attributes handled there and reported in CH_READY.  The
+ * walls (runtime/walls/walls.h: no_new_privs, Landlock, the seccomp
+ * filters) arrive as a memfd in CH_SETUP and are put in place in the
+ * command's process, right before the exec (put_walls()), so the init
+ * itself stays outside them.  Static, libc only: no allocation after
  * the setup is read, nothing the command could not have.
  */
 #include <config.h>
@@ -52,6 +55,7 @@
 #include "channel.h"
 #include "exit_codes.h"
 #include "steps.h"
+#include "walls/walls.h"
 
 #ifndef CLOSE_RANGE_CLOEXEC
 /* From linux/close_range.h (Linux 5.11); older kernels say EINVAL. */
@@ -69,6 +73,7 @@
  * @mounts_fd: the mounts to make (CH_FD_MOUNTS), or -1
  * @has_idmap: move into a nested user namespace mapping @uid and @gid
  * @uid, @gid: see @has_idmap
+ * @walls_fd: the walls' memfd (CH_FD_WALLS), -1 when none
  */
 struct setup {
 	char pwd[PWD_MAX];
@@ -78,6 +83,7 @@ struct setup {
 	bool has_idmap;
 	uint32_t uid;
 	uint32_t gid;
+	int walls_fd;
 };
 
 static int channel = -1;
@@ -108,7 +114,7 @@ fail(const char *fmt, ...)
 	if (channel >= 0) {
 		ch_init(&msg, CH_ERROR);
 		if (ch_put_str(&msg, CH_A_MESSAGE, line) == 0)
-			ch_send(channel, &msg);
+			ch_send_plain(channel, &msg);
 	}
 	_exit(EXIT_LAUNCHER);
 }
@@ -182,9 +188,14 @@ static void read_setup(struct setup *s)
 		switch (a.attr) {
 		case CH_A_FD:
 			fd = ch_fd(&msg, &a, &role);
-			if (fd < 0 || role != CH_FD_MOUNTS || s->mounts_fd >= 0)
-				fail("bad fd in the setup");
-			s->mounts_fd = fd;
+			if (fd < 0)
+				fail("the setup carries an unexpected fd");
+			if (role == CH_FD_MOUNTS && s->mounts_fd < 0)
+				s->mounts_fd = fd;
+			else if (role == CH_FD_WALLS && s->walls_fd < 0)
+				s->walls_fd = fd;
+			else
+				fail("the setup carries an unexpected fd");
 			break;
 		case CH_A_IDMAP:
 			if (a.len != sizeof(ids))
@@ -212,9 +223,11 @@ static void read_setup(struct setup *s)
 	if (ret < 0)
 		fail("the setup message is malformed");
 	/* Mounts come with the namespace that takes the power back. */
-	if ((s->mounts_fd >= 0) != s->has_idmap ||
-	    msg.nfds != (s->mounts_fd >= 0 ? 1u : 0u))
+	if ((s->mounts_fd >= 0) != s->has_idmap)
 		fail("the setup's fds and id map do not match");
+	if (msg.nfds != (s->mounts_fd >= 0 ? 1u : 0u) +
+			(s->walls_fd >= 0 ? 1u : 0u))
+		fail("the setup carries %zu unexpected fds", msg.nfds);
 }
 
 /* The steps of the setup, in order; each fails closed. */
@@ -234,10 +247,9 @@ static void apply_setup(const struct setup *s)
 	if (init_drop_caps(err, sizeof(err)) < 0)
 		fail("%s", err);
 	/*
-	 * The walls that need no privilege go here, after the drop and
-	 * before CH_READY: Landlock for the writable paths the setup names,
-	 * then the seccomp filters the setup carries (no_new_privs first;
-	 * the user-notification listener goes back in CH_READY).
+	 * The walls come later, in the command's process right before its
+	 * exec (put_walls()): after this drop, so nothing privileged runs
+	 * under them, and never in the init itself.
 	 */
 	if ((s->has_pwd && setenv("PWD", s->pwd, 1) < 0) ||
 	    (s->unset_pwd && unsetenv("PWD") < 0))
@@ -251,15 +263,59 @@ static void report_ready(void)
 		fail("lost vbox-exec: %s", strerror(errno));
 }
 
-/* In the command's process: report, exec; only returns on failure. */
-static int exec_command(char **argv)
+/*
+ * In the command's process, right before the exec: the walls
+ * (walls/walls.h).  Returns the socket filter's listener, -1 when none.
+ */
+static int put_walls(int walls_fd)
 {
-	int saved, status;
+	const char *what = "";
+	int listener = -1, abi = 0;
 
+	if (walls_fd < 0)
+		return -1;
+	if (walls_apply(walls_fd, &listener, &abi, &what) < 0)
+		fail("cannot put the sandbox's walls in place: %s: %s", what,
+		     strerror(errno));
+	close(walls_fd);
+	return listener;
+}
+
+/* vbox-exec took the listener: then it may be closed. */
+static void listener_taken(int listener)
+{
+	int ret;
+
+	ret = ch_recv(channel, &msg, 0);
+	if (ret <= 0 || ch_type_of(&msg) != CH_LISTENER_TAKEN) {
+		ch_close_fds(&msg);
+		fail("vbox-exec did not take the socket filter's listener");
+	}
+	close(listener);
+}
+
+/*
+ * In the command's process: the walls, report, exec; only returns on
+ * failure.  Every report goes with send(): once the socket filter is
+ * loaded, sendmsg() waits for the supervisor.
+ */
+static int exec_command(char **argv, int walls_fd)
+{
+	int saved, status, listener;
+
+	listener = put_walls(walls_fd);
 	ch_init(&msg, CH_STARTED);
-	if (channel >= 0 && ch_send(channel, &msg) < 0) {
+	if (listener >= 0 &&
+	    ch_put_u32(&msg, CH_A_LISTENER, (uint32_t)listener) < 0)
+		fail("cannot report the socket filter's listener");
+	if (channel >= 0 && ch_send_plain(channel, &msg) < 0) {
 		say("vbox-exec: lost the launcher: %s\n", strerror(errno));
 		return EXIT_LAUNCHER;
+	}
+	if (listener >= 0) {
+		if (channel < 0)
+			fail("a socket filter without vbox-exec");
+		listener_taken(listener);
 	}
 	execvp(argv[0], argv);
 	saved = errno;
@@ -269,7 +325,7 @@ static int exec_command(char **argv)
 	if (ch_put_u32(&msg, CH_A_ERRNO, (uint32_t)saved) == 0 &&
 	    ch_put_u32(&msg, CH_A_STATUS, (uint32_t)status) == 0 &&
 	    channel >= 0)
-		ch_send(channel, &msg);
+		ch_send_plain(channel, &msg);
 	if (status == EXIT_NOT_FOUND)
 		say("vbox-exec: %s: not found\n", argv[0]);
 	else
@@ -279,7 +335,7 @@ static int exec_command(char **argv)
 }
 
 /* As PID 1: the command is a child; reap everything; pass its status. */
-static __attribute__((noreturn)) void run_as_init(char **argv)
+static __attribute__((noreturn)) void run_as_init(char **argv, int walls_fd)
 {
 	sigset_t all, old;
 	int status;
@@ -293,11 +349,13 @@ static __attribute__((noreturn)) void run_as_init(char **argv)
 		fail("fork: %s", strerror(errno));
 	if (pid == 0) {
 		sigprocmask(SIG_SETMASK, &old, NULL);
-		_exit(exec_command(argv));
+		_exit(exec_command(argv, walls_fd));
 	}
 	if (channel >= 0)
 		close(channel);
 	channel = -1;
+	if (walls_fd >= 0)
+		close(walls_fd);
 	for (;;) {
 		w = waitpid(-1, &status, 0);
 		if (w < 0 && errno == EINTR)
@@ -320,6 +378,7 @@ int main(int argc, char **argv)
 
 	memset(&setup, 0, sizeof(setup));
 	setup.mounts_fd = -1;
+	setup.walls_fd = -1;
 	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
 		if (strncmp(argv[i], "--channel=", 10) == 0 &&
 		    (channel = parse_fd(argv[i] + 10)) >= 0)
@@ -341,8 +400,8 @@ int main(int argc, char **argv)
 	if (channel >= 0)
 		report_ready();
 	if (getpid() == 1)
-		run_as_init(argv);
-	_exit(exec_command(argv));
+		run_as_init(argv, setup.walls_fd);
+	_exit(exec_command(argv, setup.walls_fd));
 
 usage:
 	say("vbox-init: the sandbox's init is for vbox-exec's own use\n");

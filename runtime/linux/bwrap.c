@@ -41,42 +41,26 @@ static bool is_executable_file(const char *path)
 }
 
 /*
- * The bubblewrap to run: $VBOX_BWRAP when set (tests use it to simulate
- * a missing or broken bubblewrap), else the configure-time BWRAP_PATH,
- * else the first "bwrap" on PATH.
+ * The bubblewrap to run: @explicit (--bwrap=PATH) when given, else the
+ * path configure found (BWRAP_PATH).  Never an ambient variable or PATH:
+ * the walls rely on what bubblewrap does, so which one runs is decided by
+ * whoever built or explicitly runs vbox-exec (doc/launcher.md).
  */
-char *bwrap_find(char **err)
+char *bwrap_find(const char *explicit, char **err)
 {
-	const char *env = getenv("VBOX_BWRAP"), *path, *p, *colon;
-	char *cand;
-	size_t len;
-
-	if (env && *env) {
-		if (env[0] == '/' && is_executable_file(env))
-			return xstrdup(env);
-		*err = xasprintf("bubblewrap not found: VBOX_BWRAP=%s is not "
-				 "an executable file given by absolute path",
-				 env);
+	if (explicit) {
+		if (explicit[0] == '/' && is_executable_file(explicit))
+			return xstrdup(explicit);
+		*err = xasprintf("bubblewrap not found: --bwrap=%s is not an "
+				 "executable file given by absolute path",
+				 explicit);
 		return NULL;
 	}
 	if (is_executable_file(BWRAP_PATH))
 		return xstrdup(BWRAP_PATH);
-	path = getenv("PATH");
-	if (!path || !*path)
-		path = "/usr/local/bin:/usr/bin:/bin";
-	for (p = path; *p; p = *colon ? colon + 1 : colon) {
-		colon = strchrnul(p, ':');
-		len = (size_t)(colon - p);
-		if (len == 0 || p[0] != '/')
-			continue;
-		cand = xasprintf("%.*s/bwrap", (int)len, p);
-		if (is_executable_file(cand))
-			return cand;
-		free(cand);
-	}
-	*err = xasprintf("bubblewrap not found: not at %s (configure time) "
-			 "and no bwrap in PATH; install bubblewrap",
-			 BWRAP_PATH);
+	*err = xasprintf("bubblewrap not found: not at %s (the path "
+			 "configure found; --bwrap=PATH names another); "
+			 "install bubblewrap", BWRAP_PATH);
 	return NULL;
 }
 
@@ -316,6 +300,10 @@ int bwrap_print_dry_run(const struct launch_request *req, const char *bwrap,
 		vx_error("cannot write the command line: %s", strerror(errno));
 		ret = EXIT_LAUNCHER;
 	}
+	/* doc/launcher.md, "--dry-run": never a wider sandbox unsaid. */
+	fprintf(stderr, "vbox-exec: note: the printed line carries no walls "
+		"(no seccomp, Landlock or socket supervisor): it runs a wider "
+		"sandbox than the launch\n");
 	free(b.s);
 	return ret;
 }

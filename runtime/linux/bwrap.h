@@ -27,12 +27,11 @@ enum {
 };
 
 /*
- * bwrap_find - the bubblewrap to run: $VBOX_BWRAP when set (tests use it
- * to simulate a missing or broken bubblewrap; an absolute path), else
- * the configure-time BWRAP_PATH, else the first "bwrap" on PATH.
- * Returns a new string, or NULL with *@err.
+ * bwrap_find - the bubblewrap to run: @explicit (--bwrap=PATH, absolute)
+ * when given, else the path configure found.  Never an ambient variable
+ * or PATH.  NULL with *@err when it is not an executable file.
  */
-char *bwrap_find(char **err);
+char *bwrap_find(const char *explicit, char **err);
 
 /*
  * bwrap_knows - does the bubblewrap binary know @opt?  For the configure-

@@ -248,7 +248,8 @@ int glob_expand(const char *pattern, char ***paths, size_t *npaths,
 		strv_release(&w.out);
 		goto out;
 	}
-	qsort(w.out.v, w.out.n, sizeof(*w.out.v), cmp_str);
+	if (w.out.n)	/* qsort(NULL, 0) is undefined */
+		qsort(w.out.v, w.out.n, sizeof(*w.out.v), cmp_str);
 	/* "**" can reach one path along several routes. */
 	for (i = n = 0; i < w.out.n; i++) {
 		if (n && strcmp(w.out.v[n - 1], w.out.v[i]) == 0) {

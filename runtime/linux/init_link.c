@@ -54,6 +54,7 @@ int init_link_open(struct init_link *l, char **err)
 
 	memset(l, 0, sizeof(*l));
 	l->sock = l->peer = -1;
+	l->walls_fd = l->listener = -1;
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
 		*err = xasprintf("cannot make the init channel: %s",
 				 strerror(errno));
@@ -128,6 +129,9 @@ int init_link_setup(struct init_link *l, const struct launch_request *req,
 		if (ret == 0)
 			ret = ch_put(m, CH_A_IDMAP, ids, sizeof(ids));
 	}
+	/* The walls (runtime/walls/walls.h). */
+	if (ret == 0 && l->walls_fd >= 0)
+		ret = ch_put_fd(m, CH_FD_WALLS, l->walls_fd);
 	if (ret < 0 || ch_send(l->sock, m) < 0) {
 		*err = xasprintf("cannot send the sandbox's setup: %s",
 				 strerror(errno));
@@ -138,6 +142,38 @@ int init_link_setup(struct init_link *l, const struct launch_request *req,
 	if (mfd >= 0)
 		close(mfd);
 	return 0;
+}
+
+int init_link_listener_taken(struct init_link *l)
+{
+	struct ch_msg *m = xmalloc(sizeof(*m));
+	int ret;
+
+	ch_init(m, CH_LISTENER_TAKEN);
+	ret = l->sock >= 0 ? ch_send(l->sock, m) : -1;
+	free(m);
+	return ret;
+}
+
+/* CH_STARTED's attributes: the listener's number, if any. */
+static bool on_started_attrs(struct init_link *l, struct ch_msg *m)
+{
+	struct ch_attr_view a;
+	size_t off = 0;
+	uint32_t v;
+	int ret;
+
+	while ((ret = ch_next(m, &off, &a)) > 0) {
+		if (a.attr == CH_A_LISTENER && ch_u32(&a, &v) == 0 &&
+		    v <= INT32_MAX && l->listener < 0) {
+			l->listener = (int)v;
+			continue;
+		}
+		if (a.attr & CH_A_OPTIONAL)
+			continue;
+		return false;
+	}
+	return ret == 0;
 }
 
 void init_link_handed_over(struct init_link *l)
@@ -240,6 +276,8 @@ static bool receive(struct init_link *l)
 	case CH_STARTED:
 		if (!l->ready || l->started)
 			goto unexpected;
+		if (m->nfds || !on_started_attrs(l, m))
+			goto unexpected;
 		l->started = true;
 		l->cmd_pid = m->pid;
 		if (l->on_started)
@@ -306,5 +344,5 @@ void init_link_release(struct init_link *l)
 	free(l->msg);
 	free(l->error);
 	memset(l, 0, sizeof(*l));
-	l->sock = l->peer = -1;
+	l->sock = l->peer = l->walls_fd = l->listener = -1;
 }

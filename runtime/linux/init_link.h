@@ -48,6 +48,9 @@ typedef void (*init_link_fn)(struct init_link *l, void *ctx);
  * @protocol_error: a malformed or unexpected message arrived (the link
  *                  was closed; the launch fails closed: 125)
  * @on_ready: called once when @ready becomes true
+ * @walls_fd: the walls' memfd to attach to CH_SETUP (borrowed; -1: none)
+ * @listener: CH_STARTED's CH_A_LISTENER, the socket filter's listener fd
+ *            number in the command's process (-1: none)
  * @on_started: called once when @started becomes true
  * @ctx: for @on_ready and @on_started
  */
@@ -65,6 +68,8 @@ struct init_link {
 	char *error;
 	bool protocol_error;
 	init_link_fn on_ready;
+	int walls_fd;
+	int listener;
 	init_link_fn on_started;
 	void *ctx;
 };
@@ -82,6 +87,12 @@ int init_link_open(struct init_link *l, char **err);
  */
 int init_link_setup(struct init_link *l, const struct launch_request *req,
 		    const struct sandbox *sa, char **err);
+
+/*
+ * init_link_listener_taken - tell the command's process that vbox-exec
+ * holds the listener (CH_LISTENER_TAKEN).  0, or -1 with errno.
+ */
+int init_link_listener_taken(struct init_link *l);
 
 /* init_link_handed_over - close vbox-exec's copy of the init's end. */
 void init_link_handed_over(struct init_link *l);

@@ -40,11 +40,16 @@
 #include "bwrap.h"
 #include "env.h"
 #include "init_link.h"
+#include "ir.h"
 #include "launch.h"
 #include "plan.h"
 #include "process.h"
+#include "phreg.h"
+#include "pin.h"
 #include "sandbox.h"
 #include "supervise.h"
+#include "walls/unixsock.h"
+#include "walls/walls.h"
 
 /* The /proc scan of the timeout looks at no more entries than this. */
 #define PROC_SCAN_MAX (1L << 22)
@@ -131,6 +136,8 @@ static pid_t parent_of(pid_t pid)
  * @cmd_pid, @cmd_pidfd: the command (0 and -1 until the init reported)
  * @started: the init reported: the command is about to be exec'd
  * @t_spawn, @t_started: clock readings for --log
+ * @walls: the walls prepared for this launch (runtime/walls/walls.h)
+ * @sup: the socket supervisor, once the command's listener is taken
  */
 struct tree {
 	struct supervisor sv;
@@ -146,6 +153,8 @@ struct tree {
 	bool started;
 	double t_spawn;
 	double t_started;
+	struct walls walls;
+	struct unixsock *sup;
 };
 
 static bool in_sandbox_ns(const struct tree *t, pid_t pid)
@@ -188,6 +197,47 @@ static void on_ready(struct init_link *l, void *ctx)
 	adopt_init(ctx, l->init_pid);
 }
 
+static void tree_kill(void *ctx);
+
+/*
+ * The command's process loaded the socket filter and waits: take its
+ * listener (fd @num there) and supervise it on the loop.  0, or -1 with
+ * the reason said (the tree is then ended: the command must not run).
+ */
+static int supervisor_take(struct tree *t, int num)
+{
+	struct unixsock_config cfg;
+	char *err = NULL;
+	int fd;
+
+	if (!t->walls.notify) {
+		vx_error("the sandbox reported a socket filter it was not "
+			 "asked for; not trusting it");
+		return -1;
+	}
+	fd = t->cmd_pidfd < 0 ? -1 :
+	     (int)syscall(SYS_pidfd_getfd, t->cmd_pidfd, num, 0);
+	if (fd < 0) {
+		vx_error("socket supervisor: cannot take the listener: %s",
+			 strerror(errno));
+		return -1;
+	}
+	cfg.pathname_open = t->walls.pathname_open;
+	cfg.refuse_abstract = t->walls.refuse_abstract;
+	t->sup = unixsock_alloc(supervisor_loop(&t->sv), fd, &cfg, &err);
+	if (!t->sup) {
+		vx_error("socket supervisor: %s", err);
+		free(err);
+		return -1;
+	}
+	if (init_link_listener_taken(&t->link) < 0) {
+		vx_error("socket supervisor: cannot answer the sandbox: %s",
+			 strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 /* The init reported CH_STARTED: the command is about to be exec'd. */
 static void on_started(struct init_link *l, void *ctx)
 {
@@ -200,6 +250,17 @@ static void on_started(struct init_link *l, void *ctx)
 		t->cmd_pidfd = pidfd_open_(t->cmd_pid);
 	vx_log("stage: sandbox start took %.3f ms (command is host pid %d)",
 	       t->t_started - t->t_spawn, (int)t->cmd_pid);
+	if ((l->listener >= 0 && supervisor_take(t, l->listener) < 0) ||
+	    (l->listener < 0 && t->walls.notify)) {
+		if (l->listener < 0)
+			vx_error("the sandbox reported no socket filter; not "
+				 "trusting it");
+		/* The command never runs: it waits for the answer. */
+		t->started = false;
+		l->protocol_error = true;
+		tree_kill(t);
+		return;
+	}
 	/* Signals that came before the command was known. */
 	supervisor_flush_signals(&t->sv);
 }
@@ -374,6 +435,7 @@ static int open_fds(struct tree *t, const struct launch_request *req,
 	if (init_link_open(&t->link, err) < 0)
 		return -1;
 	t->link.on_ready = on_ready;
+	t->link.walls_fd = t->walls.fd;
 	t->link.on_started = on_started;
 	t->link.ctx = t;
 	if (init_link_setup(&t->link, req, sa, err) < 0)
@@ -429,6 +491,14 @@ static int start_and_wait(struct tree *t, const struct launch_request *req,
 	if (supervisor_run(&t->sv, req->timeout_ms, &res) < 0)
 		vx_error("waiting for bubblewrap failed: %s; the tree was "
 			 "killed", strerror(errno));
+	if (t->sup) {
+		const struct unixsock_stats *st = unixsock_stats(t->sup);
+
+		vx_log("socket supervisor: %lu calls answered, %lu refused, "
+		       "%lu callers gone", st->handled, st->refused, st->gone);
+		unixsock_free(t->sup);
+		t->sup = NULL;
+	}
 	status = outcome(t, &res);
 	goto out;
 
@@ -443,11 +513,43 @@ out:
 	return status;
 }
 
+/* --log: which walls this launch has (doc/launcher.md, "Walls"). */
+static void log_walls(const struct walls *w, const struct sandbox *sa)
+{
+	vx_log("walls: kernel state read-only (%zu mounts added); "
+	       "no_new_privs; seccomp deny filter (x86-64, x32, i386)",
+	       sa->kstate);
+	if (w->landlock_abi > 0)
+		vx_log("walls: landlock ABI %d: writes only beneath %zu "
+		       "writable regions%s", w->landlock_abi, w->nwritable,
+		       w->landlock_abi >= 6 ? "; abstract unix sockets and "
+		       "signals scoped to the sandbox" : "");
+	else
+		vx_log("walls: landlock: not available on this kernel "
+		       "(optional; the mounts and seccomp still hold)");
+	if (w->notify)
+		vx_log("walls: unix sockets: supervised (pathname sockets "
+		       "%s; abstract sockets %s)", w->pathname_open ?
+		       "unrestricted" : "only in writable regions",
+		       w->refuse_abstract ? "refused" :
+		       "of the sandbox's own network namespace");
+	else if (w->no_unix)
+		vx_log("walls: unix sockets: this kernel has no seccomp user "
+		       "notification: socket(AF_UNIX) is refused, "
+		       "socketpair() works");
+	else
+		vx_log("walls: unix sockets: pathname sockets unrestricted "
+		       "(net open); abstract sockets scoped by landlock");
+}
+
 /* Build the sandbox, make its placeholders, run it. */
 static int launch_sandbox(struct tree *t, const struct launch_request *req,
 			  const char *bwrap)
 {
+	struct phreg reg;
 	struct sandbox sa;
+	struct pin *pins = NULL;
+	size_t npins = 0;
 	char *err = NULL;
 	bool knows;
 	double t0;
@@ -456,11 +558,25 @@ static int launch_sandbox(struct tree *t, const struct launch_request *req,
 	knows = bwrap_knows(bwrap, "--disable-userns");
 	vx_log("bubblewrap: %s (%s --disable-userns)", bwrap,
 	       knows ? "knows" : "does not know");
+	/*
+	 * Placeholders are shared with concurrent launches (phreg.h): the
+	 * registry stays locked from the instantiation (which decides
+	 * what exists) until this launch holds what it mounts over.
+	 */
+	memset(&reg, 0, sizeof(reg));
+	reg.dirfd = reg.lockfd = reg.watch_fd = -1;
+	if (!req->dry_run && phreg_begin(&reg, &err) < 0) {
+		vx_error("%s", err);
+		free(err);
+		phreg_end(&reg);
+		return EXIT_LAUNCHER;
+	}
 	t0 = proc_now_ms();
 	if (sandbox_build(req->plan, req->plan_path, req->workdir, knows,
 			  !req->dry_run, &sa, &err) < 0) {
 		vx_error("%s", err);
 		free(err);
+		phreg_end(&reg);
 		return EXIT_LAUNCHER;
 	}
 	vx_log("stage: instantiation took %.3f ms (%zu launch rows, %zu "
@@ -483,13 +599,43 @@ static int launch_sandbox(struct tree *t, const struct launch_request *req,
 
 	if (req->dry_run) {
 		status = bwrap_print_dry_run(req, bwrap, &sa);
-	} else if (placeholders_create(&sa, &err) < 0) {
+		goto out;
+	}
+	/* Granted host paths pinned (pin.h): no symlink, same inode. */
+	if (pin_check(req->plan, &sa.lx, &pins, &npins, &err) < 0) {
 		vx_error("%s", err);
 		free(err);
-	} else {
-		status = start_and_wait(t, req, bwrap, &sa);
-		placeholders_remove(&sa);
+		goto out;
 	}
+	if (walls_prepare(&sa.lx, req->plan->default_net != EFFECT_DENY,
+			  pins, npins, &t->walls, &err) < 0) {
+		vx_error("%s", err);
+		free(err);
+		goto out;
+	}
+	vx_log("pinned %zu granted host paths (no symbolic link; device and "
+	       "inode checked again in the sandbox)", npins);
+	log_walls(&t->walls, &sa);
+	if (placeholders_create(&sa, &err) < 0) {
+		vx_error("%s", err);
+		free(err);
+		goto out;
+	}
+	if (phreg_hold(&reg, sa.placeholders, sa.created, &sa.lx, &err) < 0) {
+		vx_error("%s", err);
+		free(err);
+		placeholders_remove(&sa);
+		goto out;
+	}
+	vx_log("placeholders: %zu made, %zu held in all (registry %s)",
+	       sa.created, reg.nheld, reg.dir);
+	status = start_and_wait(t, req, bwrap, &sa);
+	/* Ours are removed by phreg_end() once nobody holds them. */
+	sa.created = 0;
+out:
+	free(pins);
+	phreg_end(&reg);
+	walls_release(&t->walls);
 	sandbox_release(&sa);
 	return status;
 }
@@ -502,10 +648,11 @@ int launch_run(const struct launch_request *req)
 
 	t->init_pidfd = t->cmd_pidfd = -1;
 	t->link.sock = t->link.peer = -1;
+	t->walls.fd = -1;
 	/* Before anything exists on the host that must be cleaned up. */
 	if (!req->dry_run && supervisor_init(&t->sv, &tree_ops, t, &err) < 0)
 		goto out_err;
-	bwrap = bwrap_find(&err);
+	bwrap = bwrap_find(req->bwrap, &err);
 	if (!bwrap)
 		goto out_err;
 	if (!req->dry_run && bwrap_check_userns(bwrap, &err) < 0)

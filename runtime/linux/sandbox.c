@@ -23,6 +23,7 @@
 #include "mounts.h"
 #include "plan.h"
 #include "sandbox.h"
+#include "walls/kstate.h"
 
 static char *row_label(const struct plan_row *r)
 {
@@ -373,7 +374,7 @@ static bool init_can_mount(const struct lx_artifact *a, size_t i)
 }
 
 /*
- * Step 5 of sandbox.h: move the longest tail of mounts the init can make
+ * Step 6 of sandbox.h: move the longest tail of mounts the init can make
  * to @sa->init_mounts, when it is long enough.
  */
 static void split_init_mounts(struct sandbox *sa)
@@ -407,6 +408,7 @@ int sandbox_build(const struct plan *plan, const char *plan_path,
 {
 	struct linux_launch_row *rows = NULL;
 	struct linux_launch l;
+	struct kstate ks;
 	size_t nrows = 0;
 	char *msg = NULL, *guard;
 	int ret = -1;
@@ -439,6 +441,12 @@ int sandbox_build(const struct plan *plan, const char *plan_path,
 		out->guarded_plan = true;
 		free(guard);
 	}
+	/* The kernel-state wall (walls/kstate.h), over the plan's mounts. */
+	if (kstate_scan(&ks, "/proc", "/proc/self/mountinfo", geteuid() == 0,
+			err) < 0)
+		goto out;
+	out->kstate = kstate_apply(&ks, &l.sandbox);
+	kstate_free(&ks);
 	l.sandbox.chdir = xstrdup(workdir);
 
 	out->lx = l.sandbox;

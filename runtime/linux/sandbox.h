@@ -14,8 +14,10 @@
  *      (linux_launch_instantiate(), mounts.h);
  *   3. a read-only bind of the plan file onto itself, when the policy
  *      leaves the plan file (by its real path) writable;
- *   4. --chdir DIR, the child's working directory;
- *   5. when the tail of the mount list is long (SANDBOX_INIT_MOUNTS_MIN
+ *   4. the kernel-state wall's mounts (runtime/walls/kstate.h): /proc
+ *      binds and masks after the procfs, read-only remounts at the end;
+ *   5. --chdir DIR, the child's working directory;
+ *   6. when the tail of the mount list is long (SANDBOX_INIT_MOUNTS_MIN
  *      mounts or more) and the sandbox's init can make each of those
  *      mounts exactly as bubblewrap would, that tail moves to the init
  *      (@init_mounts): bubblewrap re-reads the whole mount table for
@@ -54,8 +56,9 @@ struct plan;
  * @dropped_disable_userns: --disable-userns was removed because this
  *                         bubblewrap does not know it
  * @guarded_plan: the plan file is bound read-only onto itself (step 3)
- * @init_mounts: the mounts the init makes (step 5; no flags), in order
+ * @init_mounts: the mounts the init makes (step 6; no flags), in order
  *               after every mount of @lx
+ * @kstate: mounts the kernel-state wall added (runtime/walls/kstate.h)
  */
 struct sandbox {
 	struct lx_artifact lx;
@@ -67,6 +70,7 @@ struct sandbox {
 	bool dropped_disable_userns;
 	bool guarded_plan;
 	struct lx_artifact init_mounts;
+	size_t kstate;
 };
 
 /* Fewer mounts than this in the tail stay with bubblewrap. */
@@ -79,7 +83,7 @@ struct sandbox {
  * sandbox_build - build *@out (release with sandbox_release()) for @plan,
  * a linux plan loaded from @plan_path, with the child's working
  * directory @workdir; @disable_userns says whether the bubblewrap to run
- * knows --disable-userns; @init_mounts allows step 5 (not for --dry-run,
+ * knows --disable-userns; @init_mounts allows step 6 (not for --dry-run,
  * whose line cannot carry the init's setup).  Looks at the host file system, creates
  * nothing.  Returns 0, or -1 with a one-line reason in *@err (caller
  * frees).

@@ -1,0 +1,449 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * phreg.c - placeholders shared between concurrent launches (phreg.h).
+ */
+#include <vbox.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "launch.h"
+#include "linux_artifact.h"
+#include "phreg.h"
+
+/* Entries the sweep looks at in the registry, at most. */
+#define PHREG_MAX_ENTRIES 10000
+
+static bool below(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	if (n == 1 && dir[0] == '/')
+		return path[0] == '/';
+	return strncmp(path, dir, n) == 0 && (path[n] == '/' || !path[n]);
+}
+
+/* A directory that is the uid's own, mode 0700, no symlink; made if absent. */
+static int own_dir(const char *path, char **err)
+{
+	struct stat st;
+
+	if (mkdir(path, 0700) < 0 && errno != EEXIST) {
+		*err = xasprintf("placeholder registry: cannot make '%s': %s",
+				 path, strerror(errno));
+		return -1;
+	}
+	if (lstat(path, &st) < 0 || !S_ISDIR(st.st_mode) ||
+	    st.st_uid != geteuid() || (st.st_mode & 07777) != 0700) {
+		*err = xasprintf("placeholder registry: '%s' is not a "
+				 "directory of uid %d with mode 0700; not "
+				 "starting", path, (int)geteuid());
+		return -1;
+	}
+	return 0;
+}
+
+static char *registry_dir(char **err)
+{
+	const char *xdg = getenv("XDG_RUNTIME_DIR");
+	struct stat st;
+	char *base, *dir;
+
+	if (geteuid() == 0) {
+		if (mkdir("/run/vbox", 0700) < 0 && errno != EEXIST) {
+			*err = xasprintf("placeholder registry: cannot make "
+					 "/run/vbox: %s", strerror(errno));
+			return NULL;
+		}
+		base = xstrdup("/run/vbox");
+	} else if (xdg && xdg[0] == '/' && lstat(xdg, &st) == 0 &&
+		   S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
+		   (st.st_mode & 077) == 0) {
+		base = xasprintf("%s/vbox", xdg);
+	} else {
+		base = xasprintf("/tmp/vbox-%d", (int)geteuid());
+	}
+	if (own_dir(base, err) < 0) {
+		free(base);
+		return NULL;
+	}
+	dir = xasprintf("%s/placeholders", base);
+	free(base);
+	if (own_dir(dir, err) < 0) {
+		free(dir);
+		return NULL;
+	}
+	return dir;
+}
+
+/* FNV-1a, 64 bits: the lock file's name for @path. */
+static char *lock_name(const char *path)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	for (; *path; path++) {
+		h ^= (unsigned char)*path;
+		h *= 1099511628211ULL;
+	}
+	return xasprintf("%016llx.lock", (unsigned long long)h);
+}
+
+/* The placeholder path a lock file records, or NULL. */
+static char *read_path(int fd)
+{
+	char buf[PATH_MAX + 1];
+	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+
+	if (n <= 1 || buf[0] != '/')
+		return NULL;
+	buf[n] = '\0';
+	if (strlen(buf) != (size_t)n)
+		return NULL;
+	return xstrdup(buf);
+}
+
+struct stale {
+	char *path;
+	char *name;
+	int fd;
+};
+
+/* Deepest first: a placeholder inside another goes before it. */
+static int cmp_stale(const void *a, const void *b)
+{
+	const struct stale *x = a, *y = b;
+	size_t lx = strlen(x->path), ly = strlen(y->path);
+
+	return lx < ly ? 1 : lx > ly ? -1 : strcmp(x->path, y->path);
+}
+
+/*
+ * Remove every placeholder nobody holds (the registry is locked): its
+ * lock file can be locked exclusively.  Placeholders nest (a launch
+ * that found another's placeholder may make one inside it), so the
+ * deepest go first.
+ */
+static void sweep(int dirfd)
+{
+	struct stale *v = NULL;
+	struct dirent *de;
+	size_t seen = 0, n = 0, i;
+	char *path;
+	DIR *d;
+	int fd, dfd;
+
+	dfd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return;
+	d = fdopendir(dfd);
+	if (!d) {
+		close(dfd);
+		return;
+	}
+	while ((de = readdir(d)) != NULL && seen++ < PHREG_MAX_ENTRIES) {
+		size_t len = strlen(de->d_name);
+
+		if (len < 6 || strcmp(de->d_name + len - 5, ".lock") != 0 ||
+		    de->d_name[0] == '.')
+			continue;
+		fd = openat(dirfd, de->d_name, O_RDWR | O_NOFOLLOW |
+			    O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+			close(fd);	/* a live launch holds it */
+			continue;
+		}
+		path = read_path(fd);
+		if (!path)
+			path = xstrdup("");
+		v = xreallocarray(v, n + 1, sizeof(*v));
+		v[n].path = path;
+		v[n].name = xstrdup(de->d_name);
+		v[n].fd = fd;
+		n++;
+	}
+	closedir(d);
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_stale);
+	for (i = 0; i < n; i++) {
+		if (v[i].path[0] && rmdir(v[i].path) < 0 && errno != ENOENT)
+			vx_error("warning: cannot remove placeholder '%s': %s",
+				 v[i].path, strerror(errno));
+		unlinkat(dirfd, v[i].name, 0);
+		close(v[i].fd);
+		free(v[i].path);
+		free(v[i].name);
+	}
+	free(v);
+}
+
+static int lock_registry(struct phreg *r, char **err)
+{
+	int rc;
+
+	do
+		rc = flock(r->lockfd, LOCK_EX);
+	while (rc < 0 && errno == EINTR);
+	if (rc < 0) {
+		*err = xasprintf("placeholder registry: cannot lock: %s",
+				 strerror(errno));
+		return -1;
+	}
+	r->locked = true;
+	return 0;
+}
+
+int phreg_begin(struct phreg *r, char **err)
+{
+	memset(r, 0, sizeof(*r));
+	r->dirfd = r->lockfd = r->watch_fd = -1;
+	r->dir = registry_dir(err);
+	if (!r->dir)
+		return -1;
+	r->dirfd = open(r->dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+			O_CLOEXEC);
+	if (r->dirfd < 0) {
+		*err = xasprintf("placeholder registry: %s: %s", r->dir,
+				 strerror(errno));
+		return -1;
+	}
+	r->lockfd = openat(r->dirfd, ".lock", O_RDWR | O_CREAT | O_NOFOLLOW |
+			   O_CLOEXEC, 0600);
+	if (r->lockfd < 0) {
+		*err = xasprintf("placeholder registry: %s/.lock: %s",
+				 r->dir, strerror(errno));
+		return -1;
+	}
+	if (lock_registry(r, err) < 0)
+		return -1;
+	sweep(r->dirfd);
+	return 0;
+}
+
+/* Hold @path's lock file (shared), creating it when @create. */
+static int hold(struct phreg *r, const char *path, bool create, char **err)
+{
+	char *name = lock_name(path);
+	int fd;
+
+	fd = openat(r->dirfd, name, O_RDWR | O_NOFOLLOW | O_CLOEXEC |
+		    (create ? O_CREAT : 0), 0600);
+	if (fd >= 0 && create &&
+	    (ftruncate(fd, 0) < 0 ||
+	     pwrite(fd, path, strlen(path), 0) != (ssize_t)strlen(path))) {
+		close(fd);
+		fd = -1;
+	}
+	if (fd < 0 || flock(fd, LOCK_SH) < 0) {
+		*err = xasprintf("placeholder registry: cannot hold '%s': %s",
+				 path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		free(name);
+		return -1;
+	}
+	free(name);
+	r->held = xreallocarray(r->held, r->nheld + 1, sizeof(*r->held));
+	r->held[r->nheld++] = fd;
+	return 0;
+}
+
+/* Registered placeholders @lx mounts over (or below): hold them too. */
+static int hold_existing(struct phreg *r, const struct lx_artifact *lx,
+			 char *const *made, size_t nmade, char **err)
+{
+	struct dirent *de;
+	size_t seen = 0, i;
+	char *path;
+	bool mine, used;
+	DIR *d;
+	int fd, dfd, ret = 0;
+
+	dfd = openat(r->dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	d = dfd < 0 ? NULL : fdopendir(dfd);
+	if (!d) {
+		if (dfd >= 0)
+			close(dfd);
+		*err = xasprintf("placeholder registry: cannot list %s: %s",
+				 r->dir, strerror(errno));
+		return -1;
+	}
+	while (ret == 0 && (de = readdir(d)) != NULL &&
+	       seen++ < PHREG_MAX_ENTRIES) {
+		size_t n = strlen(de->d_name);
+
+		if (n < 6 || strcmp(de->d_name + n - 5, ".lock") != 0 ||
+		    de->d_name[0] == '.')
+			continue;
+		fd = openat(r->dirfd, de->d_name, O_RDONLY | O_NOFOLLOW |
+			    O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		path = read_path(fd);
+		close(fd);
+		if (!path)
+			continue;
+		for (i = 0, mine = false; i < nmade && !mine; i++)
+			mine = strcmp(made[i], path) == 0;
+		for (i = 0, used = false; i < lx->n && !used && !mine; i++)
+			used = lx->m[i].dest && below(lx->m[i].dest, path);
+		if (used)
+			ret = hold(r, path, false, err);
+		free(path);
+	}
+	closedir(d);
+	return ret;
+}
+
+/* Could the sandbox write @dir?  The last mount covering it decides. */
+static bool writable_in(const char *dir, const struct lx_artifact *a)
+{
+	const struct lx_mount *m;
+	bool rw = true;
+	size_t i;
+
+	for (i = 0; i < a->n; i++) {
+		m = &a->m[i];
+		if (!m->dest || m->kind == LX_DIR || m->kind == LX_REMOUNT_RO ||
+		    !below(dir, m->dest))
+			continue;
+		rw = m->kind == LX_BIND_RW || m->kind == LX_BIND_RW_TRY;
+	}
+	return rw;
+}
+
+/* Close every fd from 3 up but @a and @b. */
+static void close_all_but(int a, int b)
+{
+	int lo = a < b ? a : b, hi = a < b ? b : a, fd;
+
+	if (syscall(SYS_close_range, 3U, (unsigned)lo - 1, 0U) == 0 &&
+	    (hi == lo + 1 ||
+	     syscall(SYS_close_range, (unsigned)lo + 1, (unsigned)hi - 1,
+		     0U) == 0) &&
+	    syscall(SYS_close_range, (unsigned)hi + 1, ~0U, 0U) == 0)
+		return;
+	for (fd = 3; fd < 4096; fd++)
+		if (fd != a && fd != b)
+			close(fd);
+}
+
+/* The watchdog's life: wait for vbox-exec's end; sweep if it died. */
+static __noreturn void watchdog(int pipe_fd, int dirfd)
+{
+	ssize_t n;
+	char c;
+	int lock, null;
+
+	setsid();
+	null = open("/dev/null", O_RDWR);
+	if (null >= 0) {
+		dup2(null, 0);
+		dup2(null, 1);
+		dup2(null, 2);
+		if (null > 2)
+			close(null);
+	}
+	close_all_but(pipe_fd, dirfd);
+	do
+		n = read(pipe_fd, &c, 1);
+	while (n < 0 && errno == EINTR);
+	if (n == 1)
+		_exit(0);	/* vbox-exec cleaned up itself */
+	/*
+	 * vbox-exec died: its sandbox is being killed with it (parent-death
+	 * signals).  Give that a moment, then remove what nobody holds.
+	 */
+	usleep(200 * 1000);
+	lock = openat(dirfd, ".lock", O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+	if (lock < 0 || flock(lock, LOCK_EX) < 0)
+		_exit(1);
+	sweep(dirfd);
+	_exit(0);
+}
+
+/*
+ * Start the watchdog: when vbox-exec dies without saying it is done
+ * (SIGKILL), it removes what nobody holds any more.  It holds nothing
+ * itself (it closes every lock fd it inherited at once).
+ */
+static void start_watchdog(struct phreg *r)
+{
+	int p[2];
+	pid_t pid;
+
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return;
+	pid = fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return;
+	}
+	if (pid == 0) {
+		close(p[1]);
+		watchdog(p[0], r->dirfd);
+	}
+	close(p[0]);
+	r->watchdog = (int)pid;
+	r->watch_fd = p[1];
+}
+
+int phreg_hold(struct phreg *r, char *const *made, size_t nmade,
+	       struct lx_artifact *lx, char **err)
+{
+	size_t i;
+
+	for (i = 0; i < nmade; i++)
+		if (hold(r, made[i], true, err) < 0)
+			return -1;
+	if (hold_existing(r, lx, made, nmade, err) < 0)
+		return -1;
+	/* The sandbox must not reach the registry. */
+	if (writable_in(r->dir, lx))
+		lx_add(lx, LX_TMPFS, NULL, r->dir, 0, LX_ROW_NONE);
+	if (r->nheld)
+		start_watchdog(r);
+	flock(r->lockfd, LOCK_UN);
+	r->locked = false;
+	return 0;
+}
+
+void phreg_end(struct phreg *r)
+{
+	char *err = NULL;
+	size_t i;
+
+	for (i = 0; i < r->nheld; i++)
+		close(r->held[i]);
+	free(r->held);
+	r->held = NULL;
+	r->nheld = 0;
+	if (r->lockfd >= 0 && (r->locked || lock_registry(r, &err) == 0))
+		sweep(r->dirfd);
+	free(err);
+	if (r->watch_fd >= 0) {
+		/* Done: the watchdog has nothing to do. */
+		if (write(r->watch_fd, "D", 1) != 1)
+			vx_error("warning: the placeholder watchdog is gone");
+		close(r->watch_fd);
+		while (waitpid(r->watchdog, NULL, 0) < 0 && errno == EINTR)
+			;
+	}
+	if (r->lockfd >= 0)
+		close(r->lockfd);
+	if (r->dirfd >= 0)
+		close(r->dirfd);
+	free(r->dir);
+	memset(r, 0, sizeof(*r));
+	r->dirfd = r->lockfd = r->watch_fd = -1;
+}

@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * landlock.c - Landlock with raw syscalls; see landlock.h.
+ *
+ * Installed headers lag the kernel (Debian 12 ships 6.1's), so every
+ * constant and struct newer than ABI 1 is defined here, by its ABI:
+ *   ABI 2  LANDLOCK_ACCESS_FS_REFER
+ *   ABI 3  LANDLOCK_ACCESS_FS_TRUNCATE
+ *   ABI 5  LANDLOCK_ACCESS_FS_IOCTL_DEV
+ *   ABI 6  the ruleset's "scoped" field: abstract unix sockets, signals
+ * ABI 4 adds network rules, which the sandbox does not use here (the
+ * network namespace and the proxy are its network walls).
+ *
+ * Async-signal-safe: the init calls this between fork and exec.
+ */
+#include <config.h>
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "landlock.h"
+
+#ifndef SYS_landlock_create_ruleset
+#define SYS_landlock_create_ruleset 444
+#define SYS_landlock_add_rule 445
+#define SYS_landlock_restrict_self 446
+#endif
+
+#define LL_CREATE_RULESET_VERSION (1U << 0)
+#define LL_RULE_PATH_BENEATH 1
+
+#define LL_FS_EXECUTE (1ULL << 0)
+#define LL_FS_WRITE_FILE (1ULL << 1)
+#define LL_FS_READ_FILE (1ULL << 2)
+#define LL_FS_READ_DIR (1ULL << 3)
+#define LL_FS_REMOVE_DIR (1ULL << 4)
+#define LL_FS_REMOVE_FILE (1ULL << 5)
+#define LL_FS_MAKE_CHAR (1ULL << 6)
+#define LL_FS_MAKE_DIR (1ULL << 7)
+#define LL_FS_MAKE_REG (1ULL << 8)
+#define LL_FS_MAKE_SOCK (1ULL << 9)
+#define LL_FS_MAKE_FIFO (1ULL << 10)
+#define LL_FS_MAKE_BLOCK (1ULL << 11)
+#define LL_FS_MAKE_SYM (1ULL << 12)
+#define LL_FS_REFER (1ULL << 13)	/* ABI 2 */
+#define LL_FS_TRUNCATE (1ULL << 14)	/* ABI 3 */
+#define LL_FS_IOCTL_DEV (1ULL << 15)	/* ABI 5 */
+
+#define LL_SCOPE_ABSTRACT_UNIX_SOCKET (1ULL << 0)	/* ABI 6 */
+#define LL_SCOPE_SIGNAL (1ULL << 1)			/* ABI 6 */
+
+/* ABI 1 write-like rights; each later ABI adds its own below. */
+#define LL_FS_WRITE_V1 (LL_FS_WRITE_FILE | LL_FS_REMOVE_DIR | \
+			LL_FS_REMOVE_FILE | LL_FS_MAKE_CHAR | LL_FS_MAKE_DIR | \
+			LL_FS_MAKE_REG | LL_FS_MAKE_SOCK | LL_FS_MAKE_FIFO | \
+			LL_FS_MAKE_BLOCK | LL_FS_MAKE_SYM)
+
+/* struct landlock_ruleset_attr as of ABI 6 (older kernels take a prefix). */
+struct ll_ruleset_attr {
+	uint64_t handled_access_fs;
+	uint64_t handled_access_net;
+	uint64_t scoped;
+};
+
+struct ll_path_beneath_attr {
+	uint64_t allowed_access;
+	int32_t parent_fd;
+} __attribute__((packed));
+
+/* Highest ABI whose layout this file knows. */
+#define LL_ABI_KNOWN 7
+
+int landlock_abi(void)
+{
+	long v = syscall(SYS_landlock_create_ruleset, NULL, 0,
+			 LL_CREATE_RULESET_VERSION);
+
+	if (v < 0)
+		return 0;
+	return v > INT32_MAX ? INT32_MAX : (int)v;
+}
+
+/* The write-like rights ABI @abi can handle. */
+static uint64_t write_rights(int abi)
+{
+	uint64_t r = LL_FS_WRITE_V1;
+
+	if (abi >= 2)
+		r |= LL_FS_REFER;
+	if (abi >= 3)
+		r |= LL_FS_TRUNCATE;
+	if (abi >= 5)
+		r |= LL_FS_IOCTL_DEV;
+	return r;
+}
+
+int landlock_restrict(const char *const *paths, unsigned n, const char **what)
+{
+	struct ll_ruleset_attr attr;
+	struct ll_path_beneath_attr pb;
+	size_t attr_size;
+	unsigned i;
+	int abi, rs, fd, saved;
+
+	abi = landlock_abi();
+	if (abi <= 0)
+		return 0;
+	memset(&attr, 0, sizeof(attr));
+	attr.handled_access_fs = write_rights(abi);
+	attr_size = offsetof(struct ll_ruleset_attr, handled_access_net);
+	if (abi >= 6) {
+		attr.scoped = LL_SCOPE_ABSTRACT_UNIX_SOCKET | LL_SCOPE_SIGNAL;
+		attr_size = sizeof(attr);
+	}
+	*what = "landlock_create_ruleset";
+	rs = (int)syscall(SYS_landlock_create_ruleset, &attr, attr_size, 0U);
+	if (rs < 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		fd = open(paths[i], O_PATH | O_CLOEXEC);
+		if (fd < 0) {
+			if (errno == ENOENT || errno == ENOTDIR ||
+			    errno == EACCES)
+				continue;
+			*what = "open of a writable path";
+			goto fail;
+		}
+		pb.allowed_access = attr.handled_access_fs;
+		pb.parent_fd = fd;
+		if (syscall(SYS_landlock_add_rule, rs, LL_RULE_PATH_BENEATH,
+			    &pb, 0U) < 0) {
+			/* A file (not a directory) takes only file rights. */
+			if (errno == EINVAL) {
+				pb.allowed_access &= LL_FS_WRITE_FILE |
+						     LL_FS_TRUNCATE |
+						     LL_FS_IOCTL_DEV;
+				if (syscall(SYS_landlock_add_rule, rs,
+					    LL_RULE_PATH_BENEATH, &pb, 0U) == 0)
+					goto added;
+			}
+			saved = errno;
+			close(fd);
+			errno = saved;
+			*what = "landlock_add_rule";
+			goto fail;
+		}
+added:
+		close(fd);
+	}
+	*what = "landlock_restrict_self";
+	if (syscall(SYS_landlock_restrict_self, rs, 0U) < 0)
+		goto fail;
+	close(rs);
+	return abi > LL_ABI_KNOWN ? LL_ABI_KNOWN : abi;
+fail:
+	saved = errno;
+	close(rs);
+	errno = saved;
+	return -1;
+}

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * landlock.h - the sandbox's second file wall (SPEC §5, "Walls").
+ *
+ * Applied by the sandbox's init to itself right before the command runs,
+ * with raw syscalls: every write-like access is handled, and allowed
+ * only beneath the writable regions the launcher names (the plan's
+ * writable roots, the devices, the private /tmp).  Reading and executing
+ * stay with the mounts.  ABI 6 and later also scope abstract unix
+ * sockets and signals to the sandbox.
+ */
+#ifndef VBOX_WALLS_LANDLOCK_H
+#define VBOX_WALLS_LANDLOCK_H
+
+/* The kernel's Landlock ABI version, 0 when it has none. */
+int landlock_abi(void);
+
+/*
+ * Restrict the calling thread (and what it execs) so that writes succeed
+ * only beneath @paths[0..@n).  A path that does not exist in the sandbox
+ * is skipped (nothing can be written there).  no_new_privs must be set.
+ * Returns the ABI used (> 0), 0 when the kernel has no Landlock (not an
+ * error), or -1 with errno and *@what naming the failing step.
+ */
+int landlock_restrict(const char *const *paths, unsigned n, const char **what);
+
+#endif /* VBOX_WALLS_LANDLOCK_H */

@@ -1,0 +1,309 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * seccomp.c - build (libseccomp) and load (raw syscall) the sandbox's
+ * seccomp programs; see seccomp.h.
+ *
+ * Every rule is added for the native architecture, x32 and i386 (the
+ * three an x86-64 kernel runs); libseccomp translates each name per
+ * architecture, and a name an architecture lacks is skipped there (the
+ * call does not exist, so nothing can reach it).  i386's multiplexers
+ * socketcall() and ipc() hide their arguments in memory, out of BPF's
+ * reach: socketcall() is refused with ENOSYS (so the socket family and
+ * unix-socket checks cannot be bypassed through it; an i386 program that
+ * uses it has no sockets), and ipc() is left alone (SysV IPC is
+ * namespaced).
+ */
+#include <vbox.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sched.h>
+#include <seccomp.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "seccomp.h"
+
+#ifndef CLONE_NEWTIME
+#define CLONE_NEWTIME 0x00000080
+#endif
+#ifndef CLONE_NEWCGROUP
+#define CLONE_NEWCGROUP 0x02000000
+#endif
+#ifndef TIOCLINUX
+#define TIOCLINUX 0x541C
+#endif
+#ifndef SECCOMP_GET_NOTIF_SIZES
+#define SECCOMP_GET_NOTIF_SIZES 3
+#endif
+
+/* Refused outright (EPERM), whatever the arguments. */
+static const char *const deny_eperm[] = {
+	"io_uring_setup", "io_uring_enter", "io_uring_register",
+	"add_key", "request_key", "keyctl",
+	"bpf", "perf_event_open", "userfaultfd",
+	"init_module", "finit_module", "delete_module",
+	"kexec_load", "kexec_file_load",
+	"open_by_handle_at",
+	"mount", "umount", "umount2", "pivot_root", "fsopen", "fsmount",
+	"fsconfig", "fspick", "move_mount", "open_tree", "mount_setattr",
+	"setns",
+};
+
+/* Namespace flags: unshare() and clone() with any of them are refused. */
+static const uint64_t ns_flags[] = {
+	CLONE_NEWNS, CLONE_NEWCGROUP, CLONE_NEWUTS, CLONE_NEWIPC,
+	CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET,
+};
+
+/* Socket families a sandboxed program may create. */
+static bool family_allowed(unsigned f)
+{
+	return f == AF_UNIX || f == AF_INET || f == AF_INET6 ||
+	       f == AF_NETLINK;
+}
+
+/* Upper bound of the refused family numbers enumerated one by one. */
+#define FAMILY_ENUM_MAX 64
+
+static int add_arches(scmp_filter_ctx ctx)
+{
+#if defined(__x86_64__)
+	int rc;
+
+	rc = seccomp_arch_add(ctx, SCMP_ARCH_X32);
+	if (rc < 0 && rc != -EEXIST)
+		return rc;
+	rc = seccomp_arch_add(ctx, SCMP_ARCH_X86);
+	if (rc < 0 && rc != -EEXIST)
+		return rc;
+#else
+	(void)ctx;
+#endif
+	return 0;
+}
+
+/*
+ * seccomp_rule_add() for a name: a name unknown to this architecture set
+ * (resolve fails) is not an error, the call does not exist here.
+ */
+static int rule(scmp_filter_ctx ctx, uint32_t action, const char *name,
+		unsigned n, const struct scmp_arg_cmp *cmp)
+{
+	int nr = seccomp_syscall_resolve_name(name);
+
+	if (nr == __NR_SCMP_ERROR)
+		return 0;
+	return seccomp_rule_add_array(ctx, action, nr, n, cmp);
+}
+
+static bool refuse_unix_sockets;
+
+static int build_deny(scmp_filter_ctx ctx, const char **what)
+{
+	struct scmp_arg_cmp c;
+	size_t i;
+	unsigned f;
+	int rc;
+
+	for (i = 0; i < array_size(deny_eperm); i++) {
+		*what = deny_eperm[i];
+		rc = rule(ctx, SCMP_ACT_ERRNO(EPERM), deny_eperm[i], 0, NULL);
+		if (rc < 0)
+			return rc;
+	}
+	/* glibc falls back to clone() when clone3() says ENOSYS. */
+	*what = "clone3";
+	rc = rule(ctx, SCMP_ACT_ERRNO(ENOSYS), "clone3", 0, NULL);
+	if (rc < 0)
+		return rc;
+	/* i386: socketcall() hides its arguments; see the head comment. */
+	*what = "socketcall";
+	rc = rule(ctx, SCMP_ACT_ERRNO(ENOSYS), "socketcall", 0, NULL);
+	if (rc < 0)
+		return rc;
+	for (i = 0; i < array_size(ns_flags); i++) {
+		c = SCMP_A0(SCMP_CMP_MASKED_EQ, ns_flags[i], ns_flags[i]);
+		*what = "unshare";
+		rc = rule(ctx, SCMP_ACT_ERRNO(EPERM), "unshare", 1, &c);
+		if (rc < 0)
+			return rc;
+		*what = "clone";
+		rc = rule(ctx, SCMP_ACT_ERRNO(EPERM), "clone", 1, &c);
+		if (rc < 0)
+			return rc;
+	}
+	/* CLONE_NEWTIME is an exit-signal bit for clone(), a flag for unshare. */
+	c = SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_NEWTIME, CLONE_NEWTIME);
+	*what = "unshare";
+	rc = rule(ctx, SCMP_ACT_ERRNO(EPERM), "unshare", 1, &c);
+	if (rc < 0)
+		return rc;
+	/* The kernel takes ioctl's request as 32 bits: compare only those. */
+	*what = "ioctl";
+	c = SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu, TIOCSTI);
+	rc = rule(ctx, SCMP_ACT_ERRNO(EPERM), "ioctl", 1, &c);
+	if (rc < 0)
+		return rc;
+	c = SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu, TIOCLINUX);
+	rc = rule(ctx, SCMP_ACT_ERRNO(EPERM), "ioctl", 1, &c);
+	if (rc < 0)
+		return rc;
+	/*
+	 * socket(): refuse every family but four.  The family is an int:
+	 * compare its 32 bits one by one below FAMILY_ENUM_MAX, and refuse
+	 * anything at or above it on all 64 (a value with garbage in the
+	 * upper half is then refused, never let through).
+	 */
+	*what = "socket";
+	for (f = 0; f < FAMILY_ENUM_MAX; f++) {
+		if (family_allowed(f))
+			continue;
+		c = SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu, f);
+		rc = rule(ctx, SCMP_ACT_ERRNO(EPERM), "socket", 1, &c);
+		if (rc < 0)
+			return rc;
+	}
+	c = SCMP_A0(SCMP_CMP_GE, FAMILY_ENUM_MAX);
+	rc = rule(ctx, SCMP_ACT_ERRNO(EPERM), "socket", 1, &c);
+	if (rc < 0)
+		return rc;
+	if (refuse_unix_sockets) {
+		c = SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu, AF_UNIX);
+		rc = rule(ctx, SCMP_ACT_ERRNO(EPERM), "socket", 1, &c);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+static int build_notify(scmp_filter_ctx ctx, const char **what)
+{
+	struct scmp_arg_cmp c;
+	int rc;
+
+	*what = "connect";
+	rc = rule(ctx, SCMP_ACT_NOTIFY, "connect", 0, NULL);
+	if (rc < 0)
+		return rc;
+	/* sendto() without an address cannot name a destination. */
+	*what = "sendto";
+	c = SCMP_A4(SCMP_CMP_NE, 0);
+	rc = rule(ctx, SCMP_ACT_NOTIFY, "sendto", 1, &c);
+	if (rc < 0)
+		return rc;
+	*what = "sendmsg";
+	rc = rule(ctx, SCMP_ACT_NOTIFY, "sendmsg", 0, NULL);
+	if (rc < 0)
+		return rc;
+	*what = "sendmmsg";
+	return rule(ctx, SCMP_ACT_NOTIFY, "sendmmsg", 0, NULL);
+}
+
+/* Export @ctx's BPF into @out through a memfd. */
+static int export(scmp_filter_ctx ctx, struct seccomp_prog *out, char **err)
+{
+	struct stat st;
+	ssize_t n;
+	size_t have = 0;
+	int fd, rc;
+
+	fd = memfd_create("vbox-seccomp", MFD_CLOEXEC);
+	if (fd < 0) {
+		*err = xasprintf("memfd_create: %s", strerror(errno));
+		return -1;
+	}
+	rc = seccomp_export_bpf(ctx, fd);
+	if (rc < 0) {
+		*err = xasprintf("seccomp_export_bpf: %s", strerror(-rc));
+		goto fail;
+	}
+	if (fstat(fd, &st) < 0 || st.st_size <= 0 ||
+	    st.st_size % (off_t)sizeof(struct sock_filter) != 0 ||
+	    st.st_size > (off_t)(BPF_MAXINSNS * sizeof(struct sock_filter))) {
+		*err = xasprintf("seccomp_export_bpf wrote an unusable "
+				 "program (%lld bytes)",
+				 (long long)st.st_size);
+		goto fail;
+	}
+	out->len = (size_t)st.st_size;
+	out->insns = xmalloc(out->len);
+	while (have < out->len) {
+		n = pread(fd, (char *)out->insns + have, out->len - have,
+			  (off_t)have);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			*err = xasprintf("reading the exported seccomp "
+					 "program: %s",
+					 n < 0 ? strerror(errno) : "short");
+			seccomp_prog_free(out);
+			goto fail;
+		}
+		have += (size_t)n;
+	}
+	close(fd);
+	return 0;
+fail:
+	close(fd);
+	return -1;
+}
+
+static int build_one(int (*add)(scmp_filter_ctx, const char **),
+		     struct seccomp_prog *out, const char *name, char **err)
+{
+	scmp_filter_ctx ctx;
+	const char *what = "setup";
+	int rc;
+
+	ctx = seccomp_init(SCMP_ACT_ALLOW);
+	if (!ctx) {
+		*err = xasprintf("seccomp: cannot start the %s filter", name);
+		return -1;
+	}
+	/* The init sets no_new_privs itself, before it loads. */
+	rc = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_NNP, 0);
+	if (rc == 0)
+		rc = add_arches(ctx);
+	if (rc == 0)
+		rc = add(ctx, &what);
+	if (rc < 0) {
+		*err = xasprintf("seccomp: %s filter, rule for %s: %s", name,
+				 what, strerror(-rc));
+		seccomp_release(ctx);
+		return -1;
+	}
+	rc = export(ctx, out, err);
+	seccomp_release(ctx);
+	return rc;
+}
+
+int seccomp_progs_build(struct seccomp_prog *deny, struct seccomp_prog *notify,
+			bool refuse_unix, char **err)
+{
+	refuse_unix_sockets = refuse_unix;
+	memset(deny, 0, sizeof(*deny));
+	memset(notify, 0, sizeof(*notify));
+	if (build_one(build_deny, deny, "deny", err) < 0)
+		return -1;
+	if (build_one(build_notify, notify, "notify", err) < 0) {
+		seccomp_prog_free(deny);
+		return -1;
+	}
+	return 0;
+}
+
+void seccomp_prog_free(struct seccomp_prog *p)
+{
+	if (!p)
+		return;
+	free(p->insns);
+	p->insns = NULL;
+	p->len = 0;
+}

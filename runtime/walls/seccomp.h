@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * seccomp.h - the sandbox's system-call wall (SPEC §5, "Walls").
+ *
+ * Two BPF programs are built with libseccomp (at build time, by
+ * gen_seccomp; seccomp_bpf.c holds their bytes) and vbox-exec hands
+ * them to the sandbox's init, which loads them with the raw seccomp() call
+ * after bubblewrap built the sandbox and right before the command runs:
+ *
+ *   the deny filter    refuses the calls SPEC §5 lists (EPERM; clone3
+ *                      ENOSYS), on x86-64, x32 and i386 alike;
+ *   the notify filter  hands connect(), sendto() with an address,
+ *                      sendmsg() and sendmmsg() to the supervisor in
+ *                      vbox-exec (unixsock.h); loaded with
+ *                      SECCOMP_FILTER_FLAG_NEW_LISTENER, whose listener fd
+ *                      the init sends back.
+ *
+ * Building (seccomp.c) needs libseccomp; loading (seccomp_load.c) needs
+ * nothing but the kernel, so neither vbox-exec nor its shim links it.
+ */
+#ifndef VBOX_WALLS_SECCOMP_H
+#define VBOX_WALLS_SECCOMP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/**
+ * struct seccomp_prog - one exported BPF program
+ * @insns: struct sock_filter instructions, as seccomp_export_bpf() wrote
+ * @len: bytes in @insns, a multiple of 8
+ */
+struct seccomp_prog {
+	void *insns;
+	size_t len;
+};
+
+/*
+ * Fill @deny and @notify; 0, or -1 with *@err (caller frees).  With
+ * @refuse_unix the deny filter also refuses socket(AF_UNIX) (EPERM; not
+ * socketpair()): the stand-in where the kernel lacks user notification.
+ */
+int seccomp_progs_build(struct seccomp_prog *deny, struct seccomp_prog *notify,
+			bool refuse_unix, char **err);
+void seccomp_prog_free(struct seccomp_prog *p);
+
+/*
+ * Load @len bytes of BPF (no_new_privs must be set).  With @listener
+ * non-NULL the filter is loaded with SECCOMP_FILTER_FLAG_NEW_LISTENER and
+ * *@listener receives the notification fd (close-on-exec).  0, or -1 with
+ * errno.  Async-signal-safe: the init calls it between fork and exec.
+ */
+int seccomp_prog_load(const void *insns, size_t len, int *listener);
+
+/* Does this kernel have seccomp user notification?  (probes, no side effect) */
+int seccomp_notify_available(void);
+
+/*
+ * The programs, built at build time by gen_seccomp (seccomp_bpf.c):
+ * the deny filter, the deny filter that also refuses socket(AF_UNIX),
+ * and the notify filter.
+ */
+extern const unsigned char seccomp_bpf_deny[];
+extern const size_t seccomp_bpf_deny_len;
+extern const unsigned char seccomp_bpf_deny_nounix[];
+extern const size_t seccomp_bpf_deny_nounix_len;
+extern const unsigned char seccomp_bpf_notify[];
+extern const size_t seccomp_bpf_notify_len;
+
+#endif /* VBOX_WALLS_SECCOMP_H */

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * unixsock.h - the supervisor of the sandbox's socket addresses (SPEC §5,
+ * "Unix sockets"), on vbox-exec's event loop.
+ *
+ * The sandbox's notify filter (seccomp.h) stops connect(), sendto() with
+ * an address, sendmsg() and sendmmsg() and hands them here.  The
+ * supervisor never lets the child's call continue (a continued call
+ * re-reads the child's memory and fd table, which another thread could
+ * change after the check); it performs the call itself, on the child's
+ * own socket taken with pidfd_getfd(), with the address and data it
+ * copied, and answers with the result:
+ *
+ *   - a pathname unix address is resolved in the child's root and
+ *     working directory (/proc/TID/root, openat2 RESOLVE_IN_ROOT, O_PATH,
+ *     symlinks followed as the kernel follows them); unless pathname
+ *     sockets are open (@default net open), the socket must lie on a
+ *     mount the sandbox sees writable, else EACCES; the connection goes
+ *     through /proc/self/fd/N of that O_PATH fd, so nothing the child
+ *     changes after the check can redirect it;
+ *   - an abstract address is used as given when the socket's network
+ *     namespace is the sandbox's own; refused (EACCES) when
+ *     @refuse_abstract (no private network namespace and no Landlock
+ *     scope);
+ *   - any other family's address is used as given (its namespace is the
+ *     sandbox's).
+ * A blocking call that would block is retried from a timer, so the loop
+ * never blocks; the child stays in its call meanwhile.
+ */
+#ifndef VBOX_WALLS_UNIXSOCK_H
+#define VBOX_WALLS_UNIXSOCK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct loop;
+struct unixsock;
+
+/**
+ * struct unixsock_config - the posture
+ * @pathname_open: pathname sockets are not restricted (net open)
+ * @refuse_abstract: refuse every abstract address
+ */
+struct unixsock_config {
+	bool pathname_open;
+	bool refuse_abstract;
+};
+
+/**
+ * struct unixsock_stats - what the supervisor did, for --log
+ * @handled: notifications answered
+ * @refused: of them, refused by the policy (EACCES)
+ * @gone: notifications whose caller went away first
+ */
+struct unixsock_stats {
+	unsigned long handled;
+	unsigned long refused;
+	unsigned long gone;
+};
+
+/*
+ * Start supervising @listener (consumed: closed by unixsock_free()) on
+ * @lp.  NULL with *@err on failure.  The watch ends by itself when the
+ * last process using the filter is gone.
+ */
+struct unixsock *unixsock_alloc(struct loop *lp, int listener,
+				const struct unixsock_config *cfg, char **err);
+void unixsock_free(struct unixsock *us);
+const struct unixsock_stats *unixsock_stats(const struct unixsock *us);
+
+#endif /* VBOX_WALLS_UNIXSOCK_H */

@@ -1,0 +1,217 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * walls.c - prepare the walls in vbox-exec (walls.h); the sandbox's init
+ * applies them with walls_apply.c.
+ */
+#include <vbox.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "landlock.h"
+#include "linux_artifact.h"
+#include "pin.h"
+#include "seccomp.h"
+#include "walls.h"
+
+
+struct paths {
+	char **v;
+	size_t n;
+};
+
+static void paths_add(struct paths *p, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < p->n; i++)
+		if (strcmp(p->v[i], s) == 0)
+			return;
+	p->v = xreallocarray(p->v, p->n + 1, sizeof(*p->v));
+	p->v[p->n++] = xstrdup(s);
+}
+
+static void paths_free(struct paths *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->n; i++)
+		free(p->v[i]);
+	free(p->v);
+}
+
+/*
+ * "--bind / /" (write rw): every top-level entry but /proc, /sys and
+ * /dev (which has its own rule), so Landlock still keeps the kernel's
+ * files read-only under the mounts.  A new entry directly in / is then
+ * refused, which is the price of that second wall.
+ */
+static int add_root_entries(struct paths *p)
+{
+	struct dirent *de;
+	char path[300];
+	DIR *d = opendir("/");
+	size_t seen = 0;
+
+	if (!d)
+		return -1;
+	while ((de = readdir(d)) != NULL && seen++ < WALLS_PATHS_MAX) {
+		if (de->d_name[0] == '.' && (!de->d_name[1] ||
+		    (de->d_name[1] == '.' && !de->d_name[2])))
+			continue;
+		if (strcmp(de->d_name, "proc") == 0 ||
+		    strcmp(de->d_name, "sys") == 0 ||
+		    strcmp(de->d_name, "dev") == 0)
+			continue;
+		if (snprintf(path, sizeof(path), "/%s", de->d_name) >=
+		    (int)sizeof(path))
+			continue;
+		paths_add(p, path);
+	}
+	closedir(d);
+	return 0;
+}
+
+/* The writable regions of sandbox @a, as the sandbox names them. */
+static int writable_paths(const struct lx_artifact *a, struct paths *p)
+{
+	const struct lx_mount *m;
+	struct stat st;
+	size_t i;
+
+	paths_add(p, "/dev");
+	for (i = 0; i < a->n; i++) {
+		m = &a->m[i];
+		if (m->kind != LX_BIND_RW && m->kind != LX_BIND_RW_TRY)
+			continue;
+		if (m->kind == LX_BIND_RW_TRY && stat(m->src, &st) < 0)
+			continue;
+		if (strcmp(m->dest, "/") == 0) {
+			if (add_root_entries(p) < 0)
+				return -1;
+		} else if (strncmp(m->dest, "/proc", 5) != 0 &&
+			   strncmp(m->dest, "/sys", 4) != 0) {
+			paths_add(p, m->dest);
+		}
+	}
+	return p->n > WALLS_PATHS_MAX ? -1 : 0;
+}
+
+static int write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+	ssize_t n;
+
+	while (len) {
+		n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int walls_prepare(const struct lx_artifact *lx, bool net_open,
+		  const struct pin *pins, size_t npins, struct walls *w,
+		  char **err)
+{
+	struct seccomp_prog deny, notify;
+	struct walls_blob_head h;
+	struct paths p = { 0 };
+	size_t i, plen = 0;
+	bool have_notify;
+	int fd = -1;
+
+	memset(w, 0, sizeof(*w));
+	w->fd = -1;
+	have_notify = seccomp_notify_available();
+	w->landlock_abi = landlock_abi();
+	if (net_open) {
+		/*
+		 * Pathname sockets are open.  Abstract ones are the host's
+		 * (no network namespace): Landlock 6 scopes them, else the
+		 * supervisor refuses them.
+		 */
+		w->pathname_open = true;
+		w->notify = w->landlock_abi < 6;
+		w->refuse_abstract = w->notify;
+	} else {
+		w->notify = true;
+	}
+	if (w->notify && !have_notify) {
+		/* No user notification: no AF_UNIX socket() at all. */
+		w->notify = false;
+		w->no_unix = true;
+	}
+	deny.insns = (void *)(w->no_unix ? seccomp_bpf_deny_nounix :
+			      seccomp_bpf_deny);
+	deny.len = w->no_unix ? seccomp_bpf_deny_nounix_len :
+				seccomp_bpf_deny_len;
+	notify.insns = (void *)seccomp_bpf_notify;
+	notify.len = seccomp_bpf_notify_len;
+	if (writable_paths(lx, &p) < 0) {
+		*err = xstrdup("landlock: cannot list the writable regions");
+		goto fail;
+	}
+	for (i = 0; i < p.n; i++)
+		plen += strlen(p.v[i]) + 1;
+	w->nwritable = p.n;
+	memset(&h, 0, sizeof(h));
+	h.magic = WALLS_MAGIC;
+	h.version = WALLS_VERSION;
+	h.flags = (w->notify ? WALLS_NOTIFY : 0) |
+		  (w->landlock_abi > 0 ? WALLS_LANDLOCK : 0);
+	h.deny_len = (uint32_t)deny.len;
+	h.notify_len = w->notify ? (uint32_t)notify.len : 0;
+	h.npaths = (uint32_t)p.n;
+	h.paths_len = (uint32_t)plen;
+	h.npins = (uint32_t)npins;
+	for (i = 0; i < npins; i++)
+		h.pins_len += (uint32_t)(sizeof(struct walls_pin_head) +
+					 strlen(pins[i].dest) + 1);
+	fd = memfd_create("vbox-walls", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	if (fd < 0 || write_all(fd, &h, sizeof(h)) < 0 ||
+	    write_all(fd, deny.insns, deny.len) < 0 ||
+	    (w->notify && write_all(fd, notify.insns, notify.len) < 0))
+		goto io;
+	for (i = 0; i < p.n; i++)
+		if (write_all(fd, p.v[i], strlen(p.v[i]) + 1) < 0)
+			goto io;
+	for (i = 0; i < npins; i++) {
+		struct walls_pin_head ph = { pins[i].dev, pins[i].ino };
+
+		if (write_all(fd, &ph, sizeof(ph)) < 0 ||
+		    write_all(fd, pins[i].dest, strlen(pins[i].dest) + 1) < 0)
+			goto io;
+	}
+	if (fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW |
+		  F_SEAL_WRITE | F_SEAL_SEAL) < 0 || lseek(fd, 0, SEEK_SET) != 0)
+		goto io;
+	w->fd = fd;
+	paths_free(&p);
+	return 0;
+io:
+	*err = xasprintf("cannot write the walls for the sandbox: %s",
+			 strerror(errno ? errno : EIO));
+fail:
+	if (fd >= 0)
+		close(fd);
+	paths_free(&p);
+	return -1;
+}
+
+void walls_release(struct walls *w)
+{
+	if (w && w->fd >= 0) {
+		close(w->fd);
+		w->fd = -1;
+	}
+}

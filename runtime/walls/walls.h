@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * walls.h - the walls of the Linux sandbox, from vbox-exec to the init.
+ *
+ * vbox-exec (walls_prepare, walls.c) decides and builds everything: the
+ * seccomp programs, the Landlock paths, whether a socket supervisor is
+ * needed, and writes them into one sealed memfd, attached to CH_SETUP
+ * (role CH_FD_WALLS).  vbox-init (walls_apply, walls_apply.c) applies
+ * them in the command's process, right before the exec:
+ *
+ *   no_new_privs; Landlock (when the kernel has it); the deny filter;
+ *   the notify filter, whose listener fd number CH_STARTED carries
+ *   (CH_A_LISTENER); vbox-exec takes it with pidfd_getfd() and answers
+ *   CH_LISTENER_TAKEN before the command's process closes it and execs.
+ *
+ * The blob's layout (native endianness, all u32):
+ *   "VBXW" VERSION FLAGS DENY_LEN NOTIFY_LEN NPATHS PATHS_LEN NPINS
+ *   PINS_LEN, then DENY_LEN + NOTIFY_LEN bytes of BPF, then PATHS_LEN
+ *   bytes of NPATHS NUL-terminated paths (Landlock's), then PINS_LEN
+ *   bytes of NPINS pins (u64 dev, u64 ino, NUL-terminated mount point:
+ *   runtime/linux/pin.h), which the init checks first.
+ */
+#ifndef VBOX_WALLS_WALLS_H
+#define VBOX_WALLS_WALLS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct lx_artifact;
+
+#define WALLS_VERSION 2
+#define WALLS_MAGIC 0x57584256u	/* "VBXW" */
+#define WALLS_BLOB_MAX (4u << 20)
+#define WALLS_PATHS_MAX 4096
+
+/* The blob's head (see above). */
+struct walls_blob_head {
+	uint32_t magic;
+	uint32_t version;
+	uint32_t flags;
+	uint32_t deny_len;
+	uint32_t notify_len;
+	uint32_t npaths;
+	uint32_t paths_len;
+	uint32_t npins;
+	uint32_t pins_len;
+};
+
+/* A pin in the blob: u64 dev, u64 ino, then the NUL-terminated path. */
+struct walls_pin_head {
+	uint64_t dev;
+	uint64_t ino;
+};
+/* Flags of the blob. */
+#define WALLS_NOTIFY (1u << 0)		/* load the notify filter */
+#define WALLS_LANDLOCK (1u << 1)	/* apply Landlock */
+
+/**
+ * struct walls - what vbox-exec prepared, for the launch and --log
+ * @fd: the sealed memfd for the init (-1 when closed)
+ * @landlock_abi: the Landlock ABI the init will use (0: none)
+ * @notify: a socket supervisor runs (the notify filter is loaded)
+ * @pathname_open: pathname sockets unrestricted (net open)
+ * @refuse_abstract: the supervisor refuses abstract addresses
+ * @no_unix: no user notification: AF_UNIX socket() is refused
+ * @nwritable: Landlock's writable paths
+ */
+struct walls {
+	int fd;
+	int landlock_abi;
+	bool notify;
+	bool pathname_open;
+	bool refuse_abstract;
+	bool no_unix;
+	size_t nwritable;
+};
+
+/*
+ * walls_prepare - build the walls for sandbox @lx (instantiated, with
+ * the plan's mounts); @net_open is "@default net open".  0, or -1 with
+ * *@err naming what failed.
+ */
+struct pin;
+int walls_prepare(const struct lx_artifact *lx, bool net_open,
+		  const struct pin *pins, size_t npins, struct walls *w,
+		  char **err);
+void walls_release(struct walls *w);
+
+/*
+ * walls_apply - in the sandbox, in the process about to exec the command:
+ * read the blob from @fd and apply it.  *@listener is the notify
+ * listener (-1 when none).  0, or -1 with errno and *@what naming the
+ * step; *@abi gets the Landlock ABI applied.
+ */
+int walls_apply(int fd, int *listener, int *abi, const char **what);
+
+#endif /* VBOX_WALLS_WALLS_H */

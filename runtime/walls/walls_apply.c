@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * walls_apply.c - the sandbox's init puts the walls in place (walls.h).
+ * Linked into the static vbox-init: libc only.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "landlock.h"
+#include "seccomp.h"
+#include "walls.h"
+
+int walls_apply(int fd, int *listener, int *abi, const char **what)
+{
+	struct walls_blob_head h;
+	struct stat st;
+	const char **paths = NULL;
+	static char pinmsg[300];
+	char *blob = NULL, *p, *end, *q;
+	size_t have = 0, i, body;
+	ssize_t n;
+	int rc = -1;
+
+	*listener = -1;
+	*abi = 0;
+	*what = "reading the walls";
+	if (fstat(fd, &st) < 0)
+		return -1;
+	if (st.st_size < (off_t)sizeof(h) || st.st_size > WALLS_BLOB_MAX) {
+		errno = EINVAL;
+		return -1;
+	}
+	blob = malloc((size_t)st.st_size + 1);
+	if (!blob)
+		return -1;
+	while (have < (size_t)st.st_size) {
+		n = pread(fd, blob + have, (size_t)st.st_size - have,
+			  (off_t)have);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			errno = n < 0 ? errno : EIO;
+			goto out;
+		}
+		have += (size_t)n;
+	}
+	memcpy(&h, blob, sizeof(h));
+	body = (size_t)h.deny_len + h.notify_len + h.paths_len + h.pins_len;
+	errno = EINVAL;
+	if (h.magic != WALLS_MAGIC || h.version != WALLS_VERSION ||
+	    h.deny_len == 0 || body != have - sizeof(h) ||
+	    h.npaths > WALLS_PATHS_MAX || h.npins > WALLS_PATHS_MAX)
+		goto out;
+	paths = calloc(h.npaths + 1, sizeof(*paths));
+	if (!paths)
+		goto out;
+	errno = EINVAL;
+	p = blob + sizeof(h) + h.deny_len + h.notify_len;
+	end = p + h.paths_len;
+	for (i = 0; i < h.npaths; i++) {
+		q = p < end ? memchr(p, '\0', (size_t)(end - p)) : NULL;
+		if (!q)
+			goto out;
+		paths[i] = p;
+		p = q + 1;
+	}
+
+	/*
+	 * The pins first (runtime/linux/pin.h): every granted path must
+	 * still be the file vbox-exec checked on the host.
+	 */
+	p = end;
+	end = blob + have;
+	for (i = 0; i < h.npins; i++) {
+		struct walls_pin_head ph;
+
+		errno = EINVAL;
+		if ((size_t)(end - p) < sizeof(ph) + 1)
+			goto out;
+		memcpy(&ph, p, sizeof(ph));
+		p += sizeof(ph);
+		q = memchr(p, '\0', (size_t)(end - p));
+		if (!q)
+			goto out;
+		if (stat(p, &st) < 0 || (uint64_t)st.st_dev != ph.dev ||
+		    (uint64_t)st.st_ino != ph.ino) {
+			snprintf(pinmsg, sizeof(pinmsg), "granted path '%.*s' "
+				 "is not the one checked on the host (it "
+				 "changed before the mount)", 200, p);
+			*what = pinmsg;
+			errno = ESTALE;
+			goto out;
+		}
+		p = q + 1;
+	}
+
+	*what = "prctl(PR_SET_NO_NEW_PRIVS)";
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		goto out;
+	if (h.flags & WALLS_LANDLOCK) {
+		*abi = landlock_restrict(paths, h.npaths, what);
+		if (*abi < 0)
+			goto out;
+	}
+	*what = "seccomp (the deny filter)";
+	if (seccomp_prog_load(blob + sizeof(h), h.deny_len, NULL) < 0)
+		goto out;
+	if (h.flags & WALLS_NOTIFY) {
+		*what = "seccomp user notification (the socket filter)";
+		if (seccomp_prog_load(blob + sizeof(h) + h.deny_len,
+				      h.notify_len, listener) < 0)
+			goto out;
+	}
+	rc = 0;
+out:
+	free(paths);
+	free(blob);
+	return rc;
+}
