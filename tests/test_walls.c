@@ -297,6 +297,34 @@ static void test_seccomp(void)
 		       allowed[i].name);
 }
 
+/*
+ * The stand-in on a kernel without user notification: the deny filter
+ * built with refuse_unix also refuses socket(AF_UNIX); socketpair()
+ * and the other families still work.
+ */
+static void test_no_notify(void)
+{
+	struct seccomp_prog d2, n2;
+	char *err = NULL;
+
+	if (seccomp_progs_build(&d2, &n2, true, &err) < 0) {
+		ok(0, "seccomp programs without notification: %s", err);
+		free(err);
+		return;
+	}
+	seccomp_prog_free(&deny);
+	deny = d2;
+	is_int(in_child(true, p_unix), EPERM, "no user notification: "
+	       "socket(AF_UNIX) is refused with EPERM");
+	is_int(in_child(false, p_unix), 0, "... (it works without the "
+	       "filter)");
+	is_int(in_child(true, p_socketpair), 0, "no user notification: "
+	       "socketpair(AF_UNIX) still works");
+	is_int(in_child(true, p_inet), 0, "no user notification: "
+	       "socket(AF_INET) still works");
+	seccomp_prog_free(&n2);
+}
+
 /* ------------------------------------------------------------------ */
 
 static char tmpl[] = "/tmp/vbox-walls-XXXXXX";
@@ -430,6 +458,7 @@ int main(void)
 	ok(seccomp_notify_available(), "this kernel has seccomp user "
 	   "notification");
 	test_seccomp();
+	test_no_notify();
 	test_landlock();
 	seccomp_prog_free(&deny);
 	seccomp_prog_free(&notify);

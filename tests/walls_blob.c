@@ -60,7 +60,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: walls_blob MOUNT... -- PROGRAM...\n");
 		return 2;
 	}
-	if (walls_prepare(&lx, true, &w, &err) < 0) {
+	if (walls_prepare(&lx, true, NULL, 0, &w, &err) < 0) {
 		fprintf(stderr, "walls_blob: %s\n", err);
 		return 1;
 	}
