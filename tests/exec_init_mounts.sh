@@ -73,8 +73,15 @@ for who in $users; do
 		unshare -U true || echo "no user namespace"
 	'
 	is "$rc" 0 "$who: the command runs"
-	check "$who: the init made the mounts" grep -q \
-		"the sandbox's init makes the last 41 mounts" err
+	if [ "$who" = root ]; then
+		# A root-started sandbox gets /proc/sys read-only before the
+		# init runs (the kernel-state wall), so bubblewrap mounts all.
+		check "$who: bubblewrap made the mounts (kernel-state wall)" \
+			sh -c "! grep -q \"the sandbox.s init makes the last\" err"
+	else
+		check "$who: the init made the mounts" grep -q \
+			"the sandbox's init makes the last 41 mounts" err
+	fi
 	check "$who: the caller's uid and gid" \
 		grep -qx "uid $want_uid gid $want_gid" out
 	is "$(grep -c '^Cap[A-Za-z]*:.0000000000000000$' out)" 5 \
@@ -103,7 +110,13 @@ done
 # mount there, and the line holds them all.
 run "$VBOX_EXEC" --dry-run "$P" -- true
 is "$rc" 0 "--dry-run works"
-is "$(tr ' ' '\n' <out | grep -c -- '^--ro-bind$')" 41 \
+# (As root the kernel-state wall adds read-only binds below /proc: only
+# the binds into the workspace are counted, 20 directories and 20 files.)
+is "$(tr ' ' '\n' <out | awk -v w="$W" '
+	f == 1 { f = 2; next }
+	f == 2 { if (index($0, w "/") == 1) n++; f = 0; next }
+	$0 == "--ro-bind" { f = 1 }
+	END { print n + 0 }')" 40 \
 	"... with every hole in the line"
 check "... and no capability kept" sh -c '! grep -q -- "--cap-add" out'
 

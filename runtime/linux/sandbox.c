@@ -374,6 +374,26 @@ static bool init_can_mount(const struct lx_artifact *a, size_t i)
 }
 
 /*
+ * The init limits user namespaces through /proc/sys/user before it moves
+ * into its own (init/priv.c); a mount that makes /proc/sys read-only
+ * first (the kernel-state wall of a root-started sandbox) rules the
+ * init's mounts out, and bubblewrap makes every mount itself.
+ */
+static bool proc_sys_read_only(const struct lx_artifact *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->n; i++) {
+		const char *d = a->m[i].dest;
+
+		if (d && strncmp(d, "/proc/sys", 9) == 0 &&
+		    (d[9] == '\0' || d[9] == '/'))
+			return true;
+	}
+	return false;
+}
+
+/*
  * Step 6 of sandbox.h: move the longest tail of mounts the init can make
  * to @sa->init_mounts, when it is long enough.
  */
@@ -381,8 +401,11 @@ static void split_init_mounts(struct sandbox *sa)
 {
 	struct lx_artifact *a = &sa->lx;
 	size_t start = a->n, i;
-	bool *ok = xcalloc(a->n ? a->n : 1, sizeof(*ok));
+	bool *ok;
 
+	if (proc_sys_read_only(a))
+		return;
+	ok = xcalloc(a->n ? a->n : 1, sizeof(*ok));
 	for (i = 0; i < a->n; i++)
 		ok[i] = init_can_mount(a, i);
 	while (start > 0 && ok[start - 1])
