@@ -505,6 +505,8 @@ static int start_and_wait(struct tree *t, const struct launch_request *req,
 		vx_error("waiting for bubblewrap failed: %s; the tree was "
 			 "killed", strerror(errno));
 	status = outcome(t, &res);
+	if (res.timed_out)
+		vx_timed_out(req->timeout_ms);
 	goto out;
 
 out_err:
