@@ -296,6 +296,13 @@ int bwrap_print_dry_run(const struct launch_request *req, const char *bwrap,
 	size_t ninit = 0, i, start;
 	int ret = 0;
 
+	/* Missing writable roots the table lets be created: kept after. */
+	if (sa->ncreates) {
+		strbuf_add(&b, "(umask 077 && mkdir -p --", 25);
+		for (i = 0; i < sa->ncreates; i++)
+			sb_word(&b, sa->creates[i]);
+		strbuf_add(&b, ") &&", 4);
+	}
 	if (sa->nplaceholders) {
 		sb_word(&b, "mkdir");
 		sb_word(&b, "-m");

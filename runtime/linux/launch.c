@@ -44,6 +44,7 @@
 #include "plan.h"
 #include "process.h"
 #include "sandbox.h"
+#include "strv.h"
 #include "supervise.h"
 
 /* bwrap's JSON status lines are short; the first one holds the pid. */
@@ -532,6 +533,7 @@ static int launch_sandbox(struct tree *t, const struct launch_request *req,
 	char *err = NULL;
 	bool knows;
 	double t0;
+	size_t i;
 	int status = EXIT_LAUNCHER;
 
 	knows = bwrap_knows(bwrap, "--disable-userns");
@@ -559,9 +561,20 @@ static int launch_sandbox(struct tree *t, const struct launch_request *req,
 		vx_log("note: the plan has %zu reserved entries; none is "
 		       "needed without an egress proxy", req->plan->nreserved);
 
+	/*
+	 * A row that grants less than it says is never silent; every row
+	 * whose effect depended on the host is listed under --log and
+	 * --dry-run (on stderr: the dry-run line stays runnable).
+	 */
+	for (i = 0; i < sa.warnings.n; i++)
+		vx_error("warning: %s", sa.warnings.v[i]);
+	for (i = 0; (vx_log_enabled || req->dry_run) && i < sa.host_notes.n;
+	     i++)
+		if (!strv_has(&sa.warnings, sa.host_notes.v[i]))
+			vx_error("host: %s", sa.host_notes.v[i]);
 	if (req->dry_run) {
 		status = bwrap_print_dry_run(req, bwrap, &sa);
-	} else if (placeholders_create(&sa, &err) < 0) {
+	} else if (creates_make(&sa), placeholders_create(&sa, &err) < 0) {
 		vx_error("%s", err);
 		free(err);
 	} else {

@@ -28,6 +28,7 @@
 #include <stddef.h>
 
 #include "linux_artifact.h"
+#include "strv.h"
 
 struct plan;
 
@@ -43,6 +44,12 @@ struct plan;
  * @dropped_disable_userns: --disable-userns was removed because this
  *                         bubblewrap does not know it
  * @guarded_plan: the plan file is bound read-only onto itself (step 3)
+ * @host_notes: one line per row whose effect depended on the host (a
+ *              missing path, what was done), for --log and --dry-run
+ * @warnings: the lines of @host_notes where a row grants less than it
+ *            says (a missing writable root): printed on every launch
+ * @creates: missing writable roots to create (see mounts.h; owned)
+ * @ncreates: number of @creates
  */
 struct sandbox {
 	struct lx_artifact lx;
@@ -53,6 +60,10 @@ struct sandbox {
 	size_t added;
 	bool dropped_disable_userns;
 	bool guarded_plan;
+	struct strv host_notes;
+	struct strv warnings;
+	char **creates;
+	size_t ncreates;
 };
 
 /* The mode of a placeholder directory on the host. */
@@ -83,6 +94,13 @@ int placeholders_create(struct sandbox *sa, char **err);
  * reported on stderr and left.
  */
 void placeholders_remove(struct sandbox *sa);
+
+/*
+ * creates_make - mkdir -p every entry of @sa->creates (mode 0700, owned
+ * by the invoking user), kept after the child ends.  One that cannot be
+ * made is a warning: its row's bind is a try-bind and is then skipped.
+ */
+void creates_make(const struct sandbox *sa);
 
 /* sandbox_release - free what @sa holds; it is empty again. */
 void sandbox_release(struct sandbox *sa);
