@@ -153,6 +153,20 @@ for u in $users; do
 	has "$workdir/err" "'$H/link' is a symbolic link: the mount lands on its target" \
 		"$u: ... and says the mount lands on its target"
 	rm -f "$H/link"
+	mkdir -p "$H/g/a"
+	: >"$H/g/a/k.pem"
+	printf '%s\n' "rw: $W/rw" "deny: $H/g/*/*.pem" "deny: $H/g/*/*.key" \
+		>"$W/glob-$u.rules"
+	"$VBOXC" compile --target=linux --emit=plan -o "$W/glob-$u.plan" \
+		"$W/glob-$u.rules"
+	chmod 0644 "$W/glob-$u.plan"
+	run as "$u" "$VBOX_EXEC" --dry-run "$W/glob-$u.plan" -- true
+	has "$workdir/err" "host: row 1 'deny:$H/g/*/*.pem' (" \
+		"$u: --dry-run lists a glob row"
+	has "$workdir/err" "is a glob expanded on the host now: each match is mounted for the row" \
+		"$u: ... expanded on the host"
+	has "$workdir/err" "'$H/g/*/*.key' is a glob that matches nothing on the host now: the row mounts nothing" \
+		"$u: ... and a glob that matches nothing"
 	if [ -e "$H/.cache" ]; then
 		not_ok "$u: --dry-run creates nothing"
 	else

@@ -540,6 +540,11 @@ static int launch_row(struct inst *in, const struct linux_launch_row *r)
 		goto out;
 	}
 	ret = 0;
+	host_note(in, r->index, r->pattern, npaths ?
+		  "is a glob expanded on the host now: each match is mounted "
+		  "for the row" :
+		  "is a glob that matches nothing on the host now: the row "
+		  "mounts nothing", false);
 	for (i = 0; i < npaths && ret == 0; i++)
 		ret = launch_path(in, r, paths[i], nbase < (size_t)nsegs,
 				  false);
