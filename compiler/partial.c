@@ -391,6 +391,9 @@ static char *net_example(const struct net_target *deny,
 			!deny->any_port ? deny->port : 443;
 	const char *host = deny->host;
 
+	/* A single allowed host under a denied suffix is the example. */
+	if (deny->kind == HOST_SUFFIX && allow->kind == HOST_NAME)
+		return xasprintf("%s:%u", allow->host, port);
 	switch (deny->kind) {
 	case HOST_SUFFIX:
 		return xasprintf("example.%s:%u", host, port);
@@ -454,12 +457,112 @@ static bool net_try_list(const struct table *table, const struct row *row,
 
 /*
  * Allow rows keyed by this row's host, a parent suffix of it, or the
- * loopback class: the rows that can share hosts with it and are found
- * without a scan.  An allow row for a single host under a denied suffix
- * ("allow:api.x.com" above "deny:*.x.com") is not looked for.
+ * loopback class, and for a denied suffix the allow rows for names under
+ * it: the rows that can share hosts with it, found without a scan.
  */
+/*
+ * Allow rows for single names, keyed by the name written backwards
+ * ("moc.elpmaxe.ipa"), sorted: the names under a suffix are one range.
+ * The net index keys rows by their own host only, so "allow:api.x.com"
+ * above "deny:*.x.com" is found here.  Built only when some deny row
+ * has a suffix.
+ */
+struct rev_name {
+	char *key;
+	uint32_t prio;
+};
+
+struct rev_names {
+	struct rev_name *v;
+	size_t n;
+};
+
+static char *reversed(const char *s, const char *tail)
+{
+	size_t n = strlen(s), i;
+	char *r = xmalloc(n + strlen(tail) + 1);
+
+	for (i = 0; i < n; i++)
+		r[i] = s[n - 1 - i];
+	strcpy(r + n, tail);
+	return r;
+}
+
+static int rev_cmp(const void *a, const void *b)
+{
+	const struct rev_name *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+
+	return c ? c : (x->prio > y->prio) - (x->prio < y->prio);
+}
+
+static void rev_names_build(const struct table *table, struct rev_names *rn)
+{
+	size_t i;
+	bool need = false;
+
+	memset(rn, 0, sizeof(*rn));
+	for (i = 0; i < table->net.n && !need; i++)
+		need = table->net.order[i]->effect == EFFECT_DENY &&
+		       table->net.order[i]->net.kind == HOST_SUFFIX;
+	if (!need)
+		return;
+	rn->v = xcalloc(table->net.n, sizeof(*rn->v));
+	for (i = 0; i < table->net.n; i++) {
+		const struct row *r = table->net.prio[i];
+
+		if (r->effect != EFFECT_ALLOW || r->net.kind != HOST_NAME)
+			continue;
+		rn->v[rn->n].key = reversed(r->net.host, "");
+		rn->v[rn->n++].prio = (uint32_t)i;
+	}
+	qsort(rn->v, rn->n, sizeof(*rn->v), rev_cmp);
+}
+
+static void rev_names_free(struct rev_names *rn)
+{
+	size_t i;
+
+	for (i = 0; i < rn->n; i++)
+		free(rn->v[i].key);
+	free(rn->v);
+}
+
+/* Allow rows for names under the suffix of deny row @row. */
+static bool net_try_under(const struct table *table, const struct row *row,
+			  const struct rev_names *rn, unsigned *tried,
+			  struct finding *f)
+{
+	char *key = reversed(row->net.host, ".");
+	size_t lo = 0, hi = rn->n, len = strlen(key);
+	bool found = false;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(rn->v[mid].key, key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < rn->n && strncmp(rn->v[lo].key, key, len) == 0; lo++) {
+		const struct row *c = table->net.prio[rn->v[lo].prio];
+
+		if (c->prio >= row->prio)
+			continue;
+		if (++*tried > PARTIAL_BUDGET)
+			break;
+		if (net_try(table, row, c, f)) {
+			found = true;
+			break;
+		}
+	}
+	free(key);
+	return found;
+}
+
 static bool net_partial(const struct table *table, const struct row *row,
-			struct finding *f)
+			const struct rev_names *rn, struct finding *f)
 {
 	const struct net_index *idx = table->net_index;
 	const struct net_target *t = &row->net;
@@ -478,6 +581,8 @@ static bool net_partial(const struct table *table, const struct row *row,
 		return true;
 	if (t->kind != HOST_NAME && t->kind != HOST_SUFFIX)
 		return false;
+	if (t->kind == HOST_SUFFIX && net_try_under(table, row, rn, &tried, f))
+		return true;
 	for (dot = strchr(t->host, '.'); dot; dot = strchr(dot + 1, '.'))
 		if (net_try_list(table, row,
 				 net_index_list(idx, NET_KEY_SUFFIX, dot + 1,
@@ -488,7 +593,7 @@ static bool net_partial(const struct table *table, const struct row *row,
 }
 
 static void analyze(struct table *table, const struct rowvec *rows,
-		    size_t *cap)
+		    const struct rev_names *rn, size_t *cap)
 {
 	size_t i;
 
@@ -500,8 +605,9 @@ static void analyze(struct table *table, const struct rowvec *rows,
 		/* A covered row is reported as ineffective or dead. */
 		if (row->shadowed_by || effect_rank(row->effect) == 2)
 			continue;
-		found = row->domain == DOMAIN_FS ? fs_partial(table, row, &f) :
-						   net_partial(table, row, &f);
+		found = row->domain == DOMAIN_FS ?
+				fs_partial(table, row, &f) :
+				net_partial(table, row, rn, &f);
 		if (!found)
 			continue;
 		if (table->npartials == *cap) {
@@ -529,11 +635,14 @@ char *partial_message(const struct finding *f)
 
 void partial_analyze(struct table *table, struct diag_list *diags)
 {
+	struct rev_names rn;
 	size_t cap = 0, i;
 
 	table_free_partials(table);
-	analyze(table, &table->fs, &cap);
-	analyze(table, &table->net, &cap);
+	analyze(table, &table->fs, NULL, &cap);
+	rev_names_build(table, &rn);
+	analyze(table, &table->net, &rn, &cap);
+	rev_names_free(&rn);
 	for (i = 0; i < table->npartials; i++) {
 		const struct finding *f = &table->partials[i];
 		char *msg = partial_message(f);

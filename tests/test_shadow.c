@@ -288,6 +288,11 @@ static void test_partial_cases(void)
 		       "linux", "", "a covered network row is dead, not partial");
 	expect_partial("allow:localhost:8080\ndeny:127.0.0.1\n", "linux",
 		       "net:1<0@localhost:8080", "the loopback class");
+	expect_partial("allow:api.example.com:443\ndeny:*.example.com\n",
+		       "linux", "net:1<0@api.example.com:443",
+		       "one allowed name under a denied suffix");
+	expect_partial("allow:localhost\ndeny:*.example.com\n", "linux", "",
+		       "unrelated hosts");
 	expect_partial("deny:api.example.com:443\nallow:*.example.com\n",
 		       "linux", "", "allow below a deny is not reported");
 }
