@@ -248,7 +248,9 @@ int glob_expand(const char *pattern, char ***paths, size_t *npaths,
 		strv_release(&w.out);
 		goto out;
 	}
-	qsort(w.out.v, w.out.n, sizeof(*w.out.v), cmp_str);
+	/* No match leaves the vector NULL, which qsort() may not get. */
+	if (w.out.n)
+		qsort(w.out.v, w.out.n, sizeof(*w.out.v), cmp_str);
 	/* "**" can reach one path along several routes. */
 	for (i = n = 0; i < w.out.n; i++) {
 		if (n && strcmp(w.out.v[n - 1], w.out.v[i]) == 0) {
