@@ -27,6 +27,66 @@ void diag_list_free(struct diag_list *list)
 	memset(list, 0, sizeof(*list));
 }
 
+/*
+ * Quoted text in messages longer than this is cut to DIAG_QUOTE_KEEP
+ * bytes and "...": a 1 MB pattern must not make a 1 MB message line (the
+ * source line under it is cut the same way).
+ */
+#define DIAG_QUOTE_MAX 160
+#define DIAG_QUOTE_KEEP 120
+
+static bool is_word_byte(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_';
+}
+
+/*
+ * Shorten every 'quoted' run of @msg longer than DIAG_QUOTE_MAX bytes.
+ * A quote opens after a non-word byte and closes before one, so an
+ * apostrophe inside a word ("can't") is never taken for a quote.
+ * Consumes @msg, returns the message to keep.
+ */
+static char *shorten_quotes(char *msg)
+{
+	size_t len = strlen(msg), i, j, o = 0, keep;
+	char *out;
+
+	if (len <= DIAG_QUOTE_MAX)
+		return msg;
+	out = xmalloc(len + 1);
+	for (i = 0; i < len;) {
+		out[o++] = msg[i];
+		if (msg[i] != '\'' || (i && is_word_byte(msg[i - 1]))) {
+			i++;
+			continue;
+		}
+		for (j = i + 1; j < len; j++)
+			if (msg[j] == '\'' && !is_word_byte(msg[j + 1]))
+				break;
+		if (j >= len || j - i - 1 <= DIAG_QUOTE_MAX) {
+			memcpy(out + o, msg + i + 1, (j < len ? j : len) - i - 1);
+			o += (j < len ? j : len) - i - 1;
+			i = j;
+			if (j < len)
+				out[o++] = msg[i++];
+			continue;
+		}
+		/* Cut on a UTF-8 character boundary. */
+		keep = DIAG_QUOTE_KEEP;
+		while (keep && (msg[i + 1 + keep] & 0xc0) == 0x80)
+			keep--;
+		memcpy(out + o, msg + i + 1, keep);
+		o += keep;
+		memcpy(out + o, "...'", 4);
+		o += 4;
+		i = j + 1;
+	}
+	out[o] = '\0';
+	free(msg);
+	return out;
+}
+
 __printf(4, 0) static void diag_vqueue(struct diag_list *list,
 				       enum diag_severity severity,
 				       const struct location *loc,
@@ -60,6 +120,7 @@ __printf(4, 0) static void diag_vqueue(struct diag_list *list,
 		fputs("vbox: out of memory\n", stderr);
 		abort();
 	}
+	msg = shorten_quotes(msg);
 	if (list->n == list->cap) {
 		list->cap = list->cap ? list->cap * 2 : 16;
 		list->items = xreallocarray(list->items, list->cap,

@@ -343,6 +343,32 @@ static int check_guardrails(const char *raw, bool is_deny,
 	return check_home_root(raw, p, loc, t, vars, diags);
 }
 
+/*
+ * Why a pattern landed in the wrong form, for the two slips of a target
+ * mix-up: a drive path compiled for a POSIX target, and '~' on windows
+ * expanded from a POSIX HOME.  Returns "; ..." or "" (caller frees).
+ */
+static char *expansion_hint(const char *raw,
+			    const struct target_traits *target,
+			    const struct var_source *vars)
+{
+	const char *home;
+
+	if (!target->windows_paths && is_letter(raw[0]) && raw[1] == ':' &&
+	    (raw[2] == '\\' || raw[2] == '/'))
+		return xstrdup("; a drive path is a windows pattern: compile "
+			       "it with --target=windows");
+	if (target->windows_paths && raw[0] == '~') {
+		home = vars_home(target, vars);
+		if (home && home[0] == '/')
+			return xasprintf("; '~' became the home directory "
+					 "'%s', a POSIX path: for windows "
+					 "give it with -D HOME=C:\\Users\\NAME",
+					 home);
+	}
+	return xstrdup("");
+}
+
 int fs_pattern_compile(const char *raw, bool is_deny,
 		       const struct location *loc,
 		       const struct target_traits *target,
@@ -363,17 +389,23 @@ int fs_pattern_compile(const char *raw, bool is_deny,
 		free(err);
 		return ret;
 	}
-	if (target->windows_paths && windows_convert(buf, &on_drive, &why))
-		return diag_error(diags, loc, "pattern '%s' %s: %s", raw, why,
-				  WINDOWS_FORMS);
+	if (target->windows_paths && windows_convert(buf, &on_drive, &why)) {
+		shown = expansion_hint(raw, target, vars);
+		ret = diag_error(diags, loc, "pattern '%s' %s: %s%s", raw, why,
+				 WINDOWS_FORMS, shown);
+		free(shown);
+		return ret;
+	}
 	absolute = buf[0] == '/';
 	if (!absolute && !(buf[0] == '*' && buf[1] == '*' &&
 			   (buf[2] == '/' || buf[2] == '\0'))) {
 		shown = shown_as(raw, buf);
+		err = expansion_hint(raw, target, vars);
 		ret = diag_error(diags, loc,
 				 "pattern '%s'%s is not absolute: a file "
 				 "pattern starts with '/', '~', a variable or "
-				 "'**/'", raw, shown);
+				 "'**/'%s", raw, shown, err);
+		free(err);
 		free(shown);
 		return ret;
 	}
@@ -396,8 +428,10 @@ int fs_pattern_compile(const char *raw, bool is_deny,
 		if (out->segs[i].kind != SEG_LIT)
 			out->wild = true;
 	if (!on_drive && !all_wild(out)) {
+		err = expansion_hint(raw, target, vars);
 		ret = diag_error(diags, loc, "pattern '%s' is not on a drive: "
-				 "%s", raw, WINDOWS_FORMS);
+				 "%s%s", raw, WINDOWS_FORMS, err);
+		free(err);
 		goto out_free;
 	}
 	ret = check_guardrails(raw, is_deny, out, loc, target, vars, diags);

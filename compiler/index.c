@@ -177,8 +177,12 @@ static struct path_index *path_index_build(const struct rowvec *rows)
 
 			child = hmap_get_or_add(&idx->children, node, s->s,
 						s->len, next);
-			if (child == next)
+			if (child == next) {
 				path_index_new_node(idx);
+				idx->nodes[next].next_sibling =
+					idx->nodes[node].first_child;
+				idx->nodes[node].first_child = next;
+			}
 			node = child;
 		}
 		pn = &idx->nodes[node];

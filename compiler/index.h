@@ -38,10 +38,14 @@ struct idx_list {
  * @rows: those rows
  * @min_subtree: the highest-priority row here that covers the node's whole
  *               subtree ("/a/b" or "/a/b/" "**"), or INDEX_NONE
+ * @first_child: the first child node, or 0 (the root is nobody's child)
+ * @next_sibling: the next child of the same parent, or 0
  */
 struct pnode {
 	struct idx_list rows;
 	uint32_t min_subtree;
+	uint32_t first_child;
+	uint32_t next_sibling;
 };
 
 struct hslot;

@@ -68,22 +68,31 @@ struct row {
  * enum finding_kind - what shadow analysis found out about a row
  * @FINDING_INEFFECTIVE: a deny/ro row covered by a higher-priority rw row
  * @FINDING_DEAD: any other row covered by a higher-priority row
+ * @FINDING_PARTIAL: a restrictive row (deny, ro) that a more permissive
+ *                   higher-priority row overrides on part of what it
+ *                   matches; a note, kept apart from the other two (it is
+ *                   not in plans nor in the IR)
  */
 enum finding_kind {
 	FINDING_INEFFECTIVE,
 	FINDING_DEAD,
+	FINDING_PARTIAL,
 };
 
 /**
  * struct finding - one shadowed row
  * @kind: see enum finding_kind
  * @row: the row that can never decide (borrowed from the table)
- * @by: the first covering row in evaluation order (borrowed)
+ * @by: the first covering row in evaluation order (borrowed); for
+ *       FINDING_PARTIAL the row that decides @example
+ * @example: FINDING_PARTIAL: a path or host:port that @row matches and
+ *           @by decides (owned); NULL for the other kinds
  */
 struct finding {
 	enum finding_kind kind;
 	const struct row *row;
 	const struct row *by;
+	char *example;
 };
 
 /**
@@ -112,6 +121,11 @@ struct rowvec {
  * @findings: shadow findings, file rows first, each domain by row index
  *            (owned array), filled by shadow_analyze()
  * @nfindings: number of @findings
+ * @partials: FINDING_PARTIAL findings, in the same order (owned)
+ * @npartials: number of @partials
+ * @host_words: deny rows read as a network host whose target is a single
+ *              label ("deny:id_rsa"): likely meant as files (borrowed)
+ * @nhost_words: number of @host_words
  * @fs_index: lookup index over @fs for evaluation (owned)
  * @net_index: lookup index over @net for evaluation (owned)
  */
@@ -127,6 +141,10 @@ struct table {
 	struct location upstream_loc;
 	struct finding *findings;
 	size_t nfindings;
+	struct finding *partials;
+	size_t npartials;
+	const struct row **host_words;
+	size_t nhost_words;
 	struct path_index *fs_index;
 	struct net_index *net_index;
 };
@@ -152,6 +170,8 @@ struct table *table_build(const struct stmt_list *stmts,
 			  const struct compile_opts *opts,
 			  struct diag_list *diags);
 void table_free(struct table *table);
+/* table_free_partials - drop the table's FINDING_PARTIAL findings. */
+void table_free_partials(struct table *table);
 
 /*
  * row_text - the row as users see it in messages: "!!effect:TARGET" with
@@ -163,7 +183,7 @@ char *row_text(const struct row *row);
 const char *effect_name(enum effect effect);
 /* domain_name - "fs", "net". */
 const char *domain_name(enum domain domain);
-/* finding_kind_name - "ineffective", "dead". */
+/* finding_kind_name - "ineffective", "dead", "partial". */
 const char *finding_kind_name(enum finding_kind kind);
 
 #endif /* VBOX_IR_H */

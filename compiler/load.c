@@ -54,6 +54,10 @@ static int read_all(int fd, char **bufp, size_t *lenp)
 		return errno;
 	if (S_ISDIR(st.st_mode))
 		return EISDIR;
+	/* Known too large: refuse before reading (or allocating) anything. */
+	if (S_ISREG(st.st_mode) &&
+	    (uintmax_t)st.st_size > LOAD_MAX_FILE_BYTES)
+		return EFBIG;
 	if (S_ISREG(st.st_mode) && st.st_size > 0 &&
 	    (uintmax_t)st.st_size < LOAD_MAX_FILE_BYTES)
 		cap = (size_t)st.st_size + 2;

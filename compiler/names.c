@@ -44,6 +44,8 @@ const char *finding_kind_name(enum finding_kind kind)
 		return "ineffective";
 	case FINDING_DEAD:
 		return "dead";
+	case FINDING_PARTIAL:
+		return "partial";
 	default:
 		BUG("bad finding kind %d", kind);
 	}

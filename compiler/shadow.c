@@ -16,6 +16,7 @@
 #include "diag.h"
 #include "index.h"
 #include "ir.h"
+#include "partial.h"
 #include "shadow.h"
 
 #define SHADOW_CANDIDATES_PER_KEY 64
@@ -197,4 +198,12 @@ void shadow_analyze(struct table *table, struct diag_list *diags)
 		diag_note(diags, &f->by->loc, "row %u is here", f->by->index);
 		free(msg);
 	}
+	partial_analyze(table, diags);
+	if (!table->fs.n && !table->net.n)
+		diag_note(diags, NULL, "the table has no rows: reads are "
+			  "allowed, writes follow '@default write' (%s) and "
+			  "connections '@default net' (%s)",
+			  table->default_write == EFFECT_RW ? "rw" : "deny",
+			  table->default_net == EFFECT_ALLOW ? "open" :
+							       "deny");
 }

@@ -12,6 +12,7 @@
 #include "diag.h"
 #include "eval.h"
 #include "ir.h"
+#include "misspell.h"
 #include "target.h"
 
 char *row_text(const struct row *row)
@@ -65,6 +66,17 @@ static void rowvec_free(struct rowvec *vec)
 	memset(vec, 0, sizeof(*vec));
 }
 
+void table_free_partials(struct table *table)
+{
+	size_t i;
+
+	for (i = 0; i < table->npartials; i++)
+		free(table->partials[i].example);
+	free(table->partials);
+	table->partials = NULL;
+	table->npartials = 0;
+}
+
 void table_free(struct table *table)
 {
 	if (!table)
@@ -74,6 +86,8 @@ void table_free(struct table *table)
 	rowvec_free(&table->net);
 	free(table->upstream_proxy);
 	free(table->findings);
+	table_free_partials(table);
+	free(table->host_words);
 	free(table);
 }
 
@@ -127,8 +141,36 @@ struct build_state {
 	bool seen_upstream;
 };
 
+/* "; did you mean 'X'?" when @word is close to one of @names, else "". */
+static char *did_you_mean(const char *word, const char *const *names,
+			  size_t n)
+{
+	const char *hint = misspell_suggest(word, strlen(word), names, n);
+
+	return hint ? xasprintf("; did you mean '%s'?", hint) : xstrdup("");
+}
+
+/* Queue "invalid value" for @default @what with a hint; returns -1. */
+static int bad_default_value(struct build_state *st, const struct stmt *s,
+			     const char *what, const char *a, const char *b)
+{
+	const char *names[] = { a, b };
+	char *hint = did_you_mean(s->value, names, 2);
+	int ret;
+
+	ret = diag_error(st->diags, &s->value_loc,
+			 "invalid value '%s' for '@default %s': expected "
+			 "'%s' or '%s'%s", s->value, what, a, b, hint);
+	free(hint);
+	return ret;
+}
+
 static int handle_default(struct build_state *st, const struct stmt *s)
 {
+	static const char *const settings[] = { "write", "net" };
+	char *hint;
+	int ret;
+
 	struct table *t = st->table;
 	enum effect value;
 
@@ -138,10 +180,7 @@ static int handle_default(struct build_state *st, const struct stmt *s)
 		else if (strcmp(s->value, "rw") == 0)
 			value = EFFECT_RW;
 		else
-			return diag_error(st->diags, &s->value_loc,
-					  "invalid value '%s' for '@default "
-					  "write': expected 'deny' or 'rw'",
-					  s->value);
+			return bad_default_value(st, s, "write", "deny", "rw");
 		if (directive_once(st->diags, "'@default write'",
 				   &t->default_write_loc, &st->seen_write,
 				   value == t->default_write, s))
@@ -156,10 +195,7 @@ static int handle_default(struct build_state *st, const struct stmt *s)
 		else if (strcmp(s->value, "open") == 0)
 			value = EFFECT_ALLOW;
 		else
-			return diag_error(st->diags, &s->value_loc,
-					  "invalid value '%s' for '@default "
-					  "net': expected 'deny' or 'open'",
-					  s->value);
+			return bad_default_value(st, s, "net", "deny", "open");
 		if (directive_once(st->diags, "'@default net'",
 				   &t->default_net_loc, &st->seen_net,
 				   value == t->default_net, s))
@@ -168,9 +204,12 @@ static int handle_default(struct build_state *st, const struct stmt *s)
 		t->default_net_loc = s->loc;
 		return 0;
 	}
-	return diag_error(st->diags, &s->arg_loc,
-			  "unknown '@default' setting '%s': expected 'write' "
-			  "or 'net'", s->arg);
+	hint = did_you_mean(s->arg, settings, array_size(settings));
+	ret = diag_error(st->diags, &s->arg_loc,
+			 "unknown '@default' setting '%s': expected 'write' "
+			 "or 'net'%s", s->arg, hint);
+	free(hint);
+	return ret;
 }
 
 /*
@@ -288,6 +327,70 @@ static int row_domain(struct build_state *st, const struct stmt *s,
 	}
 }
 
+/*
+ * A deny row outside any section is a network row when its target is not
+ * path-like (SPEC §1.1): "deny:id_rsa" blocks a host named id_rsa and
+ * protects no file.  The classification is the contract; these two say
+ * so and how to write the file row the user probably meant.
+ */
+static bool deny_read_as_host(const struct stmt *s)
+{
+	return s->section == SECTION_NONE && s->effect == EFFECT_DENY;
+}
+
+static char *file_row_hint(const char *value)
+{
+	const char *name = value;
+
+	/* "**" "/NAME" needs a single segment: use the last one. */
+	if (strrchr(name, '/') && strrchr(name, '/')[1])
+		name = strrchr(name, '/') + 1;
+	return xasprintf("a deny target that is not path-like is a network "
+			 "host; to deny a file write '/...', '~/...' or "
+			 "'**/%s'", name);
+}
+
+static int deny_host_error(struct build_state *st, const struct stmt *s,
+			   const char *err)
+{
+	char *hint;
+	int ret;
+
+	/* A target with a port, a user or brackets was meant as a host. */
+	if (!deny_read_as_host(s) || strpbrk(s->value, ":@["))
+		return diag_error(st->diags, &s->value_loc, "%s", err);
+	hint = file_row_hint(s->value);
+	if (s->value[0] == '.')
+		ret = diag_error(st->diags, &s->value_loc,
+				 "'%s' is not a host name (it starts with "
+				 "'.'): %s", s->value, hint);
+	else
+		ret = diag_error(st->diags, &s->value_loc, "%s; %s", err,
+				 hint);
+	free(hint);
+	return ret;
+}
+
+static void deny_host_warning(struct build_state *st, const struct stmt *s,
+			      const struct row *row)
+{
+	struct table *t = st->table;
+	char *hint;
+
+	if (!deny_read_as_host(s) || row->net.kind != HOST_NAME ||
+	    strchr(row->net.host, '.'))
+		return;
+	hint = file_row_hint(s->value);
+	diag_warning(st->diags, &s->value_loc, "deny target '%s' is read as "
+		     "the network host '%s', not a file: %s (inside a [net] "
+		     "section it stays a host, without this warning)",
+		     s->value, row->net.host, hint);
+	free(hint);
+	t->host_words = xreallocarray(t->host_words, t->nhost_words + 1,
+				      sizeof(*t->host_words));
+	t->host_words[t->nhost_words++] = row;
+}
+
 static int handle_row(struct build_state *st, const struct stmt *s)
 {
 	struct table *t = st->table;
@@ -322,13 +425,14 @@ static int handle_row(struct build_state *st, const struct stmt *s)
 		return 0;
 	case DOMAIN_NET:
 		if (net_rule_parse(s->value, &row->net, &err)) {
-			diag_error(st->diags, &s->value_loc, "%s", err);
+			deny_host_error(st, s, err);
 			free(err);
 			free(row->raw);
 			free(row);
 			return -1;
 		}
 		rowvec_push(&t->net, &st->net_cap, row);
+		deny_host_warning(st, s, row);
 		return 0;
 	default:
 		BUG("bad domain %d", domain);

@@ -4,6 +4,9 @@
  */
 #include <vbox.h>
 
+#include <strings.h>
+
+#include "misspell.h"
 #include "target.h"
 #include "target_id.h"
 
@@ -68,4 +71,26 @@ const struct target_traits *target_host(void)
 const char *target_names(void)
 {
 	return target_id_names();
+}
+
+const char *target_suggest(const char *name)
+{
+	/* What people call these systems when they do not say the kernel. */
+	static const struct {
+		const char *alias;
+		const char *target;
+	} aliases[] = {
+		{ "macos", "darwin" },	{ "mac", "darwin" },
+		{ "macosx", "darwin" },	{ "osx", "darwin" },
+		{ "apple", "darwin" },	{ "win", "windows" },
+		{ "win32", "windows" }, { "win64", "windows" },
+		{ "gnu-linux", "linux" }, { "gnu/linux", "linux" },
+	};
+	static const char *const names[] = { "darwin", "linux", "windows" };
+	size_t i;
+
+	for (i = 0; i < array_size(aliases); i++)
+		if (strcasecmp(name, aliases[i].alias) == 0)
+			return aliases[i].target;
+	return misspell_suggest(name, strlen(name), names, array_size(names));
 }

@@ -52,4 +52,11 @@ const struct target_traits *target_host(void);
 /* target_names - "darwin|linux|windows", for usage messages. */
 const char *target_names(void);
 
+/*
+ * target_suggest - the target an unknown @name probably means: a common
+ * alias ("macos" is darwin, "win" windows) or a near spelling; NULL when
+ * none fits.
+ */
+const char *target_suggest(const char *name);
+
 #endif /* VBOX_TARGET_H */

@@ -272,6 +272,19 @@ static bool is_pct_name_char(char c)
 	return is_name_char(c) || c == '(' || c == ')';
 }
 
+/* Is @name in the environment (with an empty value, when not found)? */
+static bool environ_has(const struct target_traits *t,
+			const struct var_source *src, const char *name,
+			size_t len)
+{
+	size_t i;
+
+	for (i = 0; src->environ && src->environ[i]; i++)
+		if (entry_value(t, src->environ[i], name, len))
+			return true;
+	return false;
+}
+
 /*
  * Expand one variable: @name/@nlen is its name, @what/@wlen the text as
  * written ("${HOME}") for messages.
@@ -288,10 +301,19 @@ static int put_var(const struct target_traits *t,
 	if (name_eq(t, name, nlen, "HOME", 4))
 		return put_home(t, src, ob, what, wlen, err);
 	v = vars_lookup(t, src, name, nlen);
-	if (!v) {
+	if (!v && define_find(t, src, name, nlen))
+		*err = xasprintf("undefined variable '%.*s': it was set empty "
+				 "with '-D %.*s=' (an empty value counts as "
+				 "undefined)", (int)wlen, what, (int)nlen,
+				 name);
+	else if (!v && environ_has(t, src, name, nlen))
+		*err = xasprintf("undefined variable '%.*s': it is set empty "
+				 "in the environment (an empty value counts "
+				 "as undefined)", (int)wlen, what);
+	else if (!v)
 		*err = xasprintf("undefined variable '%.*s'", (int)wlen, what);
+	if (!v)
 		return -1;
-	}
 	return put_value(ob, what, wlen, v, err);
 }
 

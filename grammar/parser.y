@@ -66,6 +66,7 @@ int yylex(YYSTYPE *lvalp, YYLTYPE *llocp, void *scanner);
 
 %code {
 #include "diag.h"
+#include "misspell.h"
 #include "parse_state.h"
 
 /*
@@ -535,35 +536,7 @@ char *parse_quote(const char *s, size_t len)
 unsigned parse_misspell(const char *a, size_t alen, const char *b,
 			unsigned cap)
 {
-	/* Names compared here are short; longer words are never close. */
-	unsigned row[32], prev_diag, tmp, best;
-	size_t blen = strlen(b), i, j;
-
-	if (blen >= array_size(row) || alen > blen + cap ||
-	    blen > alen + cap)
-		return cap + 1;
-	for (j = 0; j <= blen; j++)
-		row[j] = j;
-	for (i = 1; i <= alen; i++) {
-		prev_diag = row[0];
-		row[0] = i;
-		best = row[0];
-		for (j = 1; j <= blen; j++) {
-			unsigned sub = prev_diag + (a[i - 1] != b[j - 1]);
-			unsigned ins = row[j - 1] + 1, del = row[j] + 1;
-
-			tmp = row[j];
-			row[j] = sub < ins ? sub : ins;
-			if (del < row[j])
-				row[j] = del;
-			prev_diag = tmp;
-			if (row[j] < best)
-				best = row[j];
-		}
-		if (best > cap)
-			return cap + 1;
-	}
-	return row[blen] > cap ? cap + 1 : row[blen];
+	return misspell_distance(a, alen, b, cap);
 }
 
 /* The text of the last token the scanner returned, quoted for a message. */

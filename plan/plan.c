@@ -340,6 +340,25 @@ static int decode_section(struct wire_reader *r, unsigned tag, struct plan *p)
  * file is, which version, whether it is whole, whether it is intact, and
  * only then what an intact header says.
  */
+/*
+ * Text where a plan was expected: a rules file given in its place (a plan
+ * starts with its binary magic).  Looks at the first 256 bytes only.
+ */
+static bool looks_like_text(const uint8_t *buf, size_t len)
+{
+	size_t i, n = len < 256 ? len : 256;
+	bool nl = false;
+
+	for (i = 0; i < n; i++) {
+		if (buf[i] < 0x20 && buf[i] != '\n' && buf[i] != '\t' &&
+		    buf[i] != '\r')
+			return false;
+		nl |= buf[i] == '\n';
+	}
+	/* A few stray bytes are no file of rules. */
+	return nl || n >= 16;
+}
+
 static int decode_header(const uint8_t *buf, size_t len, struct plan *p,
 			 char **err)
 {
@@ -349,7 +368,11 @@ static int decode_header(const uint8_t *buf, size_t len, struct plan *p,
 	unsigned v;
 
 	if (magic_len && memcmp(buf, PLAN_MAGIC, magic_len) != 0)
-		return wire_fail(err, "not a vbox plan");
+		return wire_fail(err, "not a vbox plan%s",
+				 looks_like_text(buf, len) ?
+				 " (it looks like a rules file: make a plan "
+				 "with 'vboxc compile --emit=plan RULES -o "
+				 "PLAN')" : "");
 	if (len < PLAN_HEADER_SIZE)
 		return wire_fail(err, "truncated: %zu bytes, shorter than the %u-byte plan header",
 			    len, (unsigned)PLAN_HEADER_SIZE);

@@ -53,8 +53,8 @@ int env_check_assignment(const char *arg, char **err)
 {
 	const char *eq = strchr(arg, '=');
 
-	if (!eq) {
-		*err = xasprintf("-e '%s': expected NAME=VALUE", arg);
+	if (!eq && !*arg) {
+		*err = xasprintf("-e '': expected NAME=VALUE or NAME");
 		return -1;
 	}
 	if (eq == arg) {
@@ -126,6 +126,18 @@ static void push(struct env_list *env, const char *entry)
 	env->v[env->n] = NULL;
 }
 
+/* The entry "NAME=VALUE" of @name in @inherited, or NULL. */
+static const char *inherited_entry(char *const *inherited, const char *name)
+{
+	size_t len = strlen(name), i;
+
+	for (i = 0; inherited && inherited[i]; i++)
+		if (strncmp(inherited[i], name, len) == 0 &&
+		    inherited[i][len] == '=')
+			return inherited[i];
+	return NULL;
+}
+
 int env_build(char *const *inherited, const char *const *sets, size_t nsets,
 	      bool replace, struct env_list *out, char **err)
 {
@@ -158,16 +170,28 @@ int env_build(char *const *inherited, const char *const *sets, size_t nsets,
 		push(out, e);
 	}
 	for (i = 0; i < nsets; i++) {
-		at = lookup(&ix, out, sets[i], name_len(sets[i]));
+		const char *set = sets[i];
+
+		/*
+		 * "-e NAME" passes the launcher's own value through, as
+		 * container tools do: explicit, so even a secret-looking
+		 * name or --replace-env lets it in.  Unset: left out.
+		 */
+		if (!strchr(set, '=')) {
+			set = inherited_entry(inherited, set);
+			if (!set)
+				continue;
+		}
+		at = lookup(&ix, out, set, name_len(set));
 		if (*at >= 0) {
 			free(out->v[*at]);
-			out->v[*at] = xstrdup(sets[i]);
+			out->v[*at] = xstrdup(set);
 			continue;
 		}
 		if (out->n >= ENV_MAX_VARS)
 			goto too_many;
 		*at = (long)out->n;
-		push(out, sets[i]);
+		push(out, set);
 	}
 	free(ix.slot);
 	return 0;

@@ -53,8 +53,9 @@ bool env_name_is_proxy(const char *name, size_t len);
 
 /*
  * env_check_assignment - is @arg a valid "-e" value: "NAME=VALUE" with a
- * non-empty NAME?  Returns 0, or -1 with a message in *@err (caller
- * frees).
+ * non-empty NAME, or a bare "NAME" (pass the launcher's own value
+ * through; env_build() leaves it out when the launcher has none)?
+ * Returns 0, or -1 with a message in *@err (caller frees).
  */
 int env_check_assignment(const char *arg, char **err);
 

@@ -80,6 +80,12 @@ __attribute__((format(printf, 1, 2))) void vx_log(const char *fmt, ...);
 __attribute__((format(printf, 1, 2))) void vx_error(const char *fmt, ...);
 
 /*
+ * vx_timed_out - the one stderr line of a --timeout of @timeout_ms that
+ * expired (always printed: exit 124 alone does not say who ended it).
+ */
+void vx_timed_out(double timeout_ms);
+
+/*
  * shell_quote - @s quoted for a POSIX shell: unchanged when it holds only
  * safe characters, else in single quotes (a quote inside written '\'').
  * Returns a new string (caller frees).

@@ -63,6 +63,12 @@ void vx_error(const char *fmt, ...)
 	fflush(stderr);
 }
 
+void vx_timed_out(double timeout_ms)
+{
+	vx_error("timed out after %g s (--timeout): the command's whole "
+		 "process tree was ended; exit status 124", timeout_ms / 1000);
+}
+
 char *shell_quote(const char *s)
 {
 	static const char safe[] = "abcdefghijklmnopqrstuvwxyz"
@@ -117,7 +123,7 @@ struct opt_spec {
 static const struct opt_spec opt_specs[] = {
 	{ "workdir", 'C', "DIR", "working directory (grants nothing)" },
 	{ "env", 'e', "NAME=VALUE",
-	  "set or override a variable (repeatable)" },
+	  "set a variable (repeatable); -e NAME: the host's value" },
 	{ "replace-env", OPT_REPLACE_ENV, NULL,
 	  "the environment is exactly the -e variables" },
 	{ "timeout", OPT_TIMEOUT, "SECONDS",

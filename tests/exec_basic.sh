@@ -177,8 +177,8 @@ run "$VBOX_EXEC" --replace-env "$P" -- /usr/bin/env
 is "$(cat out)" "" "--replace-env alone gives an empty environment"
 run "$VBOX_EXEC" -e PWD=/custom "$P" -- /usr/bin/env
 has out "PWD=/custom" "-e PWD=... is honoured"
-run "$VBOX_EXEC" -e NOEQUALS "$P" -- true
-status 125 "-e without '=' is a usage error (125)"
+run "$VBOX_EXEC" -e '' "$P" -- true
+status 125 "-e with an empty name is a usage error (125)"
 
 # ---- -C ------------------------------------------------------------------
 run "$VBOX_EXEC" -C "$W/rw/sub" "$P" -- pwd

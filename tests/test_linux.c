@@ -599,7 +599,21 @@ static void test_launch(void)
 		"/dev --remount-ro @/w/new", "@/w/new");
 	check_launch("missing path in the read-only root",
 		"deny:@/r/nothere\n", "--remount-ro /dev", "");
+	/*
+	 * A missing rw root whose parent exists: the row lets it be
+	 * created, so the launcher creates it and the hole below it is
+	 * held like any hole in a writable region.
+	 */
 	check_launch("missing rw root", "rw:@/nothere\n!ro:@/nothere/x\n",
+		     "--bind-try @/nothere @/nothere --perms 0555 --tmpfs "
+		     "@/nothere/x --remount-ro /dev --remount-ro @/nothere/x",
+		     "@/nothere/x");
+	/* The deny covers the rw row (dead): nothing to create or mount. */
+	check_launch("missing rw root, denied itself",
+		     "rw:@/nothere/**\n!deny:@/nothere\n",
+		     "--remount-ro /dev", "");
+	check_launch("missing rw root under a missing parent",
+		     "rw:@/gone/nothere\n!ro:@/gone/nothere/x\n",
 		     "--remount-ro /dev", "");
 	check_launch("under a file", "rw:@/w\n!deny:@/w/a.txt/x\n",
 		"--bind-try @/w @/w --ro-bind /dev/null @/w/a.txt "

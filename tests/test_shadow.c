@@ -225,11 +225,154 @@ static void test_warnings_queued(void)
 	tl_compiled_free(&c);
 }
 
+/* The partial findings as "fs:1<0@/proj/.env", in order. */
+static char *partials_str(const struct table *t)
+{
+	char *out = xstrdup(""), *next;
+	size_t i;
+
+	for (i = 0; i < t->npartials; i++) {
+		const struct finding *f = &t->partials[i];
+
+		next = xasprintf("%s%s%s:%u<%u@%s", out, i ? " " : "",
+				 domain_name(f->row->domain), f->row->index,
+				 f->by->index, f->example);
+		free(out);
+		out = next;
+	}
+	return out;
+}
+
+static void expect_partial(const char *text, const char *target,
+			   const char *want, const char *what)
+{
+	struct tl_compiled c;
+	char *got;
+
+	if (tl_compile(&c, text, target, TL_SHADOW)) {
+		ok(0, "%s: compiles", what);
+		tl_compiled_free(&c);
+		return;
+	}
+	got = partials_str(c.table);
+	is_str(got, want, "partial: %s", what);
+	free(got);
+	tl_compiled_free(&c);
+}
+
+static void test_partial_cases(void)
+{
+	expect_partial("rw:/proj/**\ndeny:**/.env\n", "linux",
+		       "fs:1<0@/proj/.env", "rw tree above a deny glob");
+	expect_partial("!deny:**/.env\nrw:/proj/**\n", "linux", "",
+		       "an intended hole (deny above rw) is not reported");
+	expect_partial("rw:/proj/**\nro:/proj/**\n", "linux", "",
+		       "a fully covered row is ineffective, not partial");
+	expect_partial("ro:/etc/ssh/ssh_config\ndeny:/etc/ssh\n", "linux",
+		       "fs:1<0@/etc/ssh/ssh_config",
+		       "ro inside a denied tree");
+	expect_partial("deny:/etc/ssh/keys\nro:/etc/ssh\n", "linux", "",
+		       "a more restrictive row above is no override");
+	expect_partial("rw:/srv/*/out\nro:/srv/work/**\n", "linux",
+		       "fs:1<0@/srv/work/out", "glob above a subtree");
+	expect_partial("rw:/srv/a*\ndeny:/srv/*b\n", "linux",
+		       "fs:1<0@/srv/ab", "two globs in one segment");
+	expect_partial("rw:/srv/x/**\nrw:/srv/y\ndeny:/srv/x/z\n", "linux",
+		       "", "ineffective rows stay ineffective");
+	expect_partial("rw:/Proj/**\ndeny:**/.ENV\n", "darwin",
+		       "fs:1<0@/Proj/.ENV", "examples keep the user's case");
+	expect_partial("allow:*.example.com:443\ndeny:evil.example.com\n",
+		       "linux", "net:1<0@evil.example.com:443",
+		       "allow one port of a denied host");
+	expect_partial("allow:*.example.com\ndeny:evil.example.com\n",
+		       "linux", "", "a covered network row is dead, not partial");
+	expect_partial("allow:localhost:8080\ndeny:127.0.0.1\n", "linux",
+		       "net:1<0@localhost:8080", "the loopback class");
+	expect_partial("allow:api.example.com:443\ndeny:*.example.com\n",
+		       "linux", "net:1<0@api.example.com:443",
+		       "one allowed name under a denied suffix");
+	expect_partial("allow:localhost\ndeny:*.example.com\n", "linux", "",
+		       "unrelated hosts");
+	expect_partial("deny:api.example.com:443\nallow:*.example.com\n",
+		       "linux", "", "allow below a deny is not reported");
+}
+
+static int effect_rank(enum effect e)
+{
+	return e == EFFECT_DENY ? 0 : e == EFFECT_RO ? 1 : 2;
+}
+
+/*
+ * Every partial finding must be real: the example is matched by the row,
+ * and the linear reference evaluation lets the reported, earlier, more
+ * permissive row decide it.
+ */
+static void test_partial_sweep(void)
+{
+	static const char *const effects[] = { "deny", "ro", "rw" };
+	unsigned round, n = 0, wrong = 0;
+	size_t i;
+
+	for (round = 0; round < 80; round++) {
+		char *text = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+		struct tl_compiled c;
+
+		for (i = 0; i < 20; i++) {
+			char path[64];
+
+			random_path(path, sizeof(path), true);
+			if (path[1] == '*' || path[1] == '?')
+				path[1] = 'c';
+			fprintf(f, "%.*s%s:%s\n", (int)rnd(2), "!",
+				effects[rnd(3)], path);
+		}
+		fprintf(f, "deny:**/b\n");
+		fclose(f);
+		if (tl_compile(&c, text, "linux", TL_SHADOW | TL_QUIET)) {
+			tl_compiled_free(&c);
+			free(text);
+			continue;
+		}
+		for (i = 0; i < c.table->npartials; i++) {
+			const struct finding *fd = &c.table->partials[i];
+			const struct row *first;
+			struct fs_path p;
+			char *err = NULL;
+
+			n++;
+			if (fs_path_parse(fd->example, c.table->target, &p,
+					  &err)) {
+				free(err);
+				wrong++;
+				continue;
+			}
+			first = eval_fs_first_match_linear(&c.table->fs, &p);
+			if (!fs_match(&fd->row->fs, &p) || first != fd->by ||
+			    fd->by->prio >= fd->row->prio ||
+			    effect_rank(fd->by->effect) <=
+				    effect_rank(fd->row->effect) ||
+			    fd->row->shadowed_by)
+				wrong++;
+			fs_path_free(&p);
+		}
+		tl_compiled_free(&c);
+		free(text);
+	}
+	ok(wrong == 0 && n > 20, "every partial finding holds (%u findings)",
+	   n);
+	if (wrong)
+		diag("  %u partial findings are wrong", wrong);
+}
+
 int main(void)
 {
 	test_required_cases();
 	test_live_rows_not_reported();
 	test_soundness_sweep();
 	test_warnings_queued();
+	test_partial_cases();
+	test_partial_sweep();
 	return done_testing();
 }

@@ -98,6 +98,7 @@ struct cli_query {
 /**
  * struct cli_opts - a parsed command line
  * @target: --target, or the host's traits
+ * @target_given: --target was given explicitly
  * @defines: -D values "NAME=VALUE" in order (borrowed from argv)
  * @ndefines: number of @defines
  * @werror: -Werror was given
@@ -122,6 +123,7 @@ struct cli_query {
  */
 struct cli_opts {
 	const struct target_traits *target;
+	bool target_given;
 	const char **defines;
 	size_t ndefines;
 	bool werror;

@@ -19,8 +19,13 @@
 
 #include "cli.h"
 #include "diag.h"
+#include "emit.h"
 #include "ir.h"
+#include "partial.h"
 #include "shadow.h"
+
+/* Tables up to this many rows get check --target's refusal notes. */
+#define CHECK_TARGET_MAX_ROWS 2000u
 
 /* The "errors" array: every DIAG_ERROR record, in order. */
 static json_t *errors_json(const struct diag_list *diags)
@@ -67,6 +72,21 @@ static json_t *warnings_json(const struct table *table)
 
 	if (!arr)
 		return NULL;
+	for (i = 0; table && i < table->nhost_words; i++) {
+		const struct row *row = table->host_words[i];
+
+		msg = xasprintf("deny target '%s' is read as the network host "
+				"'%s', not a file", row->raw, row->net.host);
+		w = cli_json_pack("{s:s, s:I, s:s, s:o, s:o}",
+				  "kind", "deny-host",
+				  "row", (json_int_t)row->index,
+				  "domain", domain_name(row->domain),
+				  "source", cli_json_location(&row->loc),
+				  "message", cli_json_string(msg));
+		free(msg);
+		if (!w || json_array_append_new(arr, w) != 0)
+			goto err;
+	}
 	for (i = 0; table && i < table->nfindings; i++) {
 		const struct finding *f = &table->findings[i];
 
@@ -88,38 +108,152 @@ err:
 	return NULL;
 }
 
-static int check_print_json(const struct cli_session *s)
+/*
+ * The "notes" array (left out when empty, so tables without notes keep
+ * the two-member object): partly overridden rows, an empty table, and
+ * with an explicit --target the rows compile would refuse there.
+ */
+static json_t *notes_json(const struct table *table,
+			  const struct diag_list *target_notes,
+			  const char *target)
+{
+	json_t *arr = json_array(), *w;
+	char *msg;
+	size_t i;
+
+	if (!arr)
+		return NULL;
+	for (i = 0; table && i < table->npartials; i++) {
+		const struct finding *f = &table->partials[i];
+
+		msg = partial_message(f);
+		w = cli_json_pack("{s:s, s:I, s:s, s:I, s:s, s:o, s:o}",
+				  "kind", finding_kind_name(f->kind),
+				  "row", (json_int_t)f->row->index,
+				  "domain", domain_name(f->row->domain),
+				  "by", (json_int_t)f->by->index,
+				  "example", f->example,
+				  "source", cli_json_location(&f->row->loc),
+				  "message", cli_json_string(msg));
+		free(msg);
+		if (!w || json_array_append_new(arr, w) != 0)
+			goto err;
+	}
+	for (i = 0; i < target_notes->n; i++) {
+		const struct diag *d = &target_notes->items[i];
+
+		if (d->severity != DIAG_ERROR)
+			continue;
+		w = cli_json_pack("{s:s, s:s, s:o, s:o}",
+				  "kind", "unsupported", "target", target,
+				  "source", cli_json_location(&d->loc),
+				  "message", cli_json_string(d->msg));
+		if (!w || json_array_append_new(arr, w) != 0)
+			goto err;
+	}
+	if (table && !table->fs.n && !table->net.n) {
+		w = cli_json_pack("{s:s, s:n, s:s}", "kind", "empty", "source",
+				  "message", "the table has no rows");
+		if (!w || json_array_append_new(arr, w) != 0)
+			goto err;
+	}
+	return arr;
+err:
+	json_decref(arr);
+	return NULL;
+}
+
+static int check_print_json(const struct cli_session *s,
+			    const struct diag_list *target_notes,
+			    const char *target)
 {
 	json_t *errors = errors_json(&s->diags);
 	json_t *warnings = warnings_json(s->table);
+	json_t *notes = notes_json(s->table, target_notes, target);
 
-	if (!errors || !warnings) {
+	if (!errors || !warnings || !notes) {
 		json_decref(errors);
 		json_decref(warnings);
+		json_decref(notes);
 		fprintf(stderr, "%s: cannot build the JSON report\n",
 			CLI_PROGNAME);
 		return -1;
 	}
-	return cli_json_print(cli_json_pack("{s:o, s:o}", "errors", errors,
-					    "warnings", warnings));
+	if (!json_array_size(notes)) {
+		json_decref(notes);
+		return cli_json_print(cli_json_pack("{s:o, s:o}", "errors",
+						    errors, "warnings",
+						    warnings));
+	}
+	return cli_json_print(cli_json_pack("{s:o, s:o, s:o}", "errors", errors,
+					    "warnings", warnings, "notes",
+					    notes));
+}
+
+/*
+ * check --target=T given explicitly: what compile would refuse on T, as
+ * notes (check itself never rejects a table for its target, SPEC §5).
+ * The refusals are collected in @out; each also becomes a note on the
+ * session's list so the text output shows it in place.
+ */
+static void target_notes(struct cli_session *s, const struct cli_opts *opts,
+			 struct diag_list *out)
+{
+	const struct emitter *em = emitter_for(opts->target);
+	struct landing_set landing;
+	size_t i;
+
+	if (!opts->target_given || !s->table)
+		return;
+	/*
+	 * The classifiers are compile's, with compile's cost, which is not
+	 * linear in every emitter; check must stay fast on large tables, so
+	 * past the bound it says what it skipped instead.
+	 */
+	if (s->table->fs.n + s->table->net.n > CHECK_TARGET_MAX_ROWS) {
+		diag_note(&s->diags, NULL, "not checked what 'vboxc compile "
+			  "--target=%s' would refuse: the table has more than "
+			  "%u rows; run compile or preflight for that",
+			  em->name, CHECK_TARGET_MAX_ROWS);
+		return;
+	}
+	emit_classify(em, s->table, &landing, out);
+	landing_set_free(&landing);
+	for (i = 0; i < out->n; i++) {
+		const struct diag *d = &out->items[i];
+
+		if (d->severity == DIAG_ERROR)
+			diag_note(&s->diags, d->loc.in ? &d->loc : NULL,
+				  "'vboxc compile --target=%s' would refuse "
+				  "this: %s", em->name, d->msg);
+		else
+			diag_note(&s->diags, d->loc.in ? &d->loc : NULL, "%s",
+				  d->msg);
+	}
 }
 
 static int check_run(const struct cli_opts *opts)
 {
+	struct diag_list tnotes;
 	struct cli_session s;
 	int status;
 
+	diag_list_init(&tnotes);
 	cli_session_load(&s, opts);
 	status = cli_failed(&s, opts) ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+	target_notes(&s, opts, &tnotes);
 	if (opts->format == CLI_FORMAT_TEXT) {
 		cli_print_diags(&s, opts);
 	} else if ((opts->format == CLI_FORMAT_SARIF ?
-		    cli_sarif_print(&s) : check_print_json(&s)) < 0) {
+		    cli_sarif_print(&s) :
+		    check_print_json(&s, &tnotes,
+				     emitter_for(opts->target)->name)) < 0) {
 		/* The report is lost: the diagnostics must still be seen. */
 		cli_print_diags(&s, opts);
 		status = CLI_EXIT_FAIL;
 	}
 	cli_session_free(&s);
+	diag_list_free(&tnotes);
 	return status;
 }
 

@@ -19,6 +19,7 @@
 #include "ir.h"
 #include "load.h"
 #include "location.h"
+#include "misspell.h"
 #include "shadow.h"
 #include "stmt.h"
 #include "target.h"
@@ -321,6 +322,7 @@ static void parse_query_line(struct cli_opts *o, const char *name,
 	static const char expected[] =
 		"expected 'read PATH', 'write PATH' or 'net HOST:PORT'";
 	char *end, *word, *arg;
+	const char *hint;
 	size_t i, wlen;
 
 	if (len && line[len - 1] == '\r')
@@ -356,9 +358,17 @@ static void parse_query_line(struct cli_opts *o, const char *name,
 		add_arg_query(o, (enum cli_query_op)i, arg);
 		return;
 	}
-	add_query(o, CLI_QUERY_READ, NULL, xstrdup(line),
-		  xasprintf("%s:%lu: malformed query: %s", name, lineno,
-			    expected));
+	hint = misspell_suggest(word, wlen, query_op_names,
+				array_size(query_op_names));
+	if (hint && *arg)
+		add_query(o, CLI_QUERY_READ, NULL, xstrdup(line),
+			  xasprintf("%s:%lu: malformed query: %s; did you "
+				    "mean '%s'?", name, lineno, expected,
+				    hint));
+	else
+		add_query(o, CLI_QUERY_READ, NULL, xstrdup(line),
+			  xasprintf("%s:%lu: malformed query: %s", name,
+				    lineno, expected));
 }
 
 /* A line over CLI_MAX_QUERY_LINE: an invalid query labelled by its head. */
@@ -451,37 +461,63 @@ static int read_queries_file(const struct cli_command *cmd,
 static int set_target(const struct cli_command *cmd, struct cli_opts *o,
 		      const char *arg)
 {
+	const char *hint;
+
 	o->target = target_lookup(arg);
-	if (!o->target)
-		return cli_usage_error(cmd, "unknown target '%s' (expected %s)",
-				       arg, target_names());
-	return 0;
+	o->target_given = true;
+	if (o->target)
+		return 0;
+	hint = target_suggest(arg);
+	if (hint)
+		return cli_usage_error(cmd, "unknown target '%s' (expected %s); "
+				       "did you mean '%s'?", arg,
+				       target_names(), hint);
+	return cli_usage_error(cmd, "unknown target '%s' (expected %s)", arg,
+			       target_names());
+}
+
+/* "unknown WHAT 'ARG' (expected A|B...)" with a did-you-mean hint. */
+static int value_error(const struct cli_command *cmd, const char *what,
+		       const char *arg, const char *const *names, size_t n)
+{
+	const char *hint = misspell_suggest(arg, strlen(arg), names, n);
+	char *list = xstrdup(names[0]), *t;
+	size_t i;
+	int ret;
+
+	for (i = 1; i < n; i++) {
+		t = xasprintf("%s|%s", list, names[i]);
+		free(list);
+		list = t;
+	}
+	if (hint)
+		ret = cli_usage_error(cmd, "unknown %s '%s' (expected %s); did "
+				      "you mean '%s'?", what, arg, list, hint);
+	else
+		ret = cli_usage_error(cmd, "unknown %s '%s' (expected %s)",
+				      what, arg, list);
+	free(list);
+	return ret;
 }
 
 static int set_format(const struct cli_command *cmd, struct cli_opts *o,
 		      const char *arg)
 {
-	char *expected = NULL, *tmp;
-	size_t i;
-	int ret;
+	const char *names[array_size(format_names)];
+	size_t i, n = 0;
 
 	for (i = 0; i < array_size(format_names); i++) {
 		if (!(cmd->formats & CLI_FORMATS(i)))
 			continue;
 		if (strcmp(arg, format_names[i]) == 0) {
-			free(expected);
 			o->format = (enum cli_format)i;
 			return 0;
 		}
-		tmp = xasprintf("%s%s%s", expected ? expected : "",
-				expected ? "|" : "", format_names[i]);
-		free(expected);
-		expected = tmp;
+		names[n++] = format_names[i];
 	}
-	ret = cli_usage_error(cmd, "unknown format '%s' (expected %s)", arg,
-			      expected ? expected : "none");
-	free(expected);
-	return ret;
+	if (n == 0)
+		return cli_usage_error(cmd, "unknown format '%s'", arg);
+	return value_error(cmd, "format", arg, names, n);
 }
 
 static int add_include_dir(const struct cli_command *cmd,
@@ -499,6 +535,8 @@ static int add_include_dir(const struct cli_command *cmd,
 static int set_emit(const struct cli_command *cmd, struct cli_opts *o,
 		    const char *arg)
 {
+	static const char *const modes[] = { "profile", "plan", "ir" };
+
 	if (strcmp(arg, "profile") == 0)
 		o->emit = CLI_EMIT_PROFILE;
 	else if (strcmp(arg, "plan") == 0)
@@ -506,8 +544,8 @@ static int set_emit(const struct cli_command *cmd, struct cli_opts *o,
 	else if (strcmp(arg, "ir") == 0)
 		o->emit = CLI_EMIT_IR;
 	else
-		return cli_usage_error(cmd, "unknown emit mode '%s' %s", arg,
-				       "(expected profile|plan|ir)");
+		return value_error(cmd, "emit mode", arg, modes,
+				   array_size(modes));
 	return 0;
 }
 
@@ -540,11 +578,25 @@ static bool is_ambiguous(const char *arg, const struct option *opts)
 	return n > 1;
 }
 
+/* The long option an unknown "--name[=v]" @arg probably means, or NULL. */
+static const char *option_suggest(const char *arg,
+				  const struct option *opts)
+{
+	const char *names[64];
+	size_t n = 0;
+
+	if (strncmp(arg, "--", 2) != 0)
+		return NULL;
+	for (; opts->name && n < array_size(names); opts++)
+		names[n++] = opts->name;
+	return misspell_suggest(arg + 2, strcspn(arg + 2, "="), names, n);
+}
+
 /* Report getopt's '?' or ':' for the argument vector @args. */
 static int option_error(const struct cli_command *cmd,
 			const struct option *longopts, char **args, int c)
 {
-	const char *arg = args[optind - 1];
+	const char *arg = args[optind - 1], *hint;
 
 	if (c == ':') {
 		if (optopt > 0 && optopt < 0x100 && strncmp(arg, "--", 2) != 0)
@@ -553,6 +605,11 @@ static int option_error(const struct cli_command *cmd,
 		return cli_usage_error(cmd, "option '%s' requires an argument",
 				       arg);
 	}
+	if (optopt == 0 && !is_ambiguous(arg, longopts) &&
+	    (hint = option_suggest(arg, longopts)))
+		return cli_usage_error(cmd, "unknown option '%.*s'; did you "
+				       "mean '--%s'?", (int)strcspn(arg, "="),
+				       arg, hint);
 	if (optopt == 0)
 		return cli_usage_error(cmd, "%s option '%.*s'",
 				       is_ambiguous(arg, longopts) ?

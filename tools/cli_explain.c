@@ -15,7 +15,9 @@
  *
  * When the path or host that was evaluated differs from the one given
  * (cleaned, resolved with --follow/--no-follow, port added) QUERY is
- * followed by " (as EVALUATED)".  Rows are numbered per domain, as in the
+ * followed by " (as EVALUATED)".  A query without a port decided by a
+ * row for one port ends with "; any port was asked: the row decides
+ * port P only".  Rows are numbered per domain, as in the
  * table.  Warnings of the rules go to stderr.
  *
  * JSON format, one compact object per query on stdout:
@@ -154,6 +156,17 @@ static const char *default_reason(const struct table *table,
 	}
 }
 
+/*
+ * A query without a port is any port: a row for one port matches it
+ * (overlap, SPEC §1.5), which must not read as "all ports allowed".
+ */
+static bool is_any_port(const char *evaluated)
+{
+	size_t n = evaluated ? strlen(evaluated) : 0;
+
+	return n >= 2 && strcmp(evaluated + n - 2, ":*") == 0;
+}
+
 static void answer_print_text(const struct table *table,
 			      const struct cli_query *q,
 			      const struct answer *a)
@@ -187,6 +200,10 @@ static void answer_print_text(const struct table *table,
 			free(text);
 			free(where);
 		}
+		if (row->domain == DOMAIN_NET && !row->net.any_port &&
+		    is_any_port(a->evaluated))
+			printf("; any port was asked: the row decides port %u "
+			       "only", (unsigned)row->net.port);
 		putchar('\n');
 	}
 	free(label);

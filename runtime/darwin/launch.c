@@ -229,9 +229,10 @@ int launch_run(const struct launch_request *req)
 	ops.kill = d_kill;
 	ops.settle = d_settle;
 	proc_supervise(t.runner, req->timeout_ms, &ops, &res);
-	if (res.timed_out)
+	if (res.timed_out) {
+		vx_timed_out(req->timeout_ms);
 		status = EXIT_TIMEOUT;
-	else if (!t.started) {
+	} else if (!t.started) {
 		vx_error("sandbox-exec failed before the command started; "
 			 "the command did not run");
 		status = EXIT_LAUNCHER;

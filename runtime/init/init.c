@@ -48,6 +48,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -264,6 +265,65 @@ static void report_ready(void)
 }
 
 /*
+ * The file execvp() would have run for @cmd: @cmd itself when it holds a
+ * '/', else the first PATH entry holding a regular file of that name.
+ * Fills @path (@size bytes); false when there is none.
+ */
+static bool command_file(const char *cmd, char *path, size_t size)
+{
+	const char *dirs = getenv("PATH"), *end;
+	struct stat st;
+	int n;
+
+	if (strchr(cmd, '/'))
+		return (size_t)snprintf(path, size, "%s", cmd) < size &&
+		       stat(path, &st) == 0 && S_ISREG(st.st_mode);
+	if (!dirs)
+		dirs = "/usr/local/bin:/bin:/usr/bin";
+	for (; *dirs; dirs = *end ? end + 1 : end) {
+		end = strchr(dirs, ':');
+		if (!end)
+			end = dirs + strlen(dirs);
+		n = snprintf(path, size, "%.*s/%s", (int)(end - dirs),
+			     end == dirs ? "." : dirs, cmd);
+		if (n > 0 && (size_t)n < size && stat(path, &st) == 0 &&
+		    S_ISREG(st.st_mode))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * ENOENT for a file that exists: its "#!" interpreter is missing.  Puts
+ * the interpreter's path in @interp (@size bytes), as a shell reports it.
+ */
+static bool bad_interpreter(const char *cmd, char *interp, size_t size)
+{
+	char path[4096], line[256];
+	size_t i = 2, k = 0;
+	ssize_t n;
+	int fd;
+
+	if (!command_file(cmd, path, sizeof(path)))
+		return false;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, line, sizeof(line) - 1);
+	close(fd);
+	if (n < 3 || line[0] != '#' || line[1] != '!')
+		return false;
+	line[n] = '\0';
+	while (line[i] == ' ' || line[i] == '\t')
+		i++;
+	while (line[i] && line[i] != ' ' && line[i] != '\t' &&
+	       line[i] != '\n' && k + 1 < size)
+		interp[k++] = line[i++];
+	interp[k] = '\0';
+	return k > 0;
+}
+
+/*
  * In the command's process, right before the exec: the walls
  * (walls/walls.h).  Returns the socket filter's listener, -1 when none.
  */
@@ -301,6 +361,7 @@ static void listener_taken(int listener)
  */
 static int exec_command(char **argv, int walls_fd)
 {
+	char interp[256];
 	int saved, status, listener;
 
 	listener = put_walls(walls_fd);
@@ -326,7 +387,11 @@ static int exec_command(char **argv, int walls_fd)
 	    ch_put_u32(&msg, CH_A_STATUS, (uint32_t)status) == 0 &&
 	    channel >= 0)
 		ch_send_plain(channel, &msg);
-	if (status == EXIT_NOT_FOUND)
+	if (status == EXIT_NOT_FOUND && bad_interpreter(argv[0], interp,
+							sizeof(interp)))
+		say("vbox-exec: %s: bad interpreter: %s: %s\n", argv[0],
+		    interp, strerror(saved));
+	else if (status == EXIT_NOT_FOUND)
 		say("vbox-exec: %s: not found\n", argv[0]);
 	else
 		say("vbox-exec: %s: cannot execute: %s\n", argv[0],

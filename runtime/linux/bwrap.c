@@ -132,10 +132,44 @@ static int read_small(const char *path, char *buf, size_t size)
  * The cheap checks that user namespaces can work, before anything is
  * started.  A setuid bubblewrap does not need them.
  */
+/*
+ * Is this process inside a vbox sandbox?  There, PID 1 is vbox-init,
+ * started as "/proc/self/fd/3 --channel=N -- ..." (init_args()); its
+ * command line stays readable even though it is not dumpable.
+ */
+static bool inside_vbox_sandbox(void)
+{
+	char buf[256];
+	size_t n0;
+	ssize_t n;
+	int fd;
+
+	fd = open("/proc/1/cmdline", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	n0 = strlen(buf);
+	return (size_t)n > n0 + 1 &&
+	       strncmp(buf + n0 + 1, "--channel=", 10) == 0 &&
+	       (strcmp(buf, "/proc/self/fd/3") == 0 ||
+		strstr(buf, "vbox-init") != NULL);
+}
+
 int bwrap_check_userns(const char *bwrap, char **err)
 {
 	struct stat st;
 	char buf[32];
+
+	/* bubblewrap would fail with "No space left on device". */
+	if (inside_vbox_sandbox()) {
+		*err = xstrdup("already inside a vbox sandbox: nested "
+			       "sandboxes are not allowed");
+		return -1;
+	}
 
 	if (stat(bwrap, &st) == 0 && (st.st_mode & S_ISUID) && st.st_uid == 0)
 		return 0;
@@ -257,6 +291,13 @@ int bwrap_print_dry_run(const struct launch_request *req, const char *bwrap,
 	size_t ninit = 0, i, start;
 	int ret = 0;
 
+	/* Missing writable roots the table lets be created: kept after. */
+	if (sa->ncreates) {
+		strbuf_add(&b, "(umask 077 && mkdir -p --", 25);
+		for (i = 0; i < sa->ncreates; i++)
+			sb_word(&b, sa->creates[i]);
+		strbuf_add(&b, ") &&", 4);
+	}
 	if (sa->nplaceholders) {
 		sb_word(&b, "mkdir");
 		sb_word(&b, "-m");

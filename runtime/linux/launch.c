@@ -47,6 +47,7 @@
 #include "phreg.h"
 #include "pin.h"
 #include "sandbox.h"
+#include "strv.h"
 #include "supervise.h"
 #include "walls/unixsock.h"
 #include "walls/walls.h"
@@ -500,6 +501,8 @@ static int start_and_wait(struct tree *t, const struct launch_request *req,
 		t->sup = NULL;
 	}
 	status = outcome(t, &res);
+	if (res.timed_out)
+		vx_timed_out(req->timeout_ms);
 	goto out;
 
 out_err:
@@ -553,6 +556,7 @@ static int launch_sandbox(struct tree *t, const struct launch_request *req,
 	char *err = NULL;
 	bool knows;
 	double t0;
+	size_t i;
 	int status = EXIT_LAUNCHER;
 
 	knows = bwrap_knows(bwrap, "--disable-userns");
@@ -597,10 +601,23 @@ static int launch_sandbox(struct tree *t, const struct launch_request *req,
 		vx_log("note: the plan has %zu reserved entries; none is "
 		       "needed without an egress proxy", req->plan->nreserved);
 
+	/*
+	 * A row that grants less than it says is never silent; every row
+	 * whose effect depended on the host is listed under --log and
+	 * --dry-run (on stderr: the dry-run line stays runnable).
+	 */
+	for (i = 0; i < sa.warnings.n; i++)
+		vx_error("warning: %s", sa.warnings.v[i]);
+	for (i = 0; (vx_log_enabled || req->dry_run) && i < sa.host_notes.n;
+	     i++)
+		if (!strv_has(&sa.warnings, sa.host_notes.v[i]))
+			vx_error("host: %s", sa.host_notes.v[i]);
 	if (req->dry_run) {
 		status = bwrap_print_dry_run(req, bwrap, &sa);
 		goto out;
 	}
+	/* Missing writable roots the table lets be created (sandbox.h). */
+	creates_make(&sa);
 	/* Granted host paths pinned (pin.h): no symlink, same inode. */
 	if (pin_check(req->plan, &sa.lx, &pins, &npins, &err) < 0) {
 		vx_error("%s", err);

@@ -13,9 +13,11 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "glob.h"
 #include "grow.h"
@@ -72,6 +74,9 @@ struct inst {
 	struct lx_artifact *out;
 	uint32_t row;
 	struct strv placeholders;
+	struct linux_host_note *notes;
+	size_t nnotes;
+	struct strv creates;
 	struct strv dirs;
 	struct mnt *m;
 	size_t nm;
@@ -92,6 +97,90 @@ static __printf(2, 3) int inst_error(struct inst *in, const char *fmt, ...)
 	va_end(ap);
 	in->err = msg ? msg : xstrdup("out of memory");
 	return -1;
+}
+
+/*
+ * EACCES on a path under another user's home directory: the plan was
+ * most likely compiled by that user, and '~' was expanded then.  Returns
+ * the hint to append to the message ("" when none; a static buffer).
+ */
+static const char *home_hint(const char *path, int err)
+{
+	static char buf[PATH_MAX + 256];
+	const struct passwd *pw;
+	size_t n;
+
+	buf[0] = '\0';
+	if (err != EACCES)
+		return buf;
+	setpwent();
+	while ((pw = getpwent())) {
+		n = pw->pw_dir ? strlen(pw->pw_dir) : 0;
+		if (n < 2 || pw->pw_uid == getuid() ||
+		    strncmp(path, pw->pw_dir, n) != 0 ||
+		    (path[n] != '/' && path[n] != '\0'))
+			continue;
+		snprintf(buf, sizeof(buf), " (it is under the home directory "
+			 "of '%s', %s: '~' and $HOME in rules are expanded "
+			 "when the plan is compiled; compile the plan as the "
+			 "user who runs it)", pw->pw_name, pw->pw_dir);
+		break;
+	}
+	endpwent();
+	return buf;
+}
+
+/*
+ * May the missing writable root @src be created by the launcher?  Only
+ * when the table itself lets every component to be created be written:
+ * @src alone is missing (the rw row that binds it matches @src), or the
+ * region that shows it is writable (the child could create it anyway).
+ * Creating it then widens nothing, and the row's mount happens.
+ */
+static struct mnt *enclosing(struct inst *in, const char *path);
+static bool path_under(const char *a, const char *b);
+
+/* Is @p a writable root to create, or one of its missing ancestors? */
+static bool will_be_created(const struct inst *in, const char *p)
+{
+	size_t i;
+
+	for (i = 0; i < in->creates.n; i++)
+		if (path_under(p, in->creates.v[i]))
+			return true;
+	return false;
+}
+
+static bool creation_granted(struct inst *in, const char *src)
+{
+	char *parent = xstrdup(src), *slash = strrchr(parent, '/');
+	const struct mnt *e;
+	struct stat st;
+	bool ok;
+
+	if (slash)
+		*slash = '\0';
+	ok = parent[0] && stat(parent, &st) == 0 && S_ISDIR(st.st_mode);
+	free(parent);
+	if (ok)
+		return true;
+	e = enclosing(in, src);
+	return e && e->kind == MK_RW;
+}
+
+/* Remember that row @row's effect at @path depended on the host. */
+static void host_note(struct inst *in, uint32_t row, const char *path,
+		      const char *what, bool warn)
+{
+	struct linux_host_note *n;
+
+	in->notes = xreallocarray(in->notes, in->nnotes + 1,
+				  sizeof(*in->notes));
+	n = &in->notes[in->nnotes++];
+	n->row = row;
+	n->path = xstrdup(path);
+	n->what = what;
+	n->warn = warn;
 }
 
 /* Is @a an ancestor of @b, or @b itself (both clean absolute paths)? */
@@ -265,6 +354,18 @@ static int place_missing(struct inst *in, const char *path, bool deny)
 	for (i = 0; i < anc.n && !c; i++) {
 		if (strv_has(&in->placeholders, anc.v[i]))
 			goto out;
+		/*
+		 * A writable root the launcher creates will be a directory,
+		 * writable: a hole at or below it needs its mount as if it
+		 * existed (the root itself: an empty tmpfs over it).
+		 */
+		if (will_be_created(in, anc.v[i])) {
+			if (i + 1 < anc.n)
+				continue;
+			ret = mount_tmpfs(in, path, MK_HOLLOW,
+					  deny ? 0111 : 0555);
+			goto out;
+		}
 		if (stat(anc.v[i], &st) == 0) {
 			if (!S_ISDIR(st.st_mode)) {
 				c = anc.v[i];
@@ -273,8 +374,9 @@ static int place_missing(struct inst *in, const char *path, bool deny)
 			continue;
 		}
 		if (errno != ENOENT) {
-			ret = inst_error(in, "cannot inspect '%s': %s",
-					 anc.v[i], strerror(errno));
+			ret = inst_error(in, "cannot inspect '%s': %s%s",
+					 anc.v[i], strerror(errno),
+					 home_hint(anc.v[i], errno));
 			goto out;
 		}
 		if (lstat(anc.v[i], &st) == 0) {
@@ -315,6 +417,9 @@ static int place_missing(struct inst *in, const char *path, bool deny)
 		goto out;
 	}
 	strv_add(&in->placeholders, c);
+	host_note(in, in->row, path, "does not exist on the host: an empty "
+		  "read-only placeholder keeps it absent for the child's "
+		  "whole life", false);
 	ret = mount_tmpfs(in, c, MK_HOLLOW,
 			  deny && strcmp(c, path) == 0 ? 0111 : 0555);
 out:
@@ -333,14 +438,20 @@ static int launch_path(struct inst *in, const struct linux_launch_row *r,
 
 	if (lstat(path, &st) < 0) {
 		if (errno != ENOENT && errno != ENOTDIR)
-			return inst_error(in, "cannot inspect '%s': %s", path,
-					  strerror(errno));
+			return inst_error(in, "cannot inspect '%s': %s%s",
+					  path, strerror(errno),
+					  home_hint(path, errno));
 		if (!literal || r->effect == EFFECT_RW)
 			return 0;
 		return place_missing(in, path, r->effect == EFFECT_DENY);
 	}
 	if (S_ISLNK(st.st_mode)) {
 		/* bubblewrap mounts over a link's target, not the link. */
+		host_note(in, r->index, path, r->effect == EFFECT_RW && !literal ?
+			  "is a symbolic link: a glob match that is a link is "
+			  "not made writable" :
+			  "is a symbolic link: the mount lands on its target",
+			  false);
 		if (r->effect == EFFECT_RW)
 			return literal ? mount_bind(in, path, MK_RW) :
 			       0;
@@ -429,6 +540,11 @@ static int launch_row(struct inst *in, const struct linux_launch_row *r)
 		goto out;
 	}
 	ret = 0;
+	host_note(in, r->index, r->pattern, npaths ?
+		  "is a glob expanded on the host now: each match is mounted "
+		  "for the row" :
+		  "is a glob that matches nothing on the host now: the row "
+		  "mounts nothing", false);
 	for (i = 0; i < npaths && ret == 0; i++)
 		ret = launch_path(in, r, paths[i], nbase < (size_t)nsegs,
 				  false);
@@ -475,11 +591,29 @@ static int inst_try(struct inst *in, const struct lx_mount *m)
 		return inst_error(in, "unexpected bind of '%s' onto '%s' in "
 				  "the artifact", m->src, m->dest);
 	if (lstat(m->src, &st) < 0) {
-		if (errno == ENOENT || errno == ENOTDIR)
+		if (errno == ENOENT || errno == ENOTDIR) {
+			if (kind == MK_RW && errno == ENOENT &&
+			    creation_granted(in, m->src)) {
+				strv_add(&in->creates, m->src);
+				host_note(in, m->row, m->src, "did not exist "
+					  "on the host; the table lets it be "
+					  "created, so the launcher creates it "
+					  "(mode 0700)", false);
+				goto mount;
+			}
+			host_note(in, m->row, m->src, kind == MK_RW ?
+				  "does not exist on the host: the row makes "
+				  "nothing writable there (create it before "
+				  "the launch)" :
+				  "does not exist on the host: nothing is "
+				  "mounted there", kind == MK_RW);
 			return 0;
-		return inst_error(in, "cannot inspect '%s': %s", m->src,
-				  strerror(errno));
+		}
+		return inst_error(in, "cannot inspect '%s': %s%s", m->src,
+				  strerror(errno), home_hint(m->src,
+								errno));
 	}
+mount:
 	in->row = m->row;
 	ret = prepare(in, m->dest, kind);
 	in->row = LX_ROW_NONE;
@@ -553,6 +687,13 @@ int linux_launch_instantiate(const struct lx_artifact *art,
 	out->placeholders = in.placeholders.v;
 	out->nplaceholders = in.placeholders.n;
 	memset(&in.placeholders, 0, sizeof(in.placeholders));
+	out->notes = in.notes;
+	out->nnotes = in.nnotes;
+	in.notes = NULL;
+	in.nnotes = 0;
+	out->creates = in.creates.v;
+	out->ncreates = in.creates.n;
+	memset(&in.creates, 0, sizeof(in.creates));
 	ret = 0;
 out:
 	if (ret < 0) {
@@ -562,6 +703,10 @@ out:
 		free(in.err);
 	}
 	strv_release(&in.placeholders);
+	for (i = 0; i < in.nnotes; i++)
+		free(in.notes[i].path);
+	free(in.notes);
+	strv_release(&in.creates);
 	strv_release(&in.dirs);
 	for (i = 0; i < in.nm; i++)
 		free(in.m[i].dest);
@@ -579,5 +724,11 @@ void linux_launch_release(struct linux_launch *launch)
 	for (i = 0; i < launch->nplaceholders; i++)
 		free(launch->placeholders[i]);
 	free(launch->placeholders);
+	for (i = 0; i < launch->nnotes; i++)
+		free(launch->notes[i].path);
+	free(launch->notes);
+	for (i = 0; i < launch->ncreates; i++)
+		free(launch->creates[i]);
+	free(launch->creates);
 	memset(launch, 0, sizeof(*launch));
 }

@@ -6,6 +6,7 @@
 #ifndef VBOX_MOUNTS_H
 #define VBOX_MOUNTS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -25,6 +26,21 @@ struct linux_launch_row {
 };
 
 /**
+ * struct linux_host_note - a row whose effect depended on the host
+ * @row: the file row index
+ * @path: the host path that decided (owned)
+ * @what: what was found there and what was done (static text)
+ * @warn: the row grants less than it says (a missing writable root): the
+ *        launch warns about it, not only under --log and --dry-run
+ */
+struct linux_host_note {
+	uint32_t row;
+	char *path;
+	const char *what;
+	bool warn;
+};
+
+/**
  * struct linux_launch - an instantiated sandbox
  * @sandbox: every mount concrete (no LX_LAUNCH), the tmpfs mounts made
  *           read-only at the end
@@ -35,11 +51,23 @@ struct linux_launch_row {
  *                denied or read-only path that did not exist stays absent
  *                or empty for the child's whole life; owned
  * @nplaceholders: number of @placeholders
+ * @notes: the rows whose effect depended on the host, in artifact order
+ *         (owned)
+ * @nnotes: number of @notes
+ * @creates: missing writable roots inside a region the table makes
+ *           writable: the launcher creates them (mkdir -p, mode 0700, as
+ *           the invoking user) before starting bwrap and leaves them
+ *           (owned)
+ * @ncreates: number of @creates
  */
 struct linux_launch {
 	struct lx_artifact sandbox;
 	char **placeholders;
 	size_t nplaceholders;
+	struct linux_host_note *notes;
+	size_t nnotes;
+	char **creates;
+	size_t ncreates;
 };
 
 /*

@@ -423,6 +423,27 @@ static void split_init_mounts(struct sandbox *sa)
 	a->n = start;
 	a->flags &= ~(uint32_t)(LX_CAP_DROP_ALL | LX_DISABLE_USERNS);
 	a->flags |= LX_UID_0 | LX_CAP_ADD_ALL;
+/* The instantiation's host notes as lines naming each row. */
+static void host_notes(const struct plan *plan, const struct linux_launch *l,
+		       struct sandbox *out)
+{
+	size_t i;
+
+	for (i = 0; i < l->nnotes; i++) {
+		const struct linux_host_note *n = &l->notes[i];
+		char *text, *line;
+
+		if (n->row >= plan->nfs)
+			continue;
+		text = row_label(&plan->fs[n->row]);
+		line = xasprintf("row %u '%s' (%s): '%s' %s", n->row, text,
+				 plan->fs[n->row].source, n->path, n->what);
+		strv_add(&out->host_notes, line);
+		if (n->warn)
+			strv_add(&out->warnings, line);
+		free(line);
+		free(text);
+	}
 }
 
 int sandbox_build(const struct plan *plan, const char *plan_path,
@@ -481,6 +502,11 @@ int sandbox_build(const struct plan *plan, const char *plan_path,
 	l.placeholders = NULL;
 	l.nplaceholders = 0;
 	out->nlaunch = nrows;
+	host_notes(plan, &l, out);
+	out->creates = l.creates;
+	out->ncreates = l.ncreates;
+	l.creates = NULL;
+	l.ncreates = 0;
 	ret = 0;
 out:
 	linux_launch_release(&l);
@@ -520,6 +546,37 @@ void placeholders_remove(struct sandbox *sa)
 	}
 }
 
+void creates_make(const struct sandbox *sa)
+{
+	size_t i;
+	char *p, *q;
+
+	for (i = 0; i < sa->ncreates; i++) {
+		bool ok = true;
+
+		p = xstrdup(sa->creates[i]);
+		for (q = p + 1;; q++) {
+			if (*q && *q != '/')
+				continue;
+			*q = '\0';
+			if (mkdir(p, 0700) < 0 && errno != EEXIST) {
+				vx_error("warning: cannot create '%s': %s; its "
+					 "row's mount is skipped", p,
+					 strerror(errno));
+				ok = false;
+				break;
+			}
+			if (!sa->creates[i][q - p])
+				break;
+			*q = '/';
+		}
+		if (ok)
+			vx_log("created the missing writable root '%s' (mode "
+			       "0700)", sa->creates[i]);
+		free(p);
+	}
+}
+
 void sandbox_release(struct sandbox *sa)
 {
 	size_t i;
@@ -529,5 +586,10 @@ void sandbox_release(struct sandbox *sa)
 	for (i = 0; i < sa->nplaceholders; i++)
 		free(sa->placeholders[i]);
 	free(sa->placeholders);
+	strv_release(&sa->host_notes);
+	strv_release(&sa->warnings);
+	for (i = 0; i < sa->ncreates; i++)
+		free(sa->creates[i]);
+	free(sa->creates);
 	memset(sa, 0, sizeof(*sa));
 }

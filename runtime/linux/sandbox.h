@@ -41,6 +41,7 @@
 #include <stddef.h>
 
 #include "linux_artifact.h"
+#include "strv.h"
 
 struct plan;
 
@@ -59,6 +60,12 @@ struct plan;
  * @init_mounts: the mounts the init makes (step 6; no flags), in order
  *               after every mount of @lx
  * @kstate: mounts the kernel-state wall added (runtime/walls/kstate.h)
+ * @host_notes: one line per row whose effect depended on the host (a
+ *              missing path, what was done), for --log and --dry-run
+ * @warnings: the lines of @host_notes where a row grants less than it
+ *            says (a missing writable root): printed on every launch
+ * @creates: missing writable roots to create (see mounts.h; owned)
+ * @ncreates: number of @creates
  */
 struct sandbox {
 	struct lx_artifact lx;
@@ -71,6 +78,10 @@ struct sandbox {
 	bool guarded_plan;
 	struct lx_artifact init_mounts;
 	size_t kstate;
+	struct strv host_notes;
+	struct strv warnings;
+	char **creates;
+	size_t ncreates;
 };
 
 /* Fewer mounts than this in the tail stay with bubblewrap. */
@@ -105,6 +116,13 @@ int placeholders_create(struct sandbox *sa, char **err);
  * reported on stderr and left.
  */
 void placeholders_remove(struct sandbox *sa);
+
+/*
+ * creates_make - mkdir -p every entry of @sa->creates (mode 0700, owned
+ * by the invoking user), kept after the child ends.  One that cannot be
+ * made is a warning: its row's bind is a try-bind and is then skipped.
+ */
+void creates_make(const struct sandbox *sa);
 
 /* sandbox_release - free what @sa holds; it is empty again. */
 void sandbox_release(struct sandbox *sa);
