@@ -567,8 +567,8 @@ static bool matches(const struct table *t, const struct row *row,
 }
 
 /*
- * Is ancestor @a (in either spelling) matched by @row, the row deciding a path below it, yet
- * written by a higher-priority rw row?  Such a row carves a writable
+ * Is ancestor @a (in either spelling) matched by @row, the row deciding
+ * a path below it, yet written by a higher-priority rw row?  Such a row carves a writable
  * directory out of @row's region, whose contents it does not cover.
  */
 static bool carved(const struct table *t, const struct row *row,
@@ -1189,7 +1189,8 @@ static void test_starstar_neighbours(void)
 	ok(prof != NULL, "!deny:**/.env inside a writable root compiles");
 	ok(prof && sbpl_may_rename(prof, "/srv/app", "/tmp/zz",
 				   SBPL_VNODE_DIRECTORY) &&
-	   !may_write(prof, "/tmp/zz/.env") && !may_write(prof, "/srv/app/.env"),
+	   !may_write(prof, "/tmp/zz/.env") &&
+	   !may_write(prof, "/srv/app/.env"),
 	   "... /srv/app moves, and .env is denied wherever it goes");
 	profile_free(prof);
 	tl_compiled_free(&c);
