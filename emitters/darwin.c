@@ -21,7 +21,9 @@
  * below it: directories above a ro or deny row's first "**" are guarded
  * (kept in place), and a row whose match depends on directories below
  * that (a "**" followed by more segments) is refused wherever a writable
- * region reaches them (doc/darwin.md, hole 5).
+ * region reaches them (doc/darwin.md, hole 5), and so is a ro or deny
+ * row in which a higher rw row opens a directory without opening what
+ * lies below it (hole 6).
  */
 #include <vbox.h>
 
@@ -447,11 +449,11 @@ static uint32_t form_fixed(const struct form *f)
 
 /*
  * May the rw form @w match a path strictly below a path that the first
- * @k segments of form @g match?  Conservative: two wildcard segments
- * may always meet.
+ * @k segments of form @g match (or that path itself, with @at)?
+ * Conservative: two wildcard segments may always meet.
  */
 static bool form_reaches_below(const struct form *w, const struct form *g,
-			       uint32_t k)
+			       uint32_t k, bool at)
 {
 	uint32_t i;
 
@@ -466,7 +468,7 @@ static bool form_reaches_below(const struct form *w, const struct form *g,
 		if (!seg_may_meet(a, b))
 			return false;
 	}
-	return i < w->nsegs || w->subtree;
+	return i < w->nsegs || w->subtree || at;
 }
 
 /*
@@ -569,27 +571,94 @@ static size_t rw_index_lower(const struct rw_index *ix, const char *key,
 }
 
 /*
+ * An rw row that matches a directory but not everything below it: wild,
+ * and not ending in "**".
+ */
+static bool rw_open_below(const struct row *w)
+{
+	return w->fs.wild && w->fs.segs[w->fs.nsegs - 1].kind != SEG_STARSTAR;
+}
+
+/**
+ * struct reach - one look-up in the rw index
+ * @g: the form of the ro or deny row
+ * @k: its fixed segments
+ * @above: NULL to consider every rw row, else only those of higher
+ *         priority than @above that leave what is below a match open
+ * @by: the answer so far: the first such rw row in table order
+ */
+struct reach {
+	const struct form *g;
+	uint32_t k;
+	const struct row *above;
+	const struct row *by;
+};
+
+/*
  * Test the entries whose key is the first @len bytes of @key (@exact),
- * or starts with them; keep in *@by the first rw row, in table
- * order, whose form reaches below the @k fixed segments of @g.
+ * or starts with them, for a form reaching below @q's fixed prefix.
  */
 static void rw_index_scan(const struct rw_index *ix, const char *key,
-			  size_t len, bool exact, const struct form *g,
-			  uint32_t k, const struct row **by)
+			  size_t len, bool exact, struct reach *q)
 {
 	size_t i;
 
 	for (i = rw_index_lower(ix, key, len); i < ix->n; i++) {
+		const struct row *w = ix->v[i].row;
 		const char *e = ix->v[i].key;
 
 		if (strncmp(e, key, len) != 0)
 			break;
 		if (exact && e[len])
 			break;
-		if ((!*by || ix->v[i].row->index < (*by)->index) &&
-		    form_reaches_below(&ix->v[i].f, g, k))
-			*by = ix->v[i].row;
+		if (q->by && w->index >= q->by->index)
+			continue;
+		if (q->above && (w->prio >= q->above->prio ||
+				 !rw_open_below(w)))
+			continue;
+		/* A subtree row's own path holds what it protects. */
+		if (form_reaches_below(&ix->v[i].f, q->g, q->k,
+				       q->above && q->g->subtree))
+			q->by = w;
 	}
+}
+
+/*
+ * The first rw row in table order (of those @above selects, see struct
+ * reach) that may match a path below the fixed prefix of @row, in any
+ * spelling; NULL if none.
+ */
+static const struct row *rw_reaching(const struct rw_index *ix,
+				     const struct row *row,
+				     const struct row *above)
+{
+	struct reach q = { .above = above };
+	struct form *gf;
+	size_t ngf, a, len;
+	char *key, *below;
+
+	forms_build(&row->fs, &gf, &ngf);
+	for (a = 0; a < ngf; a++) {
+		q.g = &gf[a];
+		q.k = form_fixed(&gf[a]);
+		key = form_key(&gf[a]);
+		below = xasprintf("%s/", key);
+		len = strlen(key);
+		/* Keys below this one, this one, then each ancestor's. */
+		rw_index_scan(ix, below, len + 1, false, &q);
+		free(below);
+		rw_index_scan(ix, key, len, true, &q);
+		while (len > 0) {
+			while (len > 0 && key[len - 1] != '/')
+				len--;
+			if (len > 0)
+				len--;
+			rw_index_scan(ix, key, len, true, &q);
+		}
+		free(key);
+	}
+	forms_free(gf, ngf);
+	return q.by;
 }
 
 /*
@@ -603,37 +672,37 @@ static const struct row *gap_writer(const struct table *table,
 				    const struct rw_index *ix,
 				    const struct row *row, bool *found)
 {
-	const struct row *by = NULL;
-	struct form *gf;
-	size_t ngf, a, len;
-	char *key, *below;
+	const struct row *by;
 
 	*found = table->default_write == EFFECT_RW;
 	if (*found)
 		return NULL;
-	forms_build(&row->fs, &gf, &ngf);
-	for (a = 0; a < ngf; a++) {
-		uint32_t k = form_fixed(&gf[a]);
-
-		key = form_key(&gf[a]);
-		below = xasprintf("%s/", key);
-		len = strlen(key);
-		/* Keys below this one, this one, then each ancestor's. */
-		rw_index_scan(ix, below, len + 1, false, &gf[a], k, &by);
-		free(below);
-		rw_index_scan(ix, key, len, true, &gf[a], k, &by);
-		while (len > 0) {
-			while (len > 0 && key[len - 1] != '/')
-				len--;
-			if (len > 0)
-				len--;
-			rw_index_scan(ix, key, len, true, &gf[a], k, &by);
-		}
-		free(key);
-	}
-	forms_free(gf, ngf);
+	by = rw_reaching(ix, row, NULL);
 	*found = by != NULL;
 	return by;
+}
+
+/*
+ * The carve: a higher-priority rw row that matches a directory inside
+ * @row's region but not what lies below it (!rw:/srv/ ** /.env above
+ * deny:/srv) makes that directory renamable while @row decides its
+ * contents: moved to another writable place, filled and moved back, it
+ * carries content into the region.  Returns that rw row when a place to
+ * move to exists (another rw row, or @default write rw), else NULL.
+ */
+static const struct row *carve_writer(const struct table *table,
+				      const struct rw_index *ix,
+				      const struct row *row)
+{
+	const struct row *by = rw_reaching(ix, row, row);
+	size_t i;
+
+	if (!by || table->default_write == EFFECT_RW)
+		return by;
+	for (i = 0; i < ix->n; i++)
+		if (ix->v[i].row != by)
+			return by;
+	return NULL;
 }
 
 static const char *effect_phrase(enum effect effect)
@@ -688,6 +757,18 @@ static void classify_fs(const struct table *table, const struct rw_index *ix,
 				"between its fixed prefix and the names it "
 				"matches");
 			free(where);
+			return;
+		}
+		by = carve_writer(table, ix, row);
+		if (by) {
+			landing_set_reason(l, LANDING_UNSUPPORTED,
+				"row %u, of higher priority, makes a directory "
+				"inside the region of '%s' writable but not "
+				"what lies below it: seatbelt cannot keep that "
+				"directory from being renamed to another "
+				"writable place, filled and renamed back; end "
+				"row %u in '/**' or give this row a higher "
+				"level", by->index, row->fs.text, by->index);
 			return;
 		}
 		by = gap ? NULL : name_row_writer(table, row);
