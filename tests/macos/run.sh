@@ -7,7 +7,7 @@
 # The test suite judges darwin profiles with an interpreter of its own
 # (tests/sbpl_check.c) on machines without macOS.  This script checks, on
 # a real Mac with sandbox-exec, the facts that interpreter relies on and
-# the attacks doc/darwin.md describes (holes 1-5): for each table it
+# the attacks doc/darwin.md describes (holes 1-6): for each table it
 # compiles a profile with vboxc, runs the attack under "sandbox-exec -f",
 # and prints one TAP line, "ok" or "not ok" (a table darwin must refuse:
 # "ok" when vboxc refuses it).  A control action that must succeed
@@ -315,6 +315,31 @@ rw:$W/g/out/**
 			echo x >'$W/g/srv/app/.env'"
 else
 	report 1 "hole 5: !deny:**/.env compiles"
+fi
+
+# ---- hole 6: a higher rw row opening a directory in a protected region ----
+
+mkdir -p "$W/c/srv/app" "$W/c/out"
+raw carve <<'EOF'
+(version 1)
+(allow default)
+(deny file-write* (subpath "@W@/c/srv"))
+(allow file-write* (regex "^@W@/c/srv/[^/]+$"))
+EOF
+allowed "model: a directory a later rule opens moves out, fills, back" \
+	"$W/carve.sb" "mv '$W/c/srv/app' '$W/c/out/d' &&
+		echo x >'$W/c/out/d/x' && mv '$W/c/out/d' '$W/c/srv/app'"
+test -s "$W/c/srv/app/x" && st=0 || st=1
+report "$st" "model: ... so srv/app/x has content the subpath denies"
+
+# shellcheck disable=SC2016
+if compile carve2 'rw:$W/c/out/**
+!rw:$W/c/srv/*
+ro:$W/c/srv/**' 2>"$W/carve2.err"; then
+	report 1 "hole 6: ro:.../srv/** below !rw:.../srv/* is refused"
+else
+	grep -q 'is unsupported on darwin' "$W/carve2.err" && st=0 || st=1
+	report "$st" "hole 6: ro:.../srv/** below !rw:.../srv/* is refused"
 fi
 
 if [ -n "$listener" ]; then
