@@ -944,19 +944,19 @@ static const struct {
 	  "!ro:/srv/pub/?\n"
 	  "!!deny:/srv/pub/\xc3\xa9\n"
 	  "rw:/srv/**/cache/**\n"
-	  "!deny:/srv/**/cache/*.lock\n"
+	  "!deny:/srv/cache/*.lock\n"
 	  "ro:/srv/a.b+c(d)/**\n" },
 	{ "doc/targets.md worked example",
 	  "rw:/Users/dev/proj/**\n"
 	  "!deny:/Users/dev/proj/.env\n"
 	  "!ro:/Users/dev/proj/.git/**\n"
-	  "deny:**/*.pem\n"
+	  "!deny:**/*.pem\n"
 	  "rw:/tmp/build\n"
 	  "allow:localhost:5432\n"
 	  "allow:github.com:443\n" },
 	{ "everything under a private glob",
 	  "deny:/private/**/k\n"
-	  "!rw:**/.env\n"
+	  "!rw:/home/**/.env\n"
 	  "rw:/home/*/work\n"
 	  "!!deny:/home/tester/work/x?\n" },
 };

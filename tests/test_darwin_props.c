@@ -17,6 +17,11 @@
  *     decides (the directories of the pattern's fixed part, above its
  *     first "**"), and the creation there of a symbolic link or of a
  *     directory prepared elsewhere and renamed in;
+ *   - for every ancestor below that fixed part (a directory a "**" or a
+ *     later segment stands for): renaming it out of the match, writing
+ *     the decided path at its new place and moving it back, or creating
+ *     it as a symbolic link to a directory elsewhere and writing through
+ *     it (Seatbelt matches the resolved path);
  *   - connections to 127.0.0.1, 127.0.0.2 and ::1 on probe ports.
  *
  * Wider than explain fails the table's test point.  Narrower (the
@@ -76,7 +81,8 @@ static const char *const whole_patterns[] = {
 	"/srv/app/.env", "/srv/a/b/c", "/srv/**", "/srv/work/**",
 	"**/.env", "/srv/*/config", "/tmp/app/.env", "/private/tmp/**",
 	"/Users/Dev/proj/.git/**", "/Users/Dev/proj/**", "/dev/stdout",
-	"/dev/std*",
+	"/dev/std*", "/srv/**/.env", "/srv/**/work/config", "**/work/config",
+	"/srv/*/**/config", "/etc/**/shadow",
 };
 static const char *const roots[] = {
 	"/srv", "/dev", "/tmp", "/private/tmp", "/Users/Dev", "/var/db",
@@ -481,6 +487,67 @@ static void check_ancestor(const struct sbpl_profile *prof, const char *a,
 	      "rename a directory onto %s, an ancestor of %s", a, path);
 }
 
+/* Where a child may move a directory to, or point a link at. */
+static const char *const elsewhere[] = {
+	"/srv/zz", "/tmp/zz", "/Users/Dev/zz", "/var/db/zz", "/zz",
+};
+
+/* Would writing @path (an existing file, or creating it) succeed? */
+static bool may_write(const struct sbpl_profile *prof, const char *path)
+{
+	bool allow = false;
+
+	sbpl_eval_path(prof, "file-write-data", path, &allow);
+	return allow || sbpl_may_create(prof, path, SBPL_VNODE_REGULAR);
+}
+
+/*
+ * The attacks on an ancestor @a of @path (a path a ro or deny row
+ * decides; @rest is @path below @a) through a place @dst elsewhere:
+ * "mv @a @dst; write @dst/@rest; mv @dst @a", and "ln -s @dst @a; write
+ * @a/@rest" (Seatbelt judges the resolved @dst/@rest).  Either gives
+ * @path content the table refuses.  @dst inside @a is skipped.
+ */
+static void check_escape(const struct sbpl_profile *prof, const char *a,
+			 const char *dst, const char *rest, const char *path,
+			 struct verdicts *v)
+{
+	size_t alen = strlen(a);
+	char *moved;
+
+	if (!strncmp(dst, a, alen) && (dst[alen] == '/' || !dst[alen]))
+		return;
+	moved = xasprintf("%s%s", dst, rest);
+	judge(v, sbpl_may_rename(prof, a, dst, SBPL_VNODE_DIRECTORY) &&
+	      sbpl_may_rename(prof, dst, a, SBPL_VNODE_DIRECTORY) &&
+	      may_write(prof, moved),
+	      "mv %s %s, write %s, move it back: %s changed", a, dst, moved,
+	      path);
+	judge(v, sbpl_may_create(prof, a, SBPL_VNODE_SYMLINK) &&
+	      may_write(prof, moved),
+	      "ln -s %s %s, write %s%s: %s has content", dst, a, a, rest,
+	      path);
+	free(moved);
+}
+
+/* check_escape() for ancestor @a towards every place in reach. */
+static void check_escapes(const struct sbpl_profile *prof, const char *a,
+			  const char *rest, const char *path,
+			  struct verdicts *v)
+{
+	const char *slash = strrchr(a, '/');
+	char *sib = xasprintf("%.*s/zz", (int)(slash - a), a);
+	char *deeper = xasprintf("%.*s/zz/q", (int)(slash - a), a);
+	size_t i;
+
+	check_escape(prof, a, sib, rest, path, v);
+	check_escape(prof, a, deeper, rest, path, v);
+	for (i = 0; i < array_size(elsewhere); i++)
+		check_escape(prof, a, elsewhere[i], rest, path, v);
+	free(deeper);
+	free(sib);
+}
+
 static void check_ancestors(const struct tl_compiled *c,
 			    const struct sbpl_profile *prof,
 			    const char *path, struct verdicts *v)
@@ -519,6 +586,20 @@ static void check_ancestors(const struct tl_compiled *c,
 		if (alias)
 			check_ancestor(prof, alias, path, v);
 		free(alias);
+		free(b.s);
+	}
+	/* Every ancestor: moved out of the match and back, or a link. */
+	for (k = 1; k < p.nsegs; k++) {
+		struct strbuf b = { 0 }, r = { 0 };
+		uint32_t i;
+
+		for (i = 0; i < p.nsegs; i++) {
+			strbuf_putc(i < k ? &b : &r, '/');
+			strbuf_add(i < k ? &b : &r, p.segs[i].s,
+				   p.segs[i].len);
+		}
+		check_escapes(prof, b.s, r.s, path, v);
+		free(r.s);
 		free(b.s);
 	}
 	fs_path_free(&p);
@@ -923,12 +1004,187 @@ static void test_hole_plant(void)
 	}
 }
 
+/*
+ * The "**" gap: a directory a "**" (or a later segment) stands for has
+ * no guard, so it could be renamed out of the match and back, or be
+ * created as a symbolic link to elsewhere.  Such a row is refused on
+ * darwin wherever a writable region reaches below its fixed prefix; a
+ * row no writable region reaches, and shapes that re-match wherever
+ * the tree goes, still compile and hold.
+ */
+static void test_hole_starstar(void)
+{
+	static const struct {
+		const char *rules;
+		const char *row;	/* the refused row's text */
+		const char *a;		/* an ancestor below the prefix */
+		const char *dst;	/* where it goes */
+		const char *rest;	/* the decided path below it */
+	} refused[] = {
+		{ "rw:/srv/**\nrw:/tmp/**\n!deny:/srv/**/.env\n",
+		  "row 2 '!deny:/srv/**/.env'", "/srv/app", "/tmp/zz",
+		  "/.env" },
+		{ "rw:/srv/**\n!ro:/srv/**/work/config\n",
+		  "row 1 '!ro:/srv/**/work/config'", "/srv/a/work",
+		  "/srv/a/zz", "/config" },
+		{ "@default write rw\n!deny:**/work/config\n",
+		  "row 0 '!deny:**/work/config'", "/u/work", "/u/zz",
+		  "/config" },
+		{ "!rw:/tmp/**\ndeny:/srv/**/.env\n!rw:/srv/*\n",
+		  "row 1 'deny:/srv/**/.env'", "/srv/app", "/tmp/zz",
+		  "/.env" },
+	};
+	size_t i;
+
+	for (i = 0; i < array_size(refused); i++) {
+		struct tl_compiled c;
+		struct sbpl_profile *prof;
+		char *path = xasprintf("%s%s", refused[i].a, refused[i].rest);
+		char *moved = xasprintf("%s%s", refused[i].dst,
+					refused[i].rest);
+
+		if (ok(!tl_compile(&c, refused[i].rules, "darwin",
+				   TL_CLASSIFY | TL_QUIET), "table %zu loads",
+		       i) && c.classified) {
+			char *want = xasprintf("%s is unsupported on darwin",
+					       refused[i].row);
+
+			ok(has_error(&c.diags, want) &&
+			   has_error(&c.diags, "renamed") &&
+			   has_error(&c.diags, "symbolic link"),
+			   "%s: refused, naming the row, darwin and the "
+			   "reason", refused[i].row);
+			free(want);
+			tl_compiled_free(&c);
+			free(moved);
+			free(path);
+			continue;
+		}
+		tl_compiled_free(&c);
+		prof = profile_of(&c, refused[i].rules);
+		ok(!(prof && sbpl_may_rename(prof, refused[i].a,
+					     refused[i].dst,
+					     SBPL_VNODE_DIRECTORY) &&
+		     sbpl_may_rename(prof, refused[i].dst, refused[i].a,
+				     SBPL_VNODE_DIRECTORY) &&
+		     may_write(prof, moved)),
+		   "%s: mv %s %s, write, move back is refused",
+		   refused[i].row, refused[i].a, refused[i].dst);
+		ok(!(prof && sbpl_may_create(prof, refused[i].a,
+					     SBPL_VNODE_SYMLINK) &&
+		     may_write(prof, moved)),
+		   "%s: ln -s %s %s, write %s is refused", refused[i].row,
+		   refused[i].dst, refused[i].a, path);
+		profile_free(prof);
+		tl_compiled_free(&c);
+		free(moved);
+		free(path);
+	}
+}
+
+/*
+ * The carve: a higher-priority rw row that matches a directory inside a
+ * ro or deny region, but not what is below it, would let the directory
+ * be moved out, filled and moved back.  The ro or deny row is refused;
+ * ending the rw row in "**", or raising the protecting row, compiles.
+ */
+static void test_carve(void)
+{
+	static const struct {
+		const char *rules;
+		const char *row;
+	} refused[] = {
+		{ "rw:/tmp/**\n!rw:/srv/**/.env\ndeny:/srv\n",
+		  "row 2 'deny:/srv'" },
+		{ "rw:/tmp/**\n!rw:/srv/*\nro:/srv/**\n",
+		  "row 2 'ro:/srv/**'" },
+		{ "@default write rw\n!!rw:/srv/*/config\n"
+		  "!deny:/srv/work/config\n",
+		  "row 1 '!deny:/srv/work/config'" },
+	};
+	struct tl_compiled c;
+	struct sbpl_profile *prof;
+	size_t i;
+
+	for (i = 0; i < array_size(refused); i++) {
+		char *want = xasprintf("%s is unsupported on darwin",
+				       refused[i].row);
+
+		ok(!tl_compile(&c, refused[i].rules, "darwin",
+			       TL_CLASSIFY | TL_QUIET) && c.classified &&
+		   has_error(&c.diags, want) &&
+		   has_error(&c.diags, "renamed to another writable place"),
+		   "%s below a higher rw row opening a directory in it: "
+		   "refused, naming the row, darwin and the reason",
+		   refused[i].row);
+		free(want);
+		tl_compiled_free(&c);
+	}
+
+	prof = profile_of(&c, "rw:/tmp/**\n!rw:/srv/**/.env/**\n"
+			  "deny:/srv\n");
+	ok(prof != NULL, "an rw row ending in '/**' above deny:/srv compiles");
+	profile_free(prof);
+	tl_compiled_free(&c);
+	prof = profile_of(&c, "rw:/tmp/**\n!rw:/srv/**/.env\n!!deny:/srv\n");
+	ok(prof && !may_write(prof, "/srv/app/.env") &&
+	   !sbpl_may_unlink(prof, "/srv/app/.env", SBPL_VNODE_DIRECTORY),
+	   "a deny row above the rw row compiles and keeps the directory");
+	profile_free(prof);
+	tl_compiled_free(&c);
+}
+
+/* Neighbours of the "**" gap that compile and hold. */
+static void test_starstar_neighbours(void)
+{
+	struct tl_compiled c;
+	struct sbpl_profile *prof;
+
+	prof = profile_of(&c, "rw:/tmp/**\ndeny:/etc/**/shadow\n");
+	ok(prof != NULL, "deny:/etc/**/shadow outside every writable region "
+	   "compiles");
+	ok(prof && !sbpl_may_rename(prof, "/etc/a", "/tmp/zz",
+				    SBPL_VNODE_DIRECTORY) &&
+	   !sbpl_may_create(prof, "/etc/a", SBPL_VNODE_SYMLINK) &&
+	   !may(prof, "file-read-data", "/etc/a/shadow"),
+	   "... and /etc/a can be neither moved nor made a link");
+	profile_free(prof);
+	tl_compiled_free(&c);
+
+	prof = profile_of(&c, "rw:/srv/**\nrw:/tmp/**\n!deny:**/.env\n");
+	ok(prof != NULL, "!deny:**/.env inside a writable root compiles");
+	ok(prof && sbpl_may_rename(prof, "/srv/app", "/tmp/zz",
+				   SBPL_VNODE_DIRECTORY) &&
+	   !may_write(prof, "/tmp/zz/.env") &&
+	   !may_write(prof, "/srv/app/.env"),
+	   "... /srv/app moves, and .env is denied wherever it goes");
+	profile_free(prof);
+	tl_compiled_free(&c);
+
+	prof = profile_of(&c, "rw:/srv/**\nrw:/tmp/**\n!ro:/srv/*/config\n");
+	ok(prof != NULL, "!ro:/srv/*/config inside a writable root compiles");
+	ok(prof && !sbpl_may_unlink(prof, "/srv/a", SBPL_VNODE_DIRECTORY) &&
+	   !sbpl_may_create(prof, "/srv/a", SBPL_VNODE_SYMLINK) &&
+	   !may_write(prof, "/srv/a/config"),
+	   "... its '*' directories are guarded: not moved, not a link");
+	profile_free(prof);
+	tl_compiled_free(&c);
+
+	prof = profile_of(&c, "rw:/srv/**\n!deny:/srv/work/**\n");
+	ok(prof != NULL, "!deny:/srv/work/** (a trailing '**') compiles");
+	profile_free(prof);
+	tl_compiled_free(&c);
+}
+
 int main(void)
 {
 	test_hole_devices();
 	test_hole_loopback();
 	test_hole_ro_rename();
 	test_hole_plant();
+	test_hole_starstar();
+	test_starstar_neighbours();
+	test_carve();
 	test_random_tables();
 	return done_testing();
 }

@@ -7,9 +7,10 @@
 # The test suite judges darwin profiles with an interpreter of its own
 # (tests/sbpl_check.c) on machines without macOS.  This script checks, on
 # a real Mac with sandbox-exec, the facts that interpreter relies on and
-# the four attacks doc/darwin.md describes: for each table it compiles a
-# profile with vboxc, runs the attack under "sandbox-exec -f", and prints
-# one TAP line, "ok" or "not ok".  A control action that must succeed
+# the attacks doc/darwin.md describes (holes 1-6): for each table it
+# compiles a profile with vboxc, runs the attack under "sandbox-exec -f",
+# and prints one TAP line, "ok" or "not ok" (a table darwin must refuse:
+# "ok" when vboxc refuses it).  A control action that must succeed
 # runs under every profile first, so a profile that denies everything
 # cannot pass by accident.
 #
@@ -268,6 +269,77 @@ if compile plant 'rw:$W/srv/**
 	report "$st" "hole 4: the ancestors are still absent after the last attack"
 else
 	report 1 "hole 4: the table compiles"
+fi
+
+# ---- hole 5: a glob's inner directories moved out and back, or linked ----
+
+# The attack is real: under a profile denying only the glob, a directory
+# below the prefix is moved out of the match, filled, and moved back.
+mkdir -p "$W/g/srv/app" "$W/g/out"
+raw globonly <<'EOF'
+(version 1)
+(allow default)
+(deny file-write* (regex "^@W@/g/srv(/.*)?/\\.env$"))
+EOF
+allowed "model: a glob deny alone lets mv out, write, mv back through" \
+	"$W/globonly.sb" "mv '$W/g/srv/app' '$W/g/out/d' &&
+		echo x >'$W/g/out/d/.env' && mv '$W/g/out/d' '$W/g/srv/app'"
+test -s "$W/g/srv/app/.env" && st=0 || st=1
+report "$st" "model: ... so srv/app/.env has content the glob denies"
+rm -rf "$W/g/srv/app" "$W/g/out/d"
+allowed "model: ... and so does a symbolic link to elsewhere" \
+	"$W/globonly.sb" "ln -s '$W/g/out' '$W/g/srv/app' &&
+		echo x >'$W/g/srv/app/.env'"
+rm -rf "$W/g/srv/app" "$W/g/out/.env"
+mkdir -p "$W/g/srv/app"
+
+# shellcheck disable=SC2016
+if compile movable 'rw:$W/g/srv/**
+rw:$W/g/out/**
+!deny:$W/g/srv/**/.env' 2>"$W/movable.err"; then
+	report 1 "hole 5: !deny:.../srv/**/.env in a writable root is refused"
+else
+	grep -q 'is unsupported on darwin' "$W/movable.err" && st=0 || st=1
+	report "$st" "hole 5: !deny:.../srv/**/.env in a writable root is refused"
+fi
+# shellcheck disable=SC2016
+if compile anyenv 'rw:$W/g/srv/**
+rw:$W/g/out/**
+!deny:**/.env'; then
+	allowed "hole 5: control: !deny:**/.env leaves directories movable" \
+		"$W/anyenv.sb" "mv '$W/g/srv/app' '$W/g/out/d'"
+	refused "hole 5: !deny:**/.env: .env is denied where the directory went" \
+		"$W/anyenv.sb" "echo x >'$W/g/out/d/.env'"
+	refused "hole 5: !deny:**/.env: ... and through a link" \
+		"$W/anyenv.sb" "ln -s '$W/g/out/d' '$W/g/srv/app' &&
+			echo x >'$W/g/srv/app/.env'"
+else
+	report 1 "hole 5: !deny:**/.env compiles"
+fi
+
+# ---- hole 6: a higher rw row opening a directory in a protected region ----
+
+mkdir -p "$W/c/srv/app" "$W/c/out"
+raw carve <<'EOF'
+(version 1)
+(allow default)
+(deny file-write* (subpath "@W@/c/srv"))
+(allow file-write* (regex "^@W@/c/srv/[^/]+$"))
+EOF
+allowed "model: a directory a later rule opens moves out, fills, back" \
+	"$W/carve.sb" "mv '$W/c/srv/app' '$W/c/out/d' &&
+		echo x >'$W/c/out/d/x' && mv '$W/c/out/d' '$W/c/srv/app'"
+test -s "$W/c/srv/app/x" && st=0 || st=1
+report "$st" "model: ... so srv/app/x has content the subpath denies"
+
+# shellcheck disable=SC2016
+if compile carve2 'rw:$W/c/out/**
+!rw:$W/c/srv/*
+ro:$W/c/srv/**' 2>"$W/carve2.err"; then
+	report 1 "hole 6: ro:.../srv/** below !rw:.../srv/* is refused"
+else
+	grep -q 'is unsupported on darwin' "$W/carve2.err" && st=0 || st=1
+	report "$st" "hole 6: ro:.../srv/** below !rw:.../srv/* is refused"
 fi
 
 if [ -n "$listener" ]; then
