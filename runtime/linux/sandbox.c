@@ -423,6 +423,8 @@ static void split_init_mounts(struct sandbox *sa)
 	a->n = start;
 	a->flags &= ~(uint32_t)(LX_CAP_DROP_ALL | LX_DISABLE_USERNS);
 	a->flags |= LX_UID_0 | LX_CAP_ADD_ALL;
+}
+
 /* The instantiation's host notes as lines naming each row. */
 static void host_notes(const struct plan *plan, const struct linux_launch *l,
 		       struct sandbox *out)
