@@ -28,7 +28,7 @@
 # (seconds of fuzzing in check, default 60), CI (informational only).
 set -euo pipefail
 
-DEPS="build-essential flex bison autoconf automake libtool pkg-config libjansson-dev clang libclang-rt-14-dev bubblewrap hyperfine"
+DEPS="build-essential flex bison autoconf automake libtool pkg-config libjansson-dev libc-ares-dev clang libclang-rt-14-dev bubblewrap hyperfine"
 
 cd "$(dirname "${BASH_SOURCE[0]}")"
 top=$PWD
