@@ -354,6 +354,18 @@ static void classify_fs(const struct table *table, struct landing_set *set,
 	}
 }
 
+/* proxy_runs - vbox-exec runs the proxy: some live allow row exists */
+static bool proxy_runs(const struct table *table)
+{
+	size_t i;
+
+	for (i = 0; i < table->net.n; i++)
+		if (table->net.order[i]->effect == EFFECT_ALLOW &&
+		    !table->net.order[i]->shadowed_by)
+			return true;
+	return false;
+}
+
 static void classify_net(const struct table *table, const struct row *row,
 			 struct landing *l)
 {
@@ -361,6 +373,23 @@ static void classify_net(const struct table *table, const struct row *row,
 		landing_set_reason(l, LANDING_ABSORBED,
 				   "dead: covered by row %u",
 				   row->shadowed_by->index);
+		return;
+	}
+	if (table->default_net == EFFECT_DENY && proxy_runs(table)) {
+		/* vbox-exec runs its egress proxy, bridged into the
+		 * sandbox's network namespace, and it judges every row */
+		if (row->net.kind == HOST_LOOPBACK && row->effect == EFFECT_ALLOW)
+			landing_set_reason(l, LANDING_PROXY, "%s",
+				row->net.any_port ?
+				"the egress proxy only: clients that honour "
+				"NO_PROXY never send loopback through a proxy; "
+				"name the ports" :
+				"the egress proxy, and a plain TCP forward at "
+				"the same port on the sandbox's loopback");
+		else
+			landing_set_reason(l, LANDING_PROXY,
+				"the egress proxy, bridged into the sandbox's "
+				"network namespace");
 		return;
 	}
 	if (table->default_net == EFFECT_DENY) {

@@ -75,6 +75,10 @@ enum ch_type {
  * @CH_A_STATUS: u32, an exit status
  * @CH_A_MESSAGE: string, one line for the user
  * @CH_A_FD: u32 role (enum ch_fd_role), u32 index of an attached fd
+ * @CH_A_LISTEN: CH_SETUP: u32 port; the init listens on 127.0.0.1:port
+ *               and [::1]:port in the sandbox's network namespace and
+ *               sends the sockets back (CH_FD_LISTEN) for the egress
+ *               proxy and its loopback forwards
  */
 enum ch_attr {
 	CH_A_PWD = 1,
@@ -83,15 +87,19 @@ enum ch_attr {
 	CH_A_STATUS = 4,
 	CH_A_MESSAGE = 5,
 	CH_A_FD = 6,
+	CH_A_LISTEN = 16,
 };
 
 /**
  * enum ch_fd_role - what an attached fd is for (CH_A_FD); numbers are
  * reserved here so the rooms that add them cannot collide
  * @CH_FD_NONE: never sent
+ * @CH_FD_LISTEN: a listening TCP socket asked for by CH_A_LISTEN (its
+ *                port and family tell which)
  */
 enum ch_fd_role {
 	CH_FD_NONE = 0,
+	CH_FD_LISTEN = 16,
 };
 
 /**

@@ -100,7 +100,7 @@ static int host_main(const char *plan_path, const char *log_path,
 	loop_run(&lp);
 	proxy_release(&px);
 	judge_release(&j);
-	plan_free(&plan);
+	plan_release(&plan);
 	loop_release(&lp);
 	return 0;
 }

@@ -20,6 +20,8 @@
 #define VBOX_INIT_LINK_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "channel.h"
@@ -46,7 +48,11 @@ typedef void (*init_link_fn)(struct init_link *l, void *ctx);
  * @protocol_error: a malformed or unexpected message arrived (the link
  *                  was closed; the launch fails closed: 125)
  * @on_started: called once when @started becomes true
- * @ctx: for @on_started
+ * @ctx: for @on_started and @on_listener
+ * @listen_ports: ports the init must listen on (CH_A_LISTEN), or NULL
+ * @nlisten: number of @listen_ports
+ * @on_listener: takes each listening socket the init sends back
+ *               (CH_FD_LISTEN); NULL: they are closed
  */
 struct init_link {
 	int sock;
@@ -62,6 +68,9 @@ struct init_link {
 	bool protocol_error;
 	init_link_fn on_started;
 	void *ctx;
+	const uint16_t *listen_ports;
+	size_t nlisten;
+	void (*on_listener)(struct init_link *l, int fd, void *ctx);
 };
 
 /*

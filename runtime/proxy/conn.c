@@ -27,18 +27,21 @@
  * @w: its watch
  * @px: the proxy
  * @proto: what it speaks
+ * @port: PROXY_FORWARD: the host loopback port
  * @next: the proxy's list
  */
 struct plisten {
 	struct loop_watch w;
 	struct proxy *px;
 	enum proxy_proto proto;
+	uint16_t port;
 	struct plisten *next;
 };
 
 static const char *proto_name(enum proxy_proto p)
 {
-	return p == PROXY_HTTP ? "http" : "socks5";
+	return p == PROXY_HTTP ? "http" : p == PROXY_SOCKS5 ? "socks5" :
+							       "forward";
 }
 
 void pc_log(struct pconn *pc, const char *fmt, ...)
@@ -275,6 +278,11 @@ static void fail(struct pconn *pc, enum pc_fail f, const char *text)
 	};
 	int code;
 
+	if (pc->proto == PROXY_FORWARD) {
+		/* a plain forward has no way to say why: it is reset */
+		pc_abort(pc, NULL);
+		return;
+	}
 	if (pc->proto == PROXY_HTTP) {
 		http_refuse(pc, http_status[f], text);
 		return;
@@ -319,7 +327,9 @@ static void established(struct pconn *pc, const unsigned char *extra,
 	pc->hs = NULL;
 	pc_touch(pc);
 	arm(pc, pc->px->limits.idle_ms);
-	if (pc->proto == PROXY_SOCKS5) {
+	if (pc->proto == PROXY_FORWARD) {
+		relay_start(pc, extra, n);
+	} else if (pc->proto == PROXY_SOCKS5) {
 		socks_established(pc);
 		relay_start(pc, extra, n);
 	} else if (pc->tunnel) {
@@ -842,6 +852,17 @@ static void on_accept(struct loop *lp, struct loop_watch *w, uint32_t events)
 		}
 		pc->state = PC_READ_REQ;
 		arm(pc, px->limits.handshake_ms);
+		if (l->proto == PROXY_FORWARD) {
+			char hp[32];
+
+			pc->tunnel = true;
+			snprintf(hp, sizeof(hp), "localhost:%u", l->port);
+			snprintf(pc->what, sizeof(pc->what), "forward %s", hp);
+			/* no client bytes are read until the tunnel is up */
+			pc->state = PC_RESOLVE;
+			pc_events(pc);
+			pc_go(pc, hp);
+		}
 	}
 }
 
@@ -881,7 +902,8 @@ int proxy_init(struct proxy *px, struct loop *lp, struct judge *j,
 	return 0;
 }
 
-int proxy_listen(struct proxy *px, int fd, enum proxy_proto proto)
+static int add_listener(struct proxy *px, int fd, enum proxy_proto proto,
+			uint16_t port)
 {
 	struct plisten *l;
 	int rc;
@@ -895,6 +917,7 @@ int proxy_listen(struct proxy *px, int fd, enum proxy_proto proto)
 	l = xcalloc(1, sizeof(*l));
 	l->px = px;
 	l->proto = proto;
+	l->port = port;
 	loop_watch_init(&l->w, fd, on_accept, l);
 	rc = loop_watch_add(px->lp, &l->w, EPOLLIN);
 	if (rc) {
@@ -905,6 +928,16 @@ int proxy_listen(struct proxy *px, int fd, enum proxy_proto proto)
 	l->next = px->listeners;
 	px->listeners = l;
 	return 0;
+}
+
+int proxy_listen(struct proxy *px, int fd, enum proxy_proto proto)
+{
+	return add_listener(px, fd, proto, 0);
+}
+
+int proxy_listen_forward(struct proxy *px, int fd, uint16_t port)
+{
+	return add_listener(px, fd, PROXY_FORWARD, port);
 }
 
 void proxy_release(struct proxy *px)

@@ -28,10 +28,13 @@
  * enum proxy_proto - what an endpoint speaks
  * @PROXY_HTTP: HTTP/1.1 proxy requests
  * @PROXY_SOCKS5: SOCKS5 with username/password
+ * @PROXY_FORWARD: a plain TCP forward to one loopback port of the host
+ *                 (a loopback-class row), judged like any target
  */
 enum proxy_proto {
 	PROXY_HTTP,
 	PROXY_SOCKS5,
+	PROXY_FORWARD,
 };
 
 /**
@@ -99,6 +102,13 @@ int proxy_init(struct proxy *px, struct loop *lp, struct judge *j,
  * owns it from now on, success or not).  Returns 0 or -errno.
  */
 int proxy_listen(struct proxy *px, int fd, enum proxy_proto proto);
+
+/*
+ * proxy_listen_forward - forward connections accepted on the listening
+ * socket @fd to localhost:@port on the host, as plain TCP, each judged
+ * as "localhost:@port".  The proxy owns @fd.  Returns 0 or -errno.
+ */
+int proxy_listen_forward(struct proxy *px, int fd, uint16_t port);
 
 /* proxy_release - close every connection and listener; free all. */
 void proxy_release(struct proxy *px);

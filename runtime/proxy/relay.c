@@ -295,9 +295,10 @@ void relay_start(struct pconn *pc, const unsigned char *prefix, size_t n)
 	free(pc->in);
 	pc->in = NULL;
 	pc->inlen = 0;
-	pc->sni_wait = true;
+	/* a plain forward is not a proxy tunnel: nothing to check */
+	pc->sni_wait = pc->proto != PROXY_FORWARD;
 	pc->state = PC_TUNNEL;
-	if (pc->c2u.plen) {
+	if (pc->sni_wait && pc->c2u.plen) {
 		int rc = sni_decide(pc);
 
 		if (rc < 0)
