@@ -30,6 +30,10 @@ struct dns_fixed {
 	const char *addr;
 };
 
+/* The test pattern's period (bytes). */
+#define PATTERN_PERIOD 65521
+/* pattern_at - PATTERN_PERIOD bytes of the pattern from offset @off */
+const uint8_t *pattern_at(uint64_t off);
 uint8_t pattern_byte(uint64_t i);
 int write_all(int fd, const void *p, size_t n);
 ssize_t read_head(int fd, char *buf, size_t cap);

@@ -1038,6 +1038,21 @@ static void test_sni(const struct host *h, uint16_t echo, uint16_t banner)
 		close(fd);
 }
 
+/* pattern_ok - are the @n bytes at @p the pattern from offset @off? */
+static bool pattern_ok(const char *p, size_t n, uint64_t off)
+{
+	while (n) {
+		size_t k = n < PATTERN_PERIOD ? n : PATTERN_PERIOD;
+
+		if (memcmp(p, pattern_at(off), k))
+			return false;
+		p += k;
+		off += k;
+		n -= k;
+	}
+	return true;
+}
+
 /* big_read - read @total pattern bytes, slowly at times; byte-exact? */
 static bool big_read(int fd, uint64_t total, bool slow)
 {
@@ -1048,13 +1063,11 @@ static bool big_read(int fd, uint64_t total, bool slow)
 		size_t want = total - off < sizeof(buf) ? (size_t)(total - off) :
 							  sizeof(buf);
 		ssize_t k = recv(fd, buf, want, 0);
-		ssize_t i;
 
 		if (k <= 0)
 			return false;
-		for (i = 0; i < k; i++)
-			if ((uint8_t)buf[i] != pattern_byte(off + (uint64_t)i))
-				return false;
+		if (!pattern_ok(buf, (size_t)k, off))
+			return false;
 		off += (uint64_t)k;
 		if (slow && off >= next_pause) {
 			/* a slow reader: the window fills, the proxy must
@@ -1555,12 +1568,124 @@ static void run_dns_tests(void)
 	host_stop(&h);
 }
 
+
+/* ---- bench client modes (bench/proxy.sh) ------------------------------ */
+
+/* proxy_from_env - port and token of $HTTP_PROXY (http://vbox:T@H:P) */
+static int proxy_from_env(uint16_t *port, char *token, size_t size)
+{
+	const char *v = getenv("HTTP_PROXY"), *at, *colon;
+
+	if (!v || strncmp(v, "http://vbox:", 12))
+		return -1;
+	at = strchr(v, '@');
+	colon = at ? strrchr(at, ':') : NULL;
+	if (!colon || (size_t)(at - v - 12) >= size)
+		return -1;
+	snprintf(token, size, "%.*s", (int)(at - v - 12), v + 12);
+	*port = (uint16_t)atoi(colon + 1);
+	return 0;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* bench_open - a connection to HOST:PORT, directly or by CONNECT */
+static int bench_open(const char *mode, const char *host, uint16_t port)
+{
+	struct host h;
+	char head[4096], target[300];
+
+	if (!strcmp(mode, "direct"))
+		return tcp_to(host, port);
+	memset(&h, 0, sizeof(h));
+	if (proxy_from_env(&h.http, h.th, sizeof(h.th)) != 0)
+		return -1;
+	snprintf(target, sizeof(target), strchr(host, ':') ? "[%s]:%u" :
+							      "%s:%u",
+		 host, port);
+	return http_connect(&h, target, h.th, head, sizeof(head));
+}
+
+static int bench_fetch(const char *mode, const char *host, uint16_t port,
+		       uint64_t size)
+{
+	char head[4096], *req, *cred = NULL;
+	double t0 = now_s();
+	struct host h;
+	int fd;
+
+	memset(&h, 0, sizeof(h));
+	if (!strcmp(mode, "http")) {
+		if (proxy_from_env(&h.http, h.th, sizeof(h.th)) != 0)
+			return 2;
+		cred = basic("vbox", h.th);
+		fd = tcp(h.http);
+		req = xasprintf("GET http://%s:%u/size/%llu HTTP/1.1\r\n"
+				"Proxy-Authorization: Basic %s\r\n"
+				"Connection: close\r\n\r\n",
+				host, port, (unsigned long long)size, cred);
+	} else {
+		fd = bench_open(mode, host, port);
+		req = xasprintf("GET /size/%llu HTTP/1.1\r\nHost: %s\r\n"
+				"Connection: close\r\n\r\n",
+				(unsigned long long)size, host);
+	}
+	if (fd < 0 || write_all(fd, req, strlen(req)) != 0 ||
+	    read_head(fd, head, sizeof(head)) <= 0 ||
+	    content_length(head) != (long)size || !big_read(fd, size, false) ||
+	    !closed(fd)) {
+		fprintf(stderr, "fetch %s: failed or not byte-exact\n", mode);
+		return 1;
+	}
+	printf("%llu %.6f\n", (unsigned long long)size, now_s() - t0);
+	free(req);
+	free(cred);
+	close(fd);
+	return 0;
+}
+
+static int bench_rate(const char *mode, const char *host, uint16_t port,
+		      unsigned n)
+{
+	double t0 = now_s();
+	unsigned i;
+	char c;
+
+	for (i = 0; i < n; i++) {
+		int fd = bench_open(mode, host, port);
+
+		if (fd < 0 || write_all(fd, "x", 1) != 0 ||
+		    recv(fd, &c, 1, MSG_WAITALL) != 1) {
+			fprintf(stderr, "rate %s: connection %u failed\n", mode,
+				i);
+			return 1;
+		}
+		close(fd);
+	}
+	printf("%u %.6f\n", n, now_s() - t0);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	char tmpl[] = "/tmp/vbox-proxy-XXXXXX";
 
+	signal(SIGPIPE, SIG_IGN);
+
 	if (argc >= 5 && !strcmp(argv[1], "--host"))
 		return host_main(argv[2], argv[3], !strcmp(argv[4], "short"));
+	if (argc >= 6 && !strcmp(argv[1], "--fetch"))
+		return bench_fetch(argv[2], argv[3], (uint16_t)atoi(argv[4]),
+				   strtoull(argv[5], NULL, 10));
+	if (argc >= 6 && !strcmp(argv[1], "--rate"))
+		return bench_rate(argv[2], argv[3], (uint16_t)atoi(argv[4]),
+				  (unsigned)atoi(argv[5]));
 	if (argc >= 4 && !strcmp(argv[1], "--origin")) {
 		/* a "public" origin in the dns test's second namespace */
 		if (!peer_start(argv[2], (uint16_t)atoi(argv[3]), PEER_HTTP) ||
@@ -1570,7 +1695,6 @@ int main(int argc, char **argv)
 		pause();
 		return 0;
 	}
-	signal(SIGPIPE, SIG_IGN);
 	if (!mkdtemp(tmpl))
 		return 2;
 	snprintf(tmpdir, sizeof(tmpdir), "%s", tmpl);

@@ -878,7 +878,7 @@ int proxy_init(struct proxy *px, struct loop *lp, struct judge *j,
 	px->limits.connect_ms = 15e3;
 	px->limits.idle_ms = 3600e3;
 	px->limits.max_conns = 4096;
-	px->pipe_size = 1 << 18;
+	px->pipe_size = 1 << 20;
 	rc = proxy_token_make(px->token[PROXY_HTTP]);
 	if (!rc)
 		rc = proxy_token_make(px->token[PROXY_SOCKS5]);
