@@ -22,7 +22,9 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
+#include <sys/epoll.h>
 #include <sys/resource.h>
+#include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -59,9 +61,19 @@ static int listen_lo(uint16_t *port)
 	return fd;
 }
 
+static void on_term(struct loop *lp, struct loop_watch *w, uint32_t events)
+{
+	(void)w;
+	(void)events;
+	loop_stop(lp);
+}
+
 static int host_main(const char *plan_path, const char *log_path,
 		     bool short_limits)
 {
+	struct loop_watch term;
+	sigset_t set;
+	int sfd;
 	struct plan plan;
 	struct judge j;
 	struct loop lp;
@@ -94,10 +106,21 @@ static int host_main(const char *plan_path, const char *log_path,
 		fprintf(stderr, "host: listen: %s\n", strerror(errno));
 		return 2;
 	}
+	/* SIGTERM ends the loop, so everything is released (and checked
+	 * for leaks under the sanitizers) */
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	sfd = signalfd(-1, &set, SFD_CLOEXEC);
+	loop_watch_init(&term, sfd, on_term, NULL);
+	if (sfd < 0 || loop_watch_add(&lp, &term, EPOLLIN) != 0)
+		return 2;
 	printf("%u %u %s %s\n", ph, ps, px.token[PROXY_HTTP],
 	       px.token[PROXY_SOCKS5]);
 	fflush(stdout);
 	loop_run(&lp);
+	loop_watch_remove(&lp, &term);
+	close(sfd);
 	proxy_release(&px);
 	judge_release(&j);
 	plan_release(&plan);
@@ -224,9 +247,14 @@ static int host_start(struct host *h, const char *rules, bool short_limits,
 
 static void host_stop(struct host *h)
 {
+	int status = 0;
+
 	if (h->pid > 0) {
-		kill(h->pid, SIGKILL);
-		waitpid(h->pid, NULL, 0);
+		kill(h->pid, SIGTERM);
+		waitpid(h->pid, &status, 0);
+		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+			ok(0, "the proxy host ended cleanly (status %#x)",
+			   status);
 	}
 	h->pid = 0;
 }
@@ -331,12 +359,12 @@ static int status_of(const char *head)
 static int http_connect(const struct host *h, const char *target,
 			const char *token, char *head, size_t hsize)
 {
-	char *cred = token ? basic("vbox", token) : NULL;
-	char *req;
+	char *cred, *req;
 	int fd = tcp(h->http), st;
 
 	if (fd < 0)
 		return -1000;
+	cred = token ? basic("vbox", token) : NULL;
 	req = xasprintf("CONNECT %s HTTP/1.1\r\nHost: %s\r\n%s%s%s\r\n",
 			target, target, cred ? "Proxy-Authorization: Basic " : "",
 			cred ? cred : "", cred ? "\r\n" : "");
@@ -956,7 +984,7 @@ static void test_smuggling(const struct host *h, uint16_t origin,
 	free(rest);
 	free(req);
 	close(fd);
-	origin_log_take();
+	free(origin_log_take());
 	free(cred);
 }
 
@@ -1306,7 +1334,7 @@ static void test_upstream(uint16_t echo, uint16_t origin)
 		       -403, "the chained proxy still judges first");
 		host_stop(&a);
 	}
-	origin_log_take();
+	free(origin_log_take());
 	host_stop(&b);
 }
 

@@ -319,7 +319,12 @@ static void fail(struct pconn *pc, enum pc_fail f, const char *text)
 static void established(struct pconn *pc, const unsigned char *extra,
 			size_t n)
 {
+	/* @extra may point into pc->ubuf; @pc may be gone after starting
+	 * the relay or the exchange, so nothing touches it after those */
+	unsigned char *ubuf = pc->ubuf;
 	int one = 1;
+
+	pc->ubuf = NULL;
 
 	(void)setsockopt(pc->ufd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	(void)setsockopt(pc->cfd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
@@ -338,8 +343,7 @@ static void established(struct pconn *pc, const unsigned char *extra,
 	} else {
 		http_established(pc);
 	}
-	free(pc->ubuf);
-	pc->ubuf = NULL;
+	free(ubuf);
 }
 
 static void dial_next(struct pconn *pc);
