@@ -641,10 +641,40 @@ static int linux_emit_plan_artifact(const struct table *table,
 	return ret;
 }
 
+/*
+ * linux_check_table - warn on a loopback row with a port wildcard: it
+ * can only be served through the egress proxy, which clients honouring
+ * NO_PROXY never use for loopback (SPEC §5).  Never fails.
+ */
+static int linux_check_table(const struct table *table,
+			     struct diag_list *diags)
+{
+	size_t i;
+
+	if (table->default_net != EFFECT_DENY || !proxy_runs(table))
+		return 0;
+	for (i = 0; i < table->net.n; i++) {
+		const struct row *row = table->net.order[i];
+
+		if (row->effect != EFFECT_ALLOW || row->shadowed_by ||
+		    row->net.kind != HOST_LOOPBACK || !row->net.any_port)
+			continue;
+		diag_warning(diags, &row->loc,
+			     "on linux, loopback row '%s' without a port is "
+			     "served through the egress proxy only, and "
+			     "clients that honour NO_PROXY (curl, wget, "
+			     "Python, pip, npm, git, Go) never send loopback "
+			     "through a proxy; name the ports",
+			     row->net.text);
+	}
+	return 0;
+}
+
 const struct emitter emitter_linux = {
 	.id = TARGET_LINUX,
 	.name = TARGET_LINUX_NAME,
 	.profile_ext = "bwrap",
+	.check_table = linux_check_table,
 	.classify = linux_classify,
 	.emit_profile = linux_emit_profile,
 	.emit_plan_artifact = linux_emit_plan_artifact,

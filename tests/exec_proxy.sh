@@ -13,6 +13,19 @@
 
 : "${VBOXC:?VBOXC must name the vboxc binary}"
 : "${VBOX_EXEC:?VBOX_EXEC must name the vbox-exec binary}"
+
+# preflight: every live network row lands in the proxy; a loopback row
+# without a port is warned about (clients honouring NO_PROXY skip it)
+printf '@default net deny\n[net]\nallow: example.com:443\nallow: localhost\ndeny: evil.example.com\n' \
+	>"$workdir/pf.rules"
+run "$VBOXC" preflight --target=linux "$workdir/pf.rules"
+is "$rc" 0 "preflight of a table with proxy rows: exit 0"
+is "$(grep -c "': proxy: " "$workdir/out")" 3 "preflight says proxy for every network row"
+check "preflight warns on a loopback row without a port" \
+	grep -q "pf.rules:4:1: warning: on linux, loopback row 'localhost:\*' without a port is served through the egress proxy only" "$workdir/err"
+run "$VBOXC" preflight --target=linux -Werror "$workdir/pf.rules"
+is "$rc" 1 "preflight -Werror fails on it"
+
 require_launcher
 command -v curl >/dev/null 2>&1 || skip_all "curl not found"
 T=${top_builddir:-.}/tests/test_proxy
