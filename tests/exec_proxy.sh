@@ -118,4 +118,13 @@ fi
 run "$VBOX_EXEC" plan -- sh -c 'exec 3<>/dev/tcp/127.0.0.1/22' 2>/dev/null
 check "no other host loopback port is reachable" [ "$rc" != 0 ]
 
+# a loopback row below 1024: the sandbox may not listen there, so it is
+# served through the proxy only, and the launch still works
+printf '@default net deny\n[net]\nallow: localhost:80\n' >low.rules
+"$VBOXC" compile --target=linux --emit=plan -o low.plan low.rules
+run "$VBOX_EXEC" --log low.plan -- sh -c 'echo "$HTTP_PROXY"'
+is "$rc" 0 "a loopback row for port 80 does not stop the launch"
+check "--log says port 80 is served through the proxy" \
+	grep -q "loopback port 80 is below 1024" err
+
 done_testing

@@ -97,6 +97,11 @@ int bridge_prepare(struct bridge *b, const struct plan *p, char **err)
 	b->ports[b->nports] = free_port(b, fwd, nfwd, BRIDGE_SOCKS_PORT);
 	b->nports++;
 	for (i = 0; i < nfwd; i++) {
+		if (fwd[i] < 1024)
+			vx_log("note: loopback port %u is below 1024, where "
+			       "the sandbox (no capabilities) may not listen: "
+			       "it is forwarded only if the kernel allows it, "
+			       "and always served through the proxy", fwd[i]);
 		if (b->nports == BRIDGE_MAX_PORTS) {
 			vx_log("note: loopback port %u is served through the "
 			       "proxy only (at most %d forwards)",
