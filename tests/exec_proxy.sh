@@ -118,6 +118,19 @@ fi
 run "$VBOX_EXEC" plan -- sh -c 'exec 3<>/dev/tcp/127.0.0.1/22' 2>/dev/null
 check "no other host loopback port is reachable" [ "$rc" != 0 ]
 
+# the same as an ordinary user (vbox-exec's proxy needs no privilege)
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
+	chmod 755 "$workdir"
+	chmod 644 plan
+	run setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$VBOX_EXEC" plan -- sh -c 'id -u; curl -s -o /dev/null -w "%{http_code}\n" "$1"; curl -s -o /dev/null -w "%{http_code}\n" -p --noproxy "" "$1"' \
+		sh "http://127.0.0.1:$P/size/1000"
+	is "$(tr '\n' ' ' <out)" "65534 200 200 " \
+		"as uid 65534: the forward and a CONNECT through the proxy"
+else
+	ok "# SKIP not root or no setpriv: the ordinary-user run needs both"
+fi
+
 # a loopback row below 1024: the sandbox may not listen there, so it is
 # served through the proxy only, and the launch still works
 printf '@default net deny\n[net]\nallow: localhost:80\n' >low.rules
