@@ -23,6 +23,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <sys/epoll.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
@@ -1715,7 +1716,12 @@ int main(int argc, char **argv)
 		return bench_rate(argv[2], argv[3], (uint16_t)atoi(argv[4]),
 				  (unsigned)atoi(argv[5]));
 	if (argc >= 4 && !strcmp(argv[1], "--origin")) {
-		/* a "public" origin in the dns test's second namespace */
+		/* an origin for the shell tests, the bench and the dns
+		 * test's second namespace: it ends with its parent, so no
+		 * test can leave one behind */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 ||
+		    getppid() == 1)
+			return 2;
 		if (!peer_start(argv[2], (uint16_t)atoi(argv[3]), PEER_HTTP) ||
 		    !peer_start(argv[2], (uint16_t)(atoi(argv[3]) + 1),
 				PEER_ECHO))
