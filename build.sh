@@ -28,7 +28,7 @@
 # (seconds of fuzzing in check, default 60), CI (informational only).
 set -euo pipefail
 
-DEPS="build-essential flex bison autoconf automake libtool pkg-config libjansson-dev libseccomp-dev clang libclang-rt-14-dev bubblewrap hyperfine groff-base jq python3"
+DEPS="build-essential flex bison autoconf automake libtool pkg-config libjansson-dev libseccomp-dev libc-ares-dev clang libclang-rt-14-dev bubblewrap hyperfine groff-base jq python3 curl"
 
 cd "$(dirname "${BASH_SOURCE[0]}")"
 top=$PWD
@@ -213,6 +213,7 @@ cmd_demo() {
 		--write=/tmp/build/out.o "$rules"
 
 	demo_exec "$rules"
+	demo_proxy
 
 	echo
 	if [ "$demo_failed" -ne 0 ]; then
@@ -256,7 +257,8 @@ SCRIPT
 		"The script tries: a write the rw row allows (/tmp/build), a" \
 		"write no row allows (@default write deny), a read of ~/.ssh" \
 		"(deny row) and a connection to github.com" \
-		"(@default net deny: no egress proxy yet, so no network)."
+		"(@default net deny: a direct connection has no route; only" \
+		"the egress proxy of step 8 leaves the sandbox)."
 	show 0 -q compile --target=linux --emit=plan -D HOME="$home" \
 		-o "$tmp/demo.plan" "$rules"
 	show 0 -q preflight --target=linux -D HOME="$home" "$rules"
@@ -285,6 +287,52 @@ SCRIPT
 	if [ "$made_build" -eq 1 ]; then
 		rmdir /tmp/build
 	fi
+	rm -rf "$tmp"
+}
+
+# demo_proxy - the egress proxy: an origin this demo starts on the host's
+# loopback (never an outside address), a plan allowing one port of it,
+# and curl inside the sandbox: allowed directly (the loopback forward),
+# allowed through the proxy, and refused through the proxy (403).
+demo_proxy() {
+	local tmp port origin rc=0
+
+	make -C "$top/_build" -s tests/test_proxy >/dev/null || {
+		demo_failed=1
+		return
+	}
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/vbox-demo.XXXXXX")
+	port=$((20000 + $$ % 20000))
+	"$top/_build/tests/test_proxy" --origin 127.0.0.1 "$port" &
+	origin=$!
+	sleep 0.3
+	printf '@default net deny\n[net]\nallow: localhost:%s\n' "$port" \
+		>"$tmp/proxy.rules"
+	cat >"$tmp/proxy.sh" <<'SCRIPT'
+step() {
+	printf '\n  $ %s\n' "$1"
+	sh -c "$1" 2>&1 | sed 's/^/  /'
+}
+step 'echo "$HTTP_PROXY" | sed "s/:[^:@]*@/:TOKEN@/"'
+step "curl -s -w ' -> %{http_code}\\n' http://127.0.0.1:$P/size/0"
+step "curl -s -w ' -> %{http_code}\\n' --noproxy '' http://127.0.0.1:$P/size/0"
+step "curl -s -w ' -> %{http_code}\\n' --noproxy '' http://127.0.0.1:$((P + 1))/"
+SCRIPT
+	heading "8. vbox-exec: the egress proxy" \
+		"An origin on this machine's loopback (port $port, started by" \
+		"the demo) and a table allowing only that port.  Inside the" \
+		"sandbox curl reaches it directly (the loopback forward), through" \
+		"the proxy (HTTP_PROXY), and is refused for the next port (403," \
+		"the body names the deciding default).  --log shows each decision."
+	cat "$tmp/proxy.rules"
+	show 0 -q compile --target=linux --emit=plan -o "$tmp/proxy.plan" \
+		"$tmp/proxy.rules"
+	show 0 -q preflight --target=linux "$tmp/proxy.rules"
+	printf '\n$ vbox-exec --log %s -- sh %s\n' "$tmp/proxy.plan" "$tmp/proxy.sh"
+	P=$port "$top/_build/vbox-exec" --log -e P="$port" "$tmp/proxy.plan" -- \
+		sh "$tmp/proxy.sh" 2>&1 | grep -v 'stage:\|bubblewrap\|plan loaded\|sandbox init' || rc=$?
+	kill "$origin" 2>/dev/null || :
+	wait "$origin" 2>/dev/null || :
 	rm -rf "$tmp"
 }
 

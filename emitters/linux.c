@@ -265,6 +265,18 @@ static void classify_fs(const struct table *table, struct landing_set *set,
 			       pattern_shape(&row->fs) == SHAPE_SUBTREE);
 }
 
+/* proxy_runs - vbox-exec runs the proxy: some live allow row exists */
+static bool proxy_runs(const struct table *table)
+{
+	size_t i;
+
+	for (i = 0; i < table->net.n; i++)
+		if (table->net.order[i]->effect == EFFECT_ALLOW &&
+		    !table->net.order[i]->shadowed_by)
+			return true;
+	return false;
+}
+
 static void classify_net(const struct table *table, const struct row *row,
 			 struct landing *l)
 {
@@ -272,6 +284,23 @@ static void classify_net(const struct table *table, const struct row *row,
 		landing_set_reason(l, LANDING_ABSORBED,
 				   "dead: covered by row %u",
 				   row->shadowed_by->index);
+		return;
+	}
+	if (table->default_net == EFFECT_DENY && proxy_runs(table)) {
+		/* vbox-exec runs its egress proxy, bridged into the
+		 * sandbox's network namespace, and it judges every row */
+		if (row->net.kind == HOST_LOOPBACK && row->effect == EFFECT_ALLOW)
+			landing_set_reason(l, LANDING_PROXY, "%s",
+				row->net.any_port ?
+				"the egress proxy only: clients that honour "
+				"NO_PROXY never send loopback through a proxy; "
+				"name the ports" :
+				"the egress proxy, and a plain TCP forward at "
+				"the same port on the sandbox's loopback");
+		else
+			landing_set_reason(l, LANDING_PROXY,
+				"the egress proxy, bridged into the sandbox's "
+				"network namespace");
 		return;
 	}
 	if (table->default_net == EFFECT_DENY) {
@@ -526,10 +555,40 @@ static int linux_emit_plan_artifact(const struct table *table,
 	return ret;
 }
 
+/*
+ * linux_check_table - warn on a loopback row with a port wildcard: it
+ * can only be served through the egress proxy, which clients honouring
+ * NO_PROXY never use for loopback (SPEC §5).  Never fails.
+ */
+static int linux_check_table(const struct table *table,
+			     struct diag_list *diags)
+{
+	size_t i;
+
+	if (table->default_net != EFFECT_DENY || !proxy_runs(table))
+		return 0;
+	for (i = 0; i < table->net.n; i++) {
+		const struct row *row = table->net.order[i];
+
+		if (row->effect != EFFECT_ALLOW || row->shadowed_by ||
+		    row->net.kind != HOST_LOOPBACK || !row->net.any_port)
+			continue;
+		diag_warning(diags, &row->loc,
+			     "on linux, loopback row '%s' without a port is "
+			     "served through the egress proxy only, and "
+			     "clients that honour NO_PROXY (curl, wget, "
+			     "Python, pip, npm, git, Go) never send loopback "
+			     "through a proxy; name the ports",
+			     row->net.text);
+	}
+	return 0;
+}
+
 const struct emitter emitter_linux = {
 	.id = TARGET_LINUX,
 	.name = TARGET_LINUX_NAME,
 	.profile_ext = "bwrap",
+	.check_table = linux_check_table,
 	.classify = linux_classify,
 	.emit_profile = linux_emit_profile,
 	.emit_plan_artifact = linux_emit_plan_artifact,

@@ -89,6 +89,10 @@ enum ch_type {
  *                 CH_LISTENER_TAKEN (vbox-exec takes it with
  *                 pidfd_getfd(): the filter is loaded, so the process
  *                 can no longer send it with SCM_RIGHTS itself)
+ * @CH_A_LISTEN: CH_SETUP: u32 port; the init listens on 127.0.0.1:port
+ *               and [::1]:port in the sandbox's network namespace and
+ *               sends the sockets back (CH_FD_LISTEN) for the egress
+ *               proxy and its loopback forwards
  */
 enum ch_attr {
 	CH_A_PWD = 1,
@@ -99,6 +103,7 @@ enum ch_attr {
 	CH_A_FD = 6,
 	CH_A_IDMAP = 7,
 	CH_A_LISTENER = 8,
+	CH_A_LISTEN = 16,
 };
 
 /**
@@ -109,11 +114,14 @@ enum ch_attr {
  *                makes, in plan/linux_artifact.h's encoding (flags 0)
  * @CH_FD_WALLS: CH_SETUP: the sealed memfd with the walls
  *               (runtime/walls/walls.h)
+ * @CH_FD_LISTEN: a listening TCP socket asked for by CH_A_LISTEN (its
+ *                port and family tell which)
  */
 enum ch_fd_role {
 	CH_FD_NONE = 0,
 	CH_FD_MOUNTS = 1,
 	CH_FD_WALLS = 2,
+	CH_FD_LISTEN = 16,
 };
 
 /**

@@ -319,13 +319,16 @@ static void test_globs(void)
 
 static void test_net(void)
 {
+	/* with an allow row the egress proxy runs and judges every row */
 	check("deny posture", "allow:example.com:443\nallow:localhost:8080\n"
-	      "deny:evil.example.com\n", "| A A A",
+	      "deny:evil.example.com\n", "| P P P",
 	      BASE " --unshare-net " ROOT_RO " " DEV_RO, false);
 	check_reason("allow in deny posture", "allow:example.com:443\n", true,
-		     0, "no egress proxy yet");
+		     0, "the egress proxy, bridged into");
 	check_reason("loopback in deny posture", "allow:127.0.0.1:80\n", true,
-		     0, "own loopback");
+		     0, "a plain TCP forward at the same port");
+	check_reason("loopback port wildcard", "allow:localhost\n", true,
+		     0, "name the ports");
 	check_reason("deny in deny posture", "deny:evil.example.com\n", true,
 		     0, "redundant");
 	check("open posture deny", "@default net open\ndeny:evil.example.com\n",

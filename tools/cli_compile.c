@@ -378,8 +378,10 @@ static int compile_run(const struct cli_opts *opts)
 	/* Every unsupported row is named, not just the first few. */
 	s.diags.max_errors = 0;
 	status = CLI_EXIT_OK;
+	/* cli_failed() again: the target may have added a warning */
 	if (emit_classify(em, s.table, &landing, &s.diags) < 0 ||
-	    render(opts, em, &s, &landing, &out) < 0 || s.diags.nerrors)
+	    render(opts, em, &s, &landing, &out) < 0 || s.diags.nerrors ||
+	    cli_failed(&s, opts))
 		status = CLI_EXIT_FAIL;
 	cli_print_diags(&s, opts);
 	if (status == CLI_EXIT_OK)
@@ -557,7 +559,8 @@ static int preflight_run(const struct cli_opts *opts)
 	}
 	s.diags.max_errors = 0;
 	/* Also fails on what no row carries, e.g. a network posture. */
-	status = emit_classify(em, s.table, &landing, &s.diags) < 0 ?
+	status = emit_classify(em, s.table, &landing, &s.diags) < 0 ||
+			 cli_failed(&s, opts) ?
 		 CLI_EXIT_FAIL : CLI_EXIT_OK;
 	unsupported = count_unsupported(landing.fs, landing.nfs) +
 		      count_unsupported(landing.net, landing.nnet);

@@ -43,9 +43,11 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netinet/in.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -65,6 +67,8 @@
 
 /* Longest PWD the setup may carry. */
 #define PWD_MAX 4096
+/* Ports the setup may ask to listen on (two sockets each). */
+#define LISTEN_MAX (CH_MAX_FDS / 2)
 
 /**
  * struct setup - what CH_SETUP asked for
@@ -75,6 +79,10 @@
  * @has_idmap: move into a nested user namespace mapping @uid and @gid
  * @uid, @gid: see @has_idmap
  * @walls_fd: the walls' memfd (CH_FD_WALLS), -1 when none
+ * @ports: CH_A_LISTEN ports, in order
+ * @nports: number of @ports
+ * @fds: the listening sockets made for them (sent in CH_READY)
+ * @nfds: number of @fds
  */
 struct setup {
 	char pwd[PWD_MAX];
@@ -85,6 +93,10 @@ struct setup {
 	uint32_t uid;
 	uint32_t gid;
 	int walls_fd;
+	uint16_t ports[LISTEN_MAX];
+	size_t nports;
+	int fds[CH_MAX_FDS];
+	size_t nfds;
 };
 
 static int channel = -1;
@@ -214,6 +226,15 @@ static void read_setup(struct setup *s)
 		case CH_A_UNSET_PWD:
 			s->unset_pwd = true;
 			break;
+		case CH_A_LISTEN: {
+			uint32_t port;
+
+			if (ch_u32(&a, &port) < 0 || port == 0 ||
+			    port > 65535 || s->nports == LISTEN_MAX)
+				fail("bad listening port in the setup");
+			s->ports[s->nports++] = (uint16_t)port;
+			break;
+		}
 		default:
 			if (a.attr & CH_A_OPTIONAL)
 				break;
@@ -231,8 +252,69 @@ static void read_setup(struct setup *s)
 		fail("the setup carries %zu unexpected fds", msg.nfds);
 }
 
+/*
+ * listen_loopback - a listening socket on the namespace's loopback:
+ * 127.0.0.1 (@v6 false) or ::1.  Returns the fd, or -1 with errno.
+ */
+static int listen_loopback(uint16_t port, bool v6)
+{
+	struct sockaddr_in s4 = { .sin_family = AF_INET };
+	struct sockaddr_in6 s6 = { .sin6_family = AF_INET6 };
+	int fd, one = 1, e;
+
+	fd = socket(v6 ? AF_INET6 : AF_INET,
+		    SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	s4.sin_port = htons(port);
+	s4.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	s6.sin6_port = htons(port);
+	s6.sin6_addr = in6addr_loopback;
+	if ((v6 && setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one,
+			      sizeof(one)) < 0) ||
+	    (v6 ? bind(fd, (struct sockaddr *)&s6, sizeof(s6)) :
+		  bind(fd, (struct sockaddr *)&s4, sizeof(s4))) < 0 ||
+	    listen(fd, SOMAXCONN) < 0) {
+		e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * make_listeners - the sockets the egress proxy accepts on: created
+ * here, inside the sandbox's network namespace, served from outside.
+ * IPv4 is required; ::1 is skipped only where the namespace has no IPv6.
+ */
+static void make_listeners(struct setup *s)
+{
+	size_t i;
+	int fd;
+
+	for (i = 0; i < s->nports; i++) {
+		fd = listen_loopback(s->ports[i], false);
+		/* the sandbox holds no capability: a port below
+		 * ip_unprivileged_port_start is not forwarded (vbox-exec
+		 * serves it through the proxy only and says so) */
+		if (fd < 0 && errno == EACCES && s->ports[i] < 1024)
+			continue;
+		if (fd < 0)
+			fail("cannot listen on 127.0.0.1:%u in the sandbox: %s",
+			     s->ports[i], strerror(errno));
+		s->fds[s->nfds++] = fd;
+		fd = listen_loopback(s->ports[i], true);
+		if (fd < 0 && errno != EAFNOSUPPORT && errno != EADDRNOTAVAIL)
+			fail("cannot listen on [::1]:%u in the sandbox: %s",
+			     s->ports[i], strerror(errno));
+		if (fd >= 0)
+			s->fds[s->nfds++] = fd;
+	}
+}
+
 /* The steps of the setup, in order; each fails closed. */
-static void apply_setup(const struct setup *s)
+static void apply_setup(struct setup *s)
 {
 	char err[512];
 
@@ -255,13 +337,23 @@ static void apply_setup(const struct setup *s)
 	if ((s->has_pwd && setenv("PWD", s->pwd, 1) < 0) ||
 	    (s->unset_pwd && unsetenv("PWD") < 0))
 		fail("cannot set PWD: %s", strerror(errno));
+	make_listeners(s);
 }
 
-static void report_ready(void)
+static void report_ready(struct setup *s)
 {
+	size_t i;
+
 	ch_init(&msg, CH_READY);
+	for (i = 0; i < s->nfds; i++)
+		if (ch_put_fd(&msg, CH_FD_LISTEN, s->fds[i]) < 0)
+			fail("cannot report the listening sockets");
 	if (ch_send(channel, &msg) < 0)
 		fail("lost vbox-exec: %s", strerror(errno));
+	/* vbox-exec has them now; the command never does */
+	for (i = 0; i < s->nfds; i++)
+		close(s->fds[i]);
+	s->nfds = 0;
 }
 
 /*
@@ -463,7 +555,7 @@ int main(int argc, char **argv)
 		read_setup(&setup);
 	apply_setup(&setup);
 	if (channel >= 0)
-		report_ready();
+		report_ready(&setup);
 	if (getpid() == 1)
 		run_as_init(argv, setup.walls_fd);
 	_exit(exec_command(argv, setup.walls_fd));

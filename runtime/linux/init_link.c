@@ -19,16 +19,25 @@
 #include "sandbox.h"
 #include "wire.h"
 
+/* The egress proxy's listening sockets, made in the sandbox's netns. */
+static void take_listener(struct init_link *l, int fd)
+{
+	if (l->on_listener)
+		l->on_listener(l, fd, l->ctx);
+	else
+		close(fd);
+}
+
 /*
  * The fds the init may send back, by role.  @take owns the fd from the
- * call on.  None yet: the walls (a seccomp listener) and the egress
- * proxy (listening sockets) add theirs here.
+ * call on.  The walls (a seccomp listener) add theirs here.
  */
 static const struct {
 	enum ch_fd_role role;
 	void (*take)(struct init_link *l, int fd);
 } fd_roles[] = {
 	{ CH_FD_NONE, NULL },
+	{ CH_FD_LISTEN, take_listener },
 };
 
 static void close_link(struct init_link *l)
@@ -112,6 +121,7 @@ int init_link_setup(struct init_link *l, const struct launch_request *req,
 {
 	struct ch_msg *m = l->msg;
 	uint32_t ids[2];
+	size_t i;
 	int ret = 0, mfd = -1;
 
 	ch_init(m, CH_SETUP);
@@ -132,6 +142,9 @@ int init_link_setup(struct init_link *l, const struct launch_request *req,
 	/* The walls (runtime/walls/walls.h). */
 	if (ret == 0 && l->walls_fd >= 0)
 		ret = ch_put_fd(m, CH_FD_WALLS, l->walls_fd);
+	/* the egress proxy's ports (runtime/linux/bridge.c) */
+	for (i = 0; ret == 0 && i < l->nlisten; i++)
+		ret = ch_put_u32(m, CH_A_LISTEN, l->listen_ports[i]);
 	if (ret < 0 || ch_send(l->sock, m) < 0) {
 		*err = xasprintf("cannot send the sandbox's setup: %s",
 				 strerror(errno));

@@ -20,6 +20,8 @@
 #define VBOX_INIT_LINK_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "channel.h"
@@ -52,7 +54,11 @@ typedef void (*init_link_fn)(struct init_link *l, void *ctx);
  * @listener: CH_STARTED's CH_A_LISTENER, the socket filter's listener fd
  *            number in the command's process (-1: none)
  * @on_started: called once when @started becomes true
- * @ctx: for @on_ready and @on_started
+ * @ctx: for @on_ready, @on_started and @on_listener
+ * @listen_ports: ports the init must listen on (CH_A_LISTEN), or NULL
+ * @nlisten: number of @listen_ports
+ * @on_listener: takes each listening socket the init sends back
+ *               (CH_FD_LISTEN); NULL: they are closed
  */
 struct init_link {
 	int sock;
@@ -72,6 +78,9 @@ struct init_link {
 	int listener;
 	init_link_fn on_started;
 	void *ctx;
+	const uint16_t *listen_ports;
+	size_t nlisten;
+	void (*on_listener)(struct init_link *l, int fd, void *ctx);
 };
 
 /*

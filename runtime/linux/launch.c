@@ -39,6 +39,7 @@
 
 #include "bwrap.h"
 #include "env.h"
+#include "bridge.h"
 #include "init_link.h"
 #include "ir.h"
 #include "launch.h"
@@ -156,6 +157,7 @@ struct tree {
 	double t_started;
 	struct walls walls;
 	struct unixsock *sup;
+	struct bridge bridge;
 };
 
 static bool in_sandbox_ns(const struct tree *t, pid_t pid)
@@ -418,6 +420,15 @@ static int outcome(const struct tree *t, const struct proc_result *res)
 	return status;
 }
 
+/* A listening socket the init made for the egress proxy. */
+static void on_listener(struct init_link *l, int fd, void *ctx)
+{
+	struct tree *t = ctx;
+
+	(void)l;
+	bridge_take_listener(&t->bridge, fd);
+}
+
 /* Everything the runner gets; *@pass as proc_spawn wants it. */
 static int open_fds(struct tree *t, const struct launch_request *req,
 		    const struct sandbox *sa, int pass[BWRAP_NFDS], char **err)
@@ -439,6 +450,11 @@ static int open_fds(struct tree *t, const struct launch_request *req,
 	t->link.walls_fd = t->walls.fd;
 	t->link.on_started = on_started;
 	t->link.ctx = t;
+	if (t->bridge.active) {
+		t->link.listen_ports = t->bridge.ports;
+		t->link.nlisten = t->bridge.nports;
+		t->link.on_listener = on_listener;
+	}
 	if (init_link_setup(&t->link, req, sa, err) < 0)
 		return -1;
 	pass[BWRAP_FD_CHANNEL] = t->link.peer;
@@ -456,6 +472,11 @@ static int start_and_wait(struct tree *t, const struct launch_request *req,
 	size_t i;
 	pid_t pid;
 
+	/* the egress proxy, before the init asks for its sockets */
+	if (bridge_prepare(&t->bridge, req->plan, &err) < 0 ||
+	    bridge_start(&t->bridge, supervisor_loop(&t->sv), req->plan,
+			 req->env, &err) < 0)
+		goto out_err;
 	if (open_fds(t, req, sa, pass, &err) < 0)
 		goto out_err;
 	/*
@@ -470,7 +491,7 @@ static int start_and_wait(struct tree *t, const struct launch_request *req,
 	argv = bwrap_argv(bwrap, req);
 	sp.path = bwrap;
 	sp.argv = argv;
-	sp.envp = req->env->v;
+	sp.envp = t->bridge.envp ? t->bridge.envp : req->env->v;
 	sp.pass = pass;
 	sp.npass = BWRAP_NFDS;
 	t->t_spawn = proc_now_ms();
@@ -682,6 +703,7 @@ out_err:
 	free(err);
 out:
 	init_link_release(&t->link);
+	bridge_release(&t->bridge);
 	if (!req->dry_run)
 		supervisor_release(&t->sv);
 	free(bwrap);

@@ -1,0 +1,88 @@
+#!/bin/sh
+# proxy.sh - the egress proxy against the direct path, in one run: an
+# origin on this host's own global address, allowed by an IP row; from
+# inside the sandbox 1 GiB as absolute-form HTTP and through a CONNECT
+# tunnel, against the same download straight on the host; new
+# connections per second through CONNECT against direct; vbox-exec's
+# VmHWM.  Every transfer is checked byte for byte by the client.
+#
+# Environment: VBOXC, VBOX_EXEC, TEST_PROXY (tests/test_proxy),
+# BENCH_RUNS (default 5), BENCH_SIZE (default 1073741824),
+# BENCH_CONNS (default 2000), BENCH_OUT (append the table there).
+set -eu
+export LC_ALL=C
+: "${VBOXC:?}" "${VBOX_EXEC:?}" "${TEST_PROXY:?}"
+runs=${BENCH_RUNS:-5}
+size=${BENCH_SIZE:-1073741824}
+conns=${BENCH_CONNS:-2000}
+
+addr=$(ip -o -4 addr show scope global | awk '{print $4}' | cut -d/ -f1 |
+	head -n 1)
+if [ -z "$addr" ]; then
+	echo "proxy bench: no global IPv4 address on this host; skipped"
+	exit 0
+fi
+work=$(mktemp -d "${TMPDIR:-/tmp}/vbox-pbench.XXXXXX")
+port=$((30000 + $$ % 20000))
+"$TEST_PROXY" --origin "$addr" "$port" &
+origin=$!
+trap 'kill $origin 2>/dev/null; rm -rf "$work"' EXIT
+sleep 0.3
+echo=$((port + 1))
+cat >"$work/rules" <<EOT
+@default net deny
+rw: $work/**
+[net]
+allow: $addr:$port
+allow: $addr:$echo
+EOT
+"$VBOXC" compile --target=linux --emit=plan -o "$work/plan" "$work/rules"
+
+median() { sort -n | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
+
+# One round: the direct download, then one sandbox doing the proxied
+# downloads and connections, then the direct connections; rounds are
+# interleaved so that a change of load on the machine hits both paths.
+cat >"$work/inside.sh" <<EOT
+set -e
+"$TEST_PROXY" --fetch http $addr $port $size >>"$work/http"
+"$TEST_PROXY" --fetch connect $addr $port $size >>"$work/connect"
+"$TEST_PROXY" --rate connect $addr $echo $conns >>"$work/rate_connect"
+touch "$work/done"
+sleep 1
+EOT
+hwm=0
+for i in $(seq "$runs"); do
+	"$TEST_PROXY" --fetch direct "$addr" "$port" "$size" >>"$work/direct"
+	rm -f "$work/done"
+	"$VBOX_EXEC" "$work/plan" -- sh "$work/inside.sh" &
+	vx=$!
+	while kill -0 "$vx" 2>/dev/null; do
+		if [ -e "$work/done" ]; then
+			h=$(awk '/^VmHWM/ {print $2}' "/proc/$vx/status")
+			[ "${h:-0}" -gt "$hwm" ] && hwm=$h
+			break
+		fi
+		sleep 0.1
+	done
+	wait "$vx"
+	"$TEST_PROXY" --rate direct "$addr" "$echo" "$conns" >>"$work/rate_direct"
+done
+
+mbps() { awk '{printf "%.1f\n", $1 / $2 / 1048576}' "$1" | median; }
+cps() { awk '{printf "%.1f\n", $1 / $2}' "$1" | median; }
+d=$(mbps "$work/direct")
+h=$(mbps "$work/http")
+c=$(mbps "$work/connect")
+rd=$(cps "$work/rate_direct")
+rc=$(cps "$work/rate_connect")
+{
+	echo "egress proxy, origin $addr, $runs interleaved runs, medians, load $(cut -d" " -f1-3 /proc/loadavg) ($(date -u +%Y-%m-%d))"
+	printf '  %-36s %10s MiB/s\n' "1 GiB direct on the host" "$d"
+	printf '  %-36s %10s MiB/s  (%.2fx direct)\n' "1 GiB absolute-form HTTP, sandbox" "$h" "$(echo "$h $d" | awk '{print $1/$2}')"
+	printf '  %-36s %10s MiB/s  (%.2fx direct)\n' "1 GiB CONNECT tunnel, sandbox" "$c" "$(echo "$c $d" | awk '{print $1/$2}')"
+	printf '  %-36s %10s conn/s\n' "new connections, direct" "$rd"
+	printf '  %-36s %10s conn/s (%.2fx direct)\n' "new connections, CONNECT, sandbox" "$rc" "$(echo "$rc $rd" | awk '{print $1/$2}')"
+	printf '  %-36s %10s KiB (the largest of the runs)\n' "vbox-exec VmHWM" "$hwm"
+	echo "  every transfer byte-exact (checked by the client)"
+} | tee -a "${BENCH_OUT:-/dev/null}"

@@ -1,0 +1,963 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * conn.c - the proxy's listeners and the life of a client connection:
+ * accept, deadlines, judging, resolution, dialling, the upstream
+ * handshake, and closing (proxy.h, pconn.h).
+ */
+#include <vbox.h>
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "pconn.h"
+
+/* Linger after our last reply: enough for a client to read it. */
+#define PC_LINGER_MS 2000.0
+
+/**
+ * struct plisten - one listening socket
+ * @w: its watch
+ * @px: the proxy
+ * @proto: what it speaks
+ * @port: PROXY_FORWARD: the host loopback port
+ * @next: the proxy's list
+ */
+struct plisten {
+	struct loop_watch w;
+	struct proxy *px;
+	enum proxy_proto proto;
+	uint16_t port;
+	struct plisten *next;
+};
+
+static const char *proto_name(enum proxy_proto p)
+{
+	return p == PROXY_HTTP ? "http" : p == PROXY_SOCKS5 ? "socks5" :
+							       "forward";
+}
+
+void pc_log(struct pconn *pc, const char *fmt, ...)
+{
+	char line[1024];
+	int n;
+	va_list ap;
+
+	if (!pc->px->log)
+		return;
+	n = snprintf(line, sizeof(line), "proxy[%s]: ", proto_name(pc->proto));
+	va_start(ap, fmt);
+	vsnprintf(line + n, sizeof(line) - (size_t)n, fmt, ap);
+	va_end(ap);
+	pc->px->log(pc->px->log_ctx, line);
+}
+
+void pc_touch(struct pconn *pc)
+{
+	pc->last_ms = loop_now_ms();
+}
+
+static void arm(struct pconn *pc, double ms)
+{
+	loop_timer_arm(pc->px->lp, &pc->tm, loop_now_ms() + ms);
+}
+
+void pc_close_upstream(struct pconn *pc)
+{
+	if (pc->ufd < 0)
+		return;
+	loop_watch_remove(pc->px->lp, &pc->uw);
+	close(pc->ufd);
+	pc->ufd = -1;
+}
+
+void pc_free(struct pconn *pc)
+{
+	struct proxy *px = pc->px;
+
+	if (pc->dq)
+		dns_cancel(pc->dq);
+	loop_timer_cancel(px->lp, &pc->tm);
+	relay_free(pc);
+	http_fwd_free(pc);
+	pc_close_upstream(pc);
+	if (pc->cfd >= 0) {
+		loop_watch_remove(px->lp, &pc->cw);
+		close(pc->cfd);
+	}
+	if (pc->have_q)
+		net_target_free(&pc->q);
+	free(pc->hs);
+	free(pc->ubuf);
+	free(pc->in);
+	free(pc->out);
+	if (pc->prev)
+		pc->prev->next = pc->next;
+	else
+		px->conns = pc->next;
+	if (pc->next)
+		pc->next->prev = pc->prev;
+	px->nconns--;
+	free(pc);
+}
+
+static void reset_fd(int fd)
+{
+	struct linger lg = { .l_onoff = 1, .l_linger = 0 };
+
+	if (fd >= 0)
+		(void)setsockopt(fd, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
+}
+
+/*
+ * pc_abort - end both sides with a reset, so that neither peer can take
+ * a cut-short stream for a complete one.
+ */
+void pc_abort(struct pconn *pc, const char *why)
+{
+	if (why)
+		pc_log(pc, "%s: connection reset: %s",
+		       pc->what[0] ? pc->what : "(no request)", why);
+	reset_fd(pc->cfd);
+	reset_fd(pc->ufd);
+	pc_free(pc);
+}
+
+static void linger_start(struct pconn *pc)
+{
+	pc_close_upstream(pc);
+	if (shutdown(pc->cfd, SHUT_WR) != 0) {
+		pc_free(pc);
+		return;
+	}
+	pc->state = PC_LINGER;
+	arm(pc, PC_LINGER_MS);
+	pc_events(pc);
+}
+
+void pc_events(struct pconn *pc)
+{
+	struct loop *lp = pc->px->lp;
+	uint32_t cev = 0, uev = 0;
+
+	switch (pc->state) {
+	case PC_READ_REQ:
+	case PC_LINGER:
+		cev = EPOLLIN;
+		break;
+	case PC_WRITE:
+		cev = EPOLLOUT;
+		break;
+	case PC_RESOLVE:
+		break;
+	case PC_DIAL:
+		uev = EPOLLOUT;
+		break;
+	case PC_UPHS:
+		uev = pc->hs->nout ? EPOLLOUT : EPOLLIN;
+		break;
+	case PC_TUNNEL:
+		relay_events(pc, &cev, &uev);
+		break;
+	case PC_HTTP:
+		http_fwd_events(pc, &cev, &uev);
+		break;
+	default:
+		BUG("bad state %d", (int)pc->state);
+	}
+	if (pc->cfd >= 0 && loop_watch_modify(lp, &pc->cw, cev) != 0)
+		BUG("epoll modify failed");
+	if (pc->ufd >= 0 && pc->uw.active &&
+	    loop_watch_modify(lp, &pc->uw, uev) != 0)
+		BUG("epoll modify failed");
+}
+
+/* write_out - write the pending reply; true when it is all written */
+static int write_out(struct pconn *pc)
+{
+	while (pc->outoff < pc->outlen) {
+		ssize_t n = send(pc->cfd, pc->out + pc->outoff,
+				 pc->outlen - pc->outoff, MSG_NOSIGNAL);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN)
+				return 0;
+			return -1;
+		}
+		pc->outoff += (size_t)n;
+	}
+	free(pc->out);
+	pc->out = NULL;
+	pc->outlen = pc->outoff = 0;
+	return 1;
+}
+
+void pc_read_next(struct pconn *pc)
+{
+	pc->state = PC_READ_REQ;
+	pc->what[0] = '\0';
+	if (pc->have_q) {
+		net_target_free(&pc->q);
+		pc->have_q = false;
+	}
+	pc->naddrs = pc->iaddr = 0;
+	/* the next request may be buffered already: parse it from the
+	 * loop, not from inside this call chain */
+	pc->kick = pc->inlen > 0;
+	arm(pc, pc->kick ? 0 : pc->px->limits.idle_ms);
+	pc_events(pc);
+}
+
+static void after_out(struct pconn *pc)
+{
+	if (pc->after == AFTER_CLOSE)
+		linger_start(pc);
+	else
+		pc_read_next(pc);
+}
+
+void pc_reply(struct pconn *pc, const char *bytes, size_t n,
+	      enum pc_after after)
+{
+	int rc;
+
+	free(pc->out);
+	pc->out = xmalloc(n);
+	memcpy(pc->out, bytes, n);
+	pc->outlen = n;
+	pc->outoff = 0;
+	pc->after = after;
+	pc_close_upstream(pc);
+	rc = write_out(pc);
+	if (rc < 0) {
+		pc_free(pc);
+		return;
+	}
+	if (rc > 0) {
+		after_out(pc);
+		return;
+	}
+	pc->state = PC_WRITE;
+	arm(pc, pc->px->limits.handshake_ms);
+	pc_events(pc);
+}
+
+/**
+ * enum pc_fail - why a target cannot be served
+ * @FAIL_DENIED: the table says no
+ * @FAIL_TARGET: the target is malformed
+ * @FAIL_RESOLVE: the name does not resolve
+ * @FAIL_CONNECT: no address accepted the connection
+ * @FAIL_UPSTREAM: the upstream proxy said no
+ * @FAIL_TIMEOUT: too slow
+ */
+enum pc_fail {
+	FAIL_DENIED,
+	FAIL_TARGET,
+	FAIL_RESOLVE,
+	FAIL_CONNECT,
+	FAIL_UPSTREAM,
+	FAIL_TIMEOUT,
+};
+
+static void fail(struct pconn *pc, enum pc_fail f, const char *text)
+{
+	static const int http_status[] = {
+		[FAIL_DENIED] = 403, [FAIL_TARGET] = 400,
+		[FAIL_RESOLVE] = 502, [FAIL_CONNECT] = 502,
+		[FAIL_UPSTREAM] = 502, [FAIL_TIMEOUT] = 504,
+	};
+	int code;
+
+	if (pc->proto == PROXY_FORWARD) {
+		/* a plain forward has no way to say why: it is reset */
+		pc_abort(pc, NULL);
+		return;
+	}
+	if (pc->proto == PROXY_HTTP) {
+		http_refuse(pc, http_status[f], text);
+		return;
+	}
+	switch (f) {
+	case FAIL_DENIED:
+		code = 2;
+		break;
+	case FAIL_TARGET:
+		code = 1;
+		break;
+	case FAIL_RESOLVE:
+		code = 4;
+		break;
+	case FAIL_CONNECT:
+		code = pc->err == ECONNREFUSED	 ? 5 :
+		       pc->err == ENETUNREACH ? 3 :
+						4;
+		break;
+	case FAIL_UPSTREAM:
+		code = pc->hs && pc->hs->reply ? pc->hs->reply : 1;
+		break;
+	case FAIL_TIMEOUT:
+		code = 6;
+		break;
+	default:
+		BUG("bad failure %d", (int)f);
+	}
+	socks_refuse(pc, code);
+}
+
+/* ---- dialling ------------------------------------------------------ */
+
+static void established(struct pconn *pc, const unsigned char *extra,
+			size_t n)
+{
+	/* @extra may point into pc->ubuf; @pc may be gone after starting
+	 * the relay or the exchange, so nothing touches it after those */
+	unsigned char *ubuf = pc->ubuf;
+	int one = 1;
+
+	pc->ubuf = NULL;
+
+	(void)setsockopt(pc->ufd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	(void)setsockopt(pc->cfd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	free(pc->hs);
+	pc->hs = NULL;
+	pc_touch(pc);
+	arm(pc, pc->px->limits.idle_ms);
+	if (pc->proto == PROXY_FORWARD) {
+		relay_start(pc, extra, n);
+	} else if (pc->proto == PROXY_SOCKS5) {
+		socks_established(pc);
+		relay_start(pc, extra, n);
+	} else if (pc->tunnel) {
+		http_established(pc);
+		relay_start(pc, extra, n);
+	} else {
+		http_established(pc);
+	}
+	free(ubuf);
+}
+
+static void dial_next(struct pconn *pc);
+
+static void uphs_send(struct pconn *pc)
+{
+	while (pc->hs->nout) {
+		ssize_t n = send(pc->ufd, pc->hs->out, pc->hs->nout,
+				 MSG_NOSIGNAL);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN)
+				break;
+			pc->err = errno;
+			fail(pc, FAIL_UPSTREAM, "the upstream proxy went away");
+			return;
+		}
+		memmove(pc->hs->out, pc->hs->out + n, pc->hs->nout - (size_t)n);
+		pc->hs->nout -= (size_t)n;
+	}
+	pc_events(pc);
+}
+
+static void uphs_read(struct pconn *pc)
+{
+	const char *why = NULL;
+	size_t used;
+	ssize_t n;
+	int rc;
+
+	if (!pc->ubuf)
+		pc->ubuf = xmalloc(PC_HEAD_MAX);
+	n = recv(pc->ufd, pc->ubuf + pc->ubuflen, PC_HEAD_MAX - pc->ubuflen,
+		 0);
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (n <= 0) {
+		pc->err = n < 0 ? errno : ECONNRESET;
+		pc_log(pc, "%s: upstream proxy closed the handshake",
+		       pc->what);
+		fail(pc, FAIL_UPSTREAM, "the upstream proxy closed");
+		return;
+	}
+	pc->ubuflen += (size_t)n;
+	for (;;) {
+		rc = upstream_feed(pc->hs, pc->ubuf, pc->ubuflen, &used, &why);
+		if (rc < 0) {
+			pc_log(pc, "%s: upstream: %s", pc->what, why);
+			fail(pc, FAIL_UPSTREAM, why);
+			return;
+		}
+		memmove(pc->ubuf, pc->ubuf + used, pc->ubuflen - used);
+		pc->ubuflen -= used;
+		if (rc > 0) {
+			established(pc, pc->ubuf, pc->ubuflen);
+			return;
+		}
+		if (pc->hs->nout) {
+			uphs_send(pc);
+			return;
+		}
+		if (!used)
+			break;
+	}
+	if (pc->ubuflen == PC_HEAD_MAX)
+		fail(pc, FAIL_UPSTREAM, "upstream reply too large");
+}
+
+static void connected(struct pconn *pc)
+{
+	const struct upstream *up = pc->px->up;
+
+	if (!up) {
+		established(pc, NULL, 0);
+		return;
+	}
+	if (up->kind == UP_HTTP && !pc->tunnel) {
+		/* plain HTTP goes to an HTTP upstream in absolute form */
+		established(pc, NULL, 0);
+		return;
+	}
+	pc->hs = xmalloc(sizeof(*pc->hs));
+	upstream_start(pc->hs, up, pc->q.host, pc->q.port,
+		       up->kind == UP_SOCKS5 ?
+			       (struct sockaddr *)&pc->target_addr : NULL);
+	pc->state = PC_UPHS;
+	arm(pc, pc->px->limits.handshake_ms);
+	uphs_send(pc);
+}
+
+static void on_upstream(struct loop *lp, struct loop_watch *w,
+			uint32_t events)
+{
+	struct pconn *pc = w->ctx;
+	int err = 0;
+	socklen_t len = sizeof(err);
+
+	(void)lp;
+	if ((events & EPOLLERR) &&
+	    (pc->state == PC_TUNNEL || pc->state == PC_HTTP)) {
+		pc_abort(pc, "the server's connection failed");
+		return;
+	}
+	switch (pc->state) {
+	case PC_DIAL:
+		if (getsockopt(pc->ufd, SOL_SOCKET, SO_ERROR, &err, &len) != 0)
+			err = errno;
+		if (err) {
+			pc->err = err;
+			pc_close_upstream(pc);
+			pc->iaddr++;
+			dial_next(pc);
+			return;
+		}
+		connected(pc);
+		return;
+	case PC_UPHS:
+		if (events & EPOLLOUT)
+			uphs_send(pc);
+		else
+			uphs_read(pc);
+		return;
+	case PC_TUNNEL:
+		relay_pump(pc);
+		return;
+	case PC_HTTP:
+		http_fwd_pump(pc);
+		return;
+	case PC_READ_REQ:
+	case PC_WRITE:
+	case PC_RESOLVE:
+	case PC_LINGER:
+	default:
+		/* an outbound socket with nothing to do: it hung up */
+		pc_close_upstream(pc);
+		return;
+	}
+}
+
+static void dial_next(struct pconn *pc)
+{
+	struct loop *lp = pc->px->lp;
+	char text[64];
+
+	for (; pc->iaddr < pc->naddrs; pc->iaddr++) {
+		const struct sockaddr_storage *ss = &pc->addrs[pc->iaddr];
+		socklen_t len = ss->ss_family == AF_INET ?
+					sizeof(struct sockaddr_in) :
+					sizeof(struct sockaddr_in6);
+		int fd = socket(ss->ss_family,
+				SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+
+		if (fd < 0) {
+			pc->err = errno;
+			continue;
+		}
+		if (connect(fd, (const struct sockaddr *)ss, len) != 0 &&
+		    errno != EINPROGRESS) {
+			pc->err = errno;
+			close(fd);
+			continue;
+		}
+		pc->ufd = fd;
+		loop_watch_init(&pc->uw, fd, on_upstream, pc);
+		if (loop_watch_add(lp, &pc->uw, EPOLLOUT) != 0) {
+			pc->err = errno;
+			close(fd);
+			pc->ufd = -1;
+			continue;
+		}
+		pc->state = PC_DIAL;
+		arm(pc, pc->px->limits.connect_ms);
+		pc_events(pc);
+		return;
+	}
+	snprintf(text, sizeof(text), "cannot connect: %s",
+		 strerror(pc->err ? pc->err : ECONNREFUSED));
+	pc_log(pc, "%s: %s", pc->what, text);
+	fail(pc, FAIL_CONNECT, text);
+}
+
+/* start_dial - dial the target addresses, or the upstream proxy's */
+static void start_dial(struct pconn *pc)
+{
+	const struct upstream *up = pc->px->up;
+	unsigned i;
+
+	if (up) {
+		if (pc->naddrs)
+			pc->target_addr = pc->addrs[0];
+		for (i = 0; i < up->naddr && i < PC_MAX_ADDRS; i++)
+			pc->addrs[i] = up->addr[i];
+		pc->naddrs = i;
+	}
+	pc->iaddr = 0;
+	pc->err = 0;
+	dial_next(pc);
+}
+
+static void addr_text(const struct sockaddr_storage *ss, char *buf,
+		      size_t size)
+{
+	char ip[INET6_ADDRSTRLEN];
+
+	if (ss->ss_family == AF_INET) {
+		inet_ntop(AF_INET, &((const struct sockaddr_in *)ss)->sin_addr,
+			  ip, sizeof(ip));
+		snprintf(buf, size, "%s", ip);
+	} else {
+		inet_ntop(AF_INET6,
+			  &((const struct sockaddr_in6 *)ss)->sin6_addr, ip,
+			  sizeof(ip));
+		snprintf(buf, size, "%s", ip);
+	}
+}
+
+/*
+ * judge_addrs - keep only the authorised addresses of @cand; log and
+ * refuse when none is left.  Returns true when some are.
+ */
+static bool judge_addrs(struct pconn *pc,
+			const struct sockaddr_storage *cand, unsigned n)
+{
+	const struct judge *j = pc->px->judge;
+	char first[512] = "", text[64], line[400];
+	struct verdict v;
+	unsigned i;
+
+	pc->naddrs = 0;
+	for (i = 0; i < n; i++) {
+		judge_addr(j, (const struct sockaddr *)&cand[i], &v);
+		if (v.allow) {
+			if (pc->naddrs < PC_MAX_ADDRS)
+				pc->addrs[pc->naddrs++] = cand[i];
+			continue;
+		}
+		addr_text(&cand[i], text, sizeof(text));
+		verdict_format(j, &v, text, line, sizeof(line));
+		pc_log(pc, "%s: address %s: %s", pc->what, text, line);
+		if (!first[0])
+			snprintf(first, sizeof(first), "net %s (address %s): %s",
+				 pc->q.text, text, line);
+	}
+	if (pc->naddrs)
+		return true;
+	fail(pc, FAIL_DENIED, first[0] ? first : "no address");
+	return false;
+}
+
+static void on_resolved(void *ctx, const struct dns_answer *ans)
+{
+	struct pconn *pc = ctx;
+	char text[300];
+
+	pc->dq = NULL;
+	if (ans->status != 0) {
+		snprintf(text, sizeof(text), "cannot resolve '%s': %s",
+			 pc->q.host, dns_strerror(ans->status));
+		pc_log(pc, "%s: %s", pc->what, text);
+		fail(pc, FAIL_RESOLVE, text);
+		return;
+	}
+	if (!judge_addrs(pc, ans->addr, ans->n))
+		return;
+	start_dial(pc);
+}
+
+static bool literal_addr(const struct net_target *q, const char *host,
+			 struct sockaddr_storage *ss)
+{
+	struct sockaddr_in *s4 = (struct sockaddr_in *)ss;
+	struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)ss;
+
+	memset(ss, 0, sizeof(*ss));
+	if (inet_pton(AF_INET, host, &s4->sin_addr) == 1) {
+		s4->sin_family = AF_INET;
+		s4->sin_port = htons(q->port);
+		return true;
+	}
+	if (inet_pton(AF_INET6, host, &s6->sin6_addr) == 1) {
+		s6->sin6_family = AF_INET6;
+		s6->sin6_port = htons(q->port);
+		return true;
+	}
+	return false;
+}
+
+void pc_go(struct pconn *pc, const char *hostport)
+{
+	const struct judge *j = pc->px->judge;
+	const struct upstream *up = pc->px->up;
+	struct sockaddr_storage cand[2];
+	char line[400], *err = NULL;
+	struct verdict v;
+	unsigned n = 0;
+
+	if (pc->have_q)
+		net_target_free(&pc->q);
+	pc->have_q = false;
+	if (strchr(hostport, '@') ||
+	    net_query_parse(hostport, &pc->q, &err) != 0 ||
+	    pc->q.any_port) {
+		snprintf(line, sizeof(line), "bad target '%s'%s%s", hostport,
+			 err ? ": " : "", err ? err : "");
+		free(err);
+		pc_log(pc, "%s: %s", pc->what, line);
+		fail(pc, FAIL_TARGET, line);
+		return;
+	}
+	pc->have_q = true;
+	judge_query(j, &pc->q, &v);
+	verdict_format(j, &v, NULL, line, sizeof(line));
+	if (strcmp(hostport, pc->q.text))
+		pc_log(pc, "%s: net %s (as %s): %s", pc->what, hostport,
+		       pc->q.text, line);
+	else
+		pc_log(pc, "%s: net %s: %s", pc->what, pc->q.text, line);
+	if (!v.allow) {
+		char body[512];
+
+		snprintf(body, sizeof(body), "net %s: %s", pc->q.text, line);
+		fail(pc, FAIL_DENIED, body);
+		return;
+	}
+	if (pc->q.kind == HOST_NAME) {
+		if (up && up->kind != UP_SOCKS5) {
+			/* the upstream resolves; nothing to judge here */
+			pc->naddrs = 0;
+			start_dial(pc);
+			return;
+		}
+		pc->state = PC_RESOLVE;
+		arm(pc, pc->px->limits.handshake_ms);
+		pc_events(pc);
+		pc->dq = dns_resolve(&pc->px->dns, pc->q.host, pc->q.port,
+				     on_resolved, pc);
+		return;
+	}
+	if (literal_addr(&pc->q, pc->q.host, &cand[0])) {
+		n = 1;
+	} else {
+		/* a loopback-class name: localhost, *.localhost */
+		literal_addr(&pc->q, "127.0.0.1", &cand[0]);
+		literal_addr(&pc->q, "::1", &cand[1]);
+		n = 2;
+	}
+	if (!judge_addrs(pc, cand, n))
+		return;
+	start_dial(pc);
+}
+
+/* ---- client events, deadlines, accept ------------------------------ */
+
+static void read_client(struct pconn *pc)
+{
+	ssize_t n;
+
+	if (pc->inlen == PC_IN_CAP) {
+		pc_abort(pc, "request too large");
+		return;
+	}
+	n = recv(pc->cfd, pc->in + pc->inlen, PC_IN_CAP - pc->inlen, 0);
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (n <= 0) {
+		/* the client left between requests: a normal end */
+		pc_free(pc);
+		return;
+	}
+	pc->inlen += (size_t)n;
+	if (pc->proto == PROXY_HTTP)
+		http_on_request(pc);
+	else
+		socks_on_request(pc);
+}
+
+static void on_client(struct loop *lp, struct loop_watch *w, uint32_t events)
+{
+	struct pconn *pc = w->ctx;
+	char junk[4096];
+	int rc;
+
+	(void)lp;
+	if ((events & EPOLLERR) && pc->state != PC_LINGER) {
+		pc_abort(pc, "the client's connection failed");
+		return;
+	}
+	switch (pc->state) {
+	case PC_READ_REQ:
+		read_client(pc);
+		return;
+	case PC_WRITE:
+		rc = write_out(pc);
+		if (rc < 0)
+			pc_free(pc);
+		else if (rc > 0)
+			after_out(pc);
+		return;
+	case PC_LINGER: {
+		ssize_t n = recv(pc->cfd, junk, sizeof(junk), 0);
+
+		if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR))
+			pc_free(pc);
+		return;
+	}
+	case PC_TUNNEL:
+		relay_pump(pc);
+		return;
+	case PC_HTTP:
+		http_fwd_pump(pc);
+		return;
+	case PC_RESOLVE:
+	case PC_DIAL:
+	case PC_UPHS:
+		if (events & (EPOLLHUP | EPOLLERR))
+			pc_abort(pc, "the client went away");
+		return;
+	default:
+		BUG("bad state %d", (int)pc->state);
+	}
+}
+
+static void on_timer(struct loop *lp, struct loop_timer *t)
+{
+	struct pconn *pc = t->ctx;
+	double now = loop_now_ms();
+
+	(void)lp;
+	switch (pc->state) {
+	case PC_TUNNEL:
+	case PC_HTTP:
+		if (now - pc->last_ms < pc->px->limits.idle_ms) {
+			loop_timer_arm(lp, t, pc->last_ms +
+					      pc->px->limits.idle_ms);
+			return;
+		}
+		pc_abort(pc, "idle limit");
+		return;
+	case PC_DIAL:
+		pc->err = ETIMEDOUT;
+		pc_close_upstream(pc);
+		pc->iaddr++;
+		dial_next(pc);
+		return;
+	case PC_RESOLVE:
+	case PC_UPHS:
+		pc_log(pc, "%s: timed out", pc->what);
+		fail(pc, FAIL_TIMEOUT, "timed out");
+		return;
+	case PC_READ_REQ:
+		if (pc->kick) {
+			pc->kick = false;
+			arm(pc, pc->px->limits.handshake_ms);
+			if (pc->proto == PROXY_HTTP)
+				http_on_request(pc);
+			else
+				socks_on_request(pc);
+			return;
+		}
+		pc_free(pc);
+		return;
+	case PC_WRITE:
+	case PC_LINGER:
+		pc_free(pc);
+		return;
+	default:
+		BUG("bad state %d", (int)pc->state);
+	}
+}
+
+static void on_accept(struct loop *lp, struct loop_watch *w, uint32_t events)
+{
+	struct plisten *l = w->ctx;
+	struct proxy *px = l->px;
+	struct pconn *pc;
+	int fd, k;
+
+	(void)events;
+	for (k = 0; k < 64; k++) {
+		fd = accept4(w->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+		if (fd < 0)
+			return;	/* EAGAIN, or out of fds: try again later */
+		if (px->nconns >= px->limits.max_conns) {
+			close(fd);
+			continue;
+		}
+		pc = xcalloc(1, sizeof(*pc));
+		pc->px = px;
+		pc->proto = l->proto;
+		pc->cfd = fd;
+		pc->ufd = -1;
+		pc->c2u.pipe[0] = pc->c2u.pipe[1] = -1;
+		pc->u2c.pipe[0] = pc->u2c.pipe[1] = -1;
+		pc->in = xmalloc(PC_IN_CAP);
+		loop_watch_init(&pc->cw, fd, on_client, pc);
+		loop_timer_init(&pc->tm, on_timer, pc);
+		pc->next = px->conns;
+		if (px->conns)
+			px->conns->prev = pc;
+		px->conns = pc;
+		px->nconns++;
+		if (loop_watch_add(lp, &pc->cw, EPOLLIN) != 0) {
+			loop_watch_init(&pc->cw, -1, NULL, NULL);
+			close(fd);
+			pc->cfd = -1;
+			pc_free(pc);
+			continue;
+		}
+		pc->state = PC_READ_REQ;
+		arm(pc, px->limits.handshake_ms);
+		if (l->proto == PROXY_FORWARD) {
+			char hp[32];
+
+			pc->tunnel = true;
+			snprintf(hp, sizeof(hp), "localhost:%u", l->port);
+			snprintf(pc->what, sizeof(pc->what), "forward %s", hp);
+			/* no client bytes are read until the tunnel is up */
+			pc->state = PC_RESOLVE;
+			pc_events(pc);
+			pc_go(pc, hp);
+		}
+	}
+}
+
+int proxy_init(struct proxy *px, struct loop *lp, struct judge *j,
+	       const char *upstream, char **err)
+{
+	int rc;
+
+	memset(px, 0, sizeof(*px));
+	px->lp = lp;
+	px->judge = j;
+	px->limits.handshake_ms = 30e3;
+	px->limits.connect_ms = 15e3;
+	px->limits.idle_ms = 3600e3;
+	px->limits.max_conns = 4096;
+	px->pipe_size = 1 << 20;
+	rc = proxy_token_make(px->token[PROXY_HTTP]);
+	if (!rc)
+		rc = proxy_token_make(px->token[PROXY_SOCKS5]);
+	if (rc) {
+		*err = xasprintf("getrandom: %s", strerror(-rc));
+		return -1;
+	}
+	rc = judge_read_host_addrs(j);
+	if (rc) {
+		*err = xasprintf("getifaddrs: %s", strerror(-rc));
+		return -1;
+	}
+	if (upstream && upstream[0] &&
+	    upstream_parse(upstream, &px->up, err) != 0)
+		return -1;
+	if (dns_init(&px->dns, lp, err) != 0) {
+		upstream_free(px->up);
+		px->up = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+static int add_listener(struct proxy *px, int fd, enum proxy_proto proto,
+			uint16_t port)
+{
+	struct plisten *l;
+	int rc;
+
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) != 0 ||
+	    fcntl(fd, F_SETFD, FD_CLOEXEC) != 0) {
+		rc = -errno;
+		close(fd);
+		return rc;
+	}
+	l = xcalloc(1, sizeof(*l));
+	l->px = px;
+	l->proto = proto;
+	l->port = port;
+	loop_watch_init(&l->w, fd, on_accept, l);
+	rc = loop_watch_add(px->lp, &l->w, EPOLLIN);
+	if (rc) {
+		close(fd);
+		free(l);
+		return rc;
+	}
+	l->next = px->listeners;
+	px->listeners = l;
+	return 0;
+}
+
+int proxy_listen(struct proxy *px, int fd, enum proxy_proto proto)
+{
+	return add_listener(px, fd, proto, 0);
+}
+
+int proxy_listen_forward(struct proxy *px, int fd, uint16_t port)
+{
+	return add_listener(px, fd, PROXY_FORWARD, port);
+}
+
+void proxy_release(struct proxy *px)
+{
+	struct plisten *l, *next;
+
+	while (px->conns)
+		pc_free(px->conns);
+	for (l = px->listeners; l; l = next) {
+		next = l->next;
+		loop_watch_remove(px->lp, &l->w);
+		close(l->w.fd);
+		free(l);
+	}
+	px->listeners = NULL;
+	dns_release(&px->dns);
+	upstream_free(px->up);
+	px->up = NULL;
+}

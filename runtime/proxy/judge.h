@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * judge.h - the proxy's judge: the plan's network rows in priority order,
+ * matched with the compiler's own matcher (compiler/netaddr.c), plus the
+ * forbidden address classes of SPEC §4 for name rows.
+ */
+#ifndef VBOX_JUDGE_H
+#define VBOX_JUDGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "netaddr.h"
+
+struct sockaddr;
+
+/**
+ * enum forbid_class - why an address is not reachable through a name row
+ * @FORBID_NONE: an ordinary (public) address
+ * @FORBID_LOOPBACK: 127.0.0.0/8, ::1
+ * @FORBID_PRIVATE: RFC 1918
+ * @FORBID_CGNAT: 100.64.0.0/10
+ * @FORBID_LINK_LOCAL: 169.254.0.0/16, fe80::/10
+ * @FORBID_UNIQUE_LOCAL: fc00::/7
+ * @FORBID_MULTICAST: 224.0.0.0/4, ff00::/8
+ * @FORBID_BROADCAST: 255.255.255.255
+ * @FORBID_UNSPECIFIED: 0.0.0.0/8, ::
+ * @FORBID_METADATA: cloud metadata services
+ * @FORBID_HOST: one of this machine's own interface addresses
+ * @FORBID_V4_IN_V6: IPv4 hidden in IPv6 (mapped, compatible, NAT64
+ *                   64:ff9b::/96, 6to4 2002::/16)
+ */
+enum forbid_class {
+	FORBID_NONE,
+	FORBID_LOOPBACK,
+	FORBID_PRIVATE,
+	FORBID_CGNAT,
+	FORBID_LINK_LOCAL,
+	FORBID_UNIQUE_LOCAL,
+	FORBID_MULTICAST,
+	FORBID_BROADCAST,
+	FORBID_UNSPECIFIED,
+	FORBID_METADATA,
+	FORBID_HOST,
+	FORBID_V4_IN_V6,
+};
+
+/**
+ * struct judge_row - one network row
+ * @allow: an allow row (else deny)
+ * @target: the normalized rule target (owned)
+ * @index: the row's index in the table (as explain prints it)
+ * @level: its level
+ * @source: "FILE:LINE:COL" (owned)
+ */
+struct judge_row {
+	bool allow;
+	struct net_target target;
+	uint32_t index;
+	uint8_t level;
+	char *source;
+};
+
+/**
+ * struct judge - the rows in priority order and what they need
+ * @rows: the rows, first match wins (owned)
+ * @nrows: number of @rows
+ * @default_allow: @default net open
+ * @host4: this machine's IPv4 addresses, 4 bytes each (owned)
+ * @nhost4: number of @host4 entries
+ * @host6: this machine's IPv6 addresses, 16 bytes each (owned)
+ * @nhost6: number of @host6 entries
+ * @host_read_ms: when @host4/@host6 were read (loop_now_ms clock)
+ */
+struct judge {
+	struct judge_row *rows;
+	size_t nrows;
+	bool default_allow;
+	uint8_t *host4;
+	size_t nhost4;
+	uint8_t *host6;
+	size_t nhost6;
+	double host_read_ms;
+};
+
+/**
+ * struct verdict - one decision
+ * @allow: allowed
+ * @row: the deciding row (position in judge.rows), or -1
+ * @forbid: the forbidden class that refused an address, or FORBID_NONE
+ */
+struct verdict {
+	bool allow;
+	int row;
+	enum forbid_class forbid;
+};
+
+/* judge_init - an empty judge; @default_allow is the net posture. */
+void judge_init(struct judge *j, bool default_allow);
+
+/*
+ * judge_add_row - append a row (call in priority order).  @target is a
+ * normalized rule target as the plan stores it.  Returns 0, or -1 with a
+ * message in *@err (caller frees) when it does not parse.
+ */
+int judge_add_row(struct judge *j, bool allow, const char *target,
+		  uint32_t index, uint8_t level, const char *source,
+		  char **err);
+
+/* judge_release - free what @j holds. */
+void judge_release(struct judge *j);
+
+/*
+ * judge_read_host_addrs - (re)read this machine's interface addresses.
+ * Returns 0 or -errno.
+ */
+int judge_read_host_addrs(struct judge *j);
+
+/* judge_query - first match for the normalized query @q, or the default. */
+void judge_query(const struct judge *j, const struct net_target *q,
+		 struct verdict *v);
+
+/*
+ * judge_addr - may a connection to @sa go ahead, for a target @q whose
+ * query verdict allowed it?  A name target reaches an address in a
+ * forbidden class only when the first row matching that address allows
+ * it (a row naming the IP, or the loopback class); any address whose
+ * first match is a deny row is refused.
+ */
+void judge_addr(const struct judge *j, const struct sockaddr *sa,
+		struct verdict *v);
+
+/* judge_classify - the forbidden class of an address (4 or 16 bytes). */
+enum forbid_class judge_classify(const struct judge *j, const uint8_t *a,
+				 size_t len);
+
+/* forbid_name - "private (RFC 1918)" ... for messages. */
+const char *forbid_name(enum forbid_class c);
+
+/*
+ * verdict_format - "allow by row 0 (allow, level 0) at rules:3:1" and the
+ * like, in explain's words, into @buf (always terminated).
+ */
+void verdict_format(const struct judge *j, const struct verdict *v,
+		    const char *addr, char *buf, size_t size);
+
+#endif /* VBOX_JUDGE_H */

@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * proxy.h - the egress proxy of vbox-exec (SPEC §4), on the one event
+ * loop (loop.h).
+ *
+ * Two endpoints, each with its own random token: HTTP (CONNECT tunnels
+ * and absolute-form plain HTTP) and SOCKS5 (CONNECT only).  Every target
+ * is judged by struct judge; names are resolved once (dns.h) and only an
+ * authorised address is dialled.  Tunnels are relayed with splice()
+ * through a pipe per direction; plain HTTP goes through small buffers so
+ * that each request and response is framed exactly.
+ */
+#ifndef VBOX_PROXY_H
+#define VBOX_PROXY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dns.h"
+#include "judge.h"
+#include "loop.h"
+
+/* Token length: 24 random bytes in unpadded base64url. */
+#define PROXY_TOKEN_LEN 32
+
+/**
+ * enum proxy_proto - what an endpoint speaks
+ * @PROXY_HTTP: HTTP/1.1 proxy requests
+ * @PROXY_SOCKS5: SOCKS5 with username/password
+ * @PROXY_FORWARD: a plain TCP forward to one loopback port of the host
+ *                 (a loopback-class row), judged like any target
+ */
+enum proxy_proto {
+	PROXY_HTTP,
+	PROXY_SOCKS5,
+	PROXY_FORWARD,
+};
+
+/**
+ * struct proxy_limits - bounds, all in milliseconds or counts
+ * @handshake_ms: from accept to a judged, dialled target (per request)
+ * @connect_ms: one dial attempt
+ * @idle_ms: a tunnel or a kept-alive connection without traffic
+ * @max_conns: client connections at once (more are closed at accept)
+ */
+struct proxy_limits {
+	double handshake_ms;
+	double connect_ms;
+	double idle_ms;
+	size_t max_conns;
+};
+
+/* proxy_log_fn - one decision or event line, without newline. */
+typedef void (*proxy_log_fn)(void *ctx, const char *line);
+
+struct upstream;
+struct pconn;
+struct plisten;
+
+/**
+ * struct proxy - the proxy
+ * @lp: the loop it runs on
+ * @judge: the rules (borrowed)
+ * @dns: the resolver
+ * @up: the upstream proxy, or NULL (owned)
+ * @token: per endpoint
+ * @limits: see struct proxy_limits
+ * @log: decision log, or NULL
+ * @log_ctx: for @log
+ * @conns: live client connections (list)
+ * @nconns: their number
+ * @listeners: listening sockets (list)
+ * @pipe_size: pipe capacity asked for tunnels (0: the kernel's)
+ */
+struct proxy {
+	struct loop *lp;
+	struct judge *judge;
+	struct dns dns;
+	struct upstream *up;
+	char token[2][PROXY_TOKEN_LEN + 1];
+	struct proxy_limits limits;
+	proxy_log_fn log;
+	void *log_ctx;
+	struct pconn *conns;
+	size_t nconns;
+	struct plisten *listeners;
+	int pipe_size;
+};
+
+/*
+ * proxy_init - a proxy on @lp judging with @j (borrowed; it must outlive
+ * the proxy).  @upstream is the plan's @upstream-proxy URL or NULL; its
+ * host is resolved here, once, before the loop serves anyone.  Makes
+ * fresh tokens.  Returns 0, or -1 with *@err (caller frees).
+ */
+int proxy_init(struct proxy *px, struct loop *lp, struct judge *j,
+	       const char *upstream, char **err);
+
+/*
+ * proxy_listen - serve @proto on the listening socket @fd (the proxy
+ * owns it from now on, success or not).  Returns 0 or -errno.
+ */
+int proxy_listen(struct proxy *px, int fd, enum proxy_proto proto);
+
+/*
+ * proxy_listen_forward - forward connections accepted on the listening
+ * socket @fd to localhost:@port on the host, as plain TCP, each judged
+ * as "localhost:@port".  The proxy owns @fd.  Returns 0 or -errno.
+ */
+int proxy_listen_forward(struct proxy *px, int fd, uint16_t port);
+
+/* proxy_release - close every connection and listener; free all. */
+void proxy_release(struct proxy *px);
+
+/*
+ * proxy_token_make - @out gets PROXY_TOKEN_LEN URL-safe characters from
+ * getrandom() and a NUL.  Returns 0 or -errno.
+ */
+int proxy_token_make(char *out);
+
+#endif /* VBOX_PROXY_H */

@@ -1,0 +1,143 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# tests/exec_proxy.sh - vbox-exec's egress proxy bridged into the
+# sandbox's network namespace (SPEC §4, §5 "The Linux bridge of the
+# proxy"), with the real bubblewrap and curl inside the sandbox: the
+# variables (set last, not overridable, lower-case too), a loopback row
+# forwarded at its own port and through the proxy (HTTP, CONNECT,
+# SOCKS5h), a refusal with its 403 line and --log line, and that nothing
+# reaches the host's network except through the proxy.  Origins are
+# tests/test_proxy --origin on the host's loopback.
+
+. "${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
+
+: "${VBOXC:?VBOXC must name the vboxc binary}"
+: "${VBOX_EXEC:?VBOX_EXEC must name the vbox-exec binary}"
+
+# preflight: every live network row lands in the proxy; a loopback row
+# without a port is warned about (clients honouring NO_PROXY skip it)
+printf '@default net deny\n[net]\nallow: example.com:443\nallow: localhost\ndeny: evil.example.com\n' \
+	>"$workdir/pf.rules"
+run "$VBOXC" preflight --target=linux "$workdir/pf.rules"
+is "$rc" 0 "preflight of a table with proxy rows: exit 0"
+is "$(grep -c "': proxy: " "$workdir/out")" 3 "preflight says proxy for every network row"
+check "preflight warns on a loopback row without a port" \
+	grep -q "pf.rules:4:1: warning: on linux, loopback row 'localhost:\*' without a port is served through the egress proxy only" "$workdir/err"
+run "$VBOXC" preflight --target=linux -Werror "$workdir/pf.rules"
+is "$rc" 1 "preflight -Werror fails on it"
+
+require_launcher
+command -v curl >/dev/null 2>&1 || skip_all "curl not found"
+T=${top_builddir:-.}/tests/test_proxy
+[ -x "$T" ] || skip_all "no test_proxy binary at $T"
+
+cd "$workdir"
+# an origin (HTTP on P, echo on P+1) on the host's loopback
+P=
+for try in 1 2 3 4 5 6 7 8; do
+	cand=$((20000 + ($$ * 7 + try * 131) % 30000))
+	"$T" --origin 127.0.0.1 "$cand" 2>/dev/null &
+	opid=$!
+	sleep 0.3
+	if kill -0 "$opid" 2>/dev/null; then
+		P=$cand
+		break
+	fi
+done
+[ -n "$P" ] || skip_all "cannot start an origin on loopback"
+trap 'kill "$opid" 2>/dev/null; rm -rf "$workdir"' EXIT
+Q=$((P + 1))
+
+cat >rules <<EOT
+@default net deny
+[net]
+allow: localhost:$P
+EOT
+"$VBOXC" compile --target=linux --emit=plan -o plan rules
+
+run "$VBOX_EXEC" plan -- env
+check "the command runs with the proxy" [ "$rc" = 0 ]
+for v in HTTP_PROXY http_proxy HTTPS_PROXY https_proxy ALL_PROXY all_proxy \
+	NO_PROXY no_proxy; do
+	check "$v is set" grep -q "^$v=" out
+done
+check "HTTP_PROXY carries vbox:TOKEN in its user-info" \
+	grep -Eq '^HTTP_PROXY=http://vbox:[A-Za-z0-9_-]{32}@127\.0\.0\.1:[0-9]+$' out
+check "ALL_PROXY is socks5h:// with its own token" \
+	grep -Eq '^all_proxy=socks5h://vbox:[A-Za-z0-9_-]{32}@127\.0\.0\.1:[0-9]+$' out
+check "NO_PROXY names the loopback" \
+	grep -q '^NO_PROXY=localhost,127.0.0.1,::1$' out
+th=$(sed -n 's/^HTTP_PROXY=http:\/\/vbox:\([^@]*\)@.*/\1/p' out)
+ts=$(sed -n 's/^ALL_PROXY=socks5h:\/\/vbox:\([^@]*\)@.*/\1/p' out)
+check "the endpoints' tokens differ" [ -n "$th" ] && [ "$th" != "$ts" ]
+
+run env HTTP_PROXY=http://127.0.0.1:9 "$VBOX_EXEC" -e HTTPS_PROXY=x \
+	-e no_proxy=everything plan -- env
+check "-e cannot override a proxy variable" \
+	sh -c '! grep -q "^HTTPS_PROXY=x$" out && ! grep -q "^no_proxy=everything$" out'
+check "the launcher's own HTTP_PROXY is not inherited" \
+	sh -c '! grep -q "127.0.0.1:9$" out'
+run "$VBOX_EXEC" --replace-env -e A=1 plan -- env
+check "--replace-env keeps the proxy variables" grep -q '^ALL_PROXY=' out
+
+# curl STYLE: run curl in the sandbox, print "CODE SIZE"
+incurl() {
+	run "$VBOX_EXEC" --log plan -- curl -s -o /dev/null \
+		-w '%{http_code} %{size_download}' --max-time 20 "$@"
+}
+incurl "http://127.0.0.1:$P/size/100000"
+is "$(cat out)" "200 100000" "the loopback row is forwarded at its own port (NO_PROXY honoured)"
+check "--log names the row for the forward" \
+	grep -q "forward localhost:$P: net localhost:$P: allow by row 0 (allow, level 0) at rules:3:1" err
+incurl --noproxy '' "http://127.0.0.1:$P/size/100000"
+is "$(cat out)" "200 100000" "through the proxy: absolute-form HTTP"
+incurl --noproxy '' -p "http://localhost:$P/size/100000"
+is "$(cat out)" "200 100000" "through the proxy: a CONNECT tunnel"
+run "$VBOX_EXEC" plan -- sh -c 'curl -s -o /dev/null -w "%{http_code} %{size_download}" --noproxy "" -x "$ALL_PROXY" "$1"' sh "http://localhost:$P/size/1000"
+is "$(cat out)" "200 1000" "through the proxy: SOCKS5 with the endpoint's credentials"
+incurl --noproxy '' "http://127.0.0.1:$Q/"
+is "$(cut -d' ' -f1 out)" "403" "a port no row allows: 403"
+check "--log names the default that refused it" \
+	grep -q "GET http://127.0.0.1:$Q/: net 127.0.0.1:$Q: deny by default (@default net deny)" err
+incurl --noproxy '' -x "http://127.0.0.1:3128" "http://127.0.0.1:$P/size/1"
+is "$(cut -d' ' -f1 out)" "407" "without credentials: 407"
+incurl "http://127.0.0.1:$Q/"
+check "a loopback port no row names is not reachable directly" \
+	[ "$(cat out)" = "000 0" ]
+
+# nothing reaches the host's network without the proxy
+addr=$(ip -o -4 addr show scope global 2>/dev/null | awk '{print $4}' |
+	cut -d/ -f1 | head -n 1)
+if [ -n "$addr" ]; then
+	incurl --noproxy '*' --connect-timeout 3 "http://$addr:$P/"
+	check "the host's global address $addr is unreachable directly" \
+		[ "$(cat out)" = "000 0" ]
+else
+	ok "# SKIP no global address on this host"
+fi
+run "$VBOX_EXEC" plan -- sh -c 'exec 3<>/dev/tcp/127.0.0.1/22' 2>/dev/null
+check "no other host loopback port is reachable" [ "$rc" != 0 ]
+
+# the same as an ordinary user (vbox-exec's proxy needs no privilege)
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
+	chmod 755 "$workdir"
+	chmod 644 plan
+	run setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$VBOX_EXEC" plan -- sh -c 'id -u; curl -s -o /dev/null -w "%{http_code}\n" "$1"; curl -s -o /dev/null -w "%{http_code}\n" -p --noproxy "" "$1"' \
+		sh "http://127.0.0.1:$P/size/1000"
+	is "$(tr '\n' ' ' <out)" "65534 200 200 " \
+		"as uid 65534: the forward and a CONNECT through the proxy"
+else
+	ok "# SKIP not root or no setpriv: the ordinary-user run needs both"
+fi
+
+# a loopback row below 1024: the sandbox may not listen there, so it is
+# served through the proxy only, and the launch still works
+printf '@default net deny\n[net]\nallow: localhost:80\n' >low.rules
+"$VBOXC" compile --target=linux --emit=plan -o low.plan low.rules
+run "$VBOX_EXEC" --log low.plan -- sh -c 'echo "$HTTP_PROXY"'
+is "$rc" 0 "a loopback row for port 80 does not stop the launch"
+check "--log says port 80 is served through the proxy" \
+	grep -q "loopback port 80 is below 1024" err
+
+done_testing
