@@ -80,7 +80,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (plan.target == TARGET_LINUX &&
 	    sandbox_build(&plan, "/nonexistent/vbox-fuzz/plan.bin", "/", true,
-			  &sa, &err) == 0) {
+			  true, &sa, &err) == 0) {
 		lx_render(&sa.lx, &out);
 		wbuf_release(&out);
 		sandbox_release(&sa);
