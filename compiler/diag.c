@@ -7,6 +7,7 @@
 #include <stdarg.h>
 
 #include "diag.h"
+#include "grow.h"
 
 /* How many display columns of a long source line to show around a caret. */
 #define DIAG_WINDOW_BEFORE 60
@@ -121,11 +122,7 @@ __printf(4, 0) static void diag_vqueue(struct diag_list *list,
 		abort();
 	}
 	msg = shorten_quotes(msg);
-	if (list->n == list->cap) {
-		list->cap = list->cap ? list->cap * 2 : 16;
-		list->items = xreallocarray(list->items, list->cap,
-					    sizeof(*list->items));
-	}
+	GROW(list->items, list->cap, list->n + 1);
 	d = &list->items[list->n++];
 	d->severity = severity;
 	if (loc)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * eval.c - the decision engine (SPEC §1.6).
+ * eval.c - the decision engine (doc/rules.md §3).
  *
  * The first row in priority order that matches decides.  The indexes only
  * narrow which rows can match; tests compare them with the linear scans
@@ -126,7 +126,7 @@ void eval_fs(const struct table *table, const struct fs_path *path,
 
 	out->row = row;
 	if (!row) {
-		/* Reads that match no row are always allowed (SPEC §1.6). */
+		/* Reads that match no row are always allowed (doc/rules.md §3). */
 		out->allow = op == FS_READ ||
 			     table->default_write == EFFECT_RW;
 		return;

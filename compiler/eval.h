@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * eval.h - decisions: may this process read/write this path, connect to
- * this host:port?  SPEC §1.6.  Pure: never touches the host.
+ * this host:port?  doc/rules.md §3.  Pure: never touches the host.
  */
 #ifndef VBOX_EVAL_H
 #define VBOX_EVAL_H

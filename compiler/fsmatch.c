@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fsmatch.c - glob matching and coverage of file patterns (SPEC §1.4,
- * §1.7).
+ * fsmatch.c - glob matching and coverage of file patterns (doc/rules.md
+ * §5 "Matching", §7).
  *
  * Matching runs for every query against many rows, so it never allocates
  * and never recurses: both levels (characters inside a segment, segments

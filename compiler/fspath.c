@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * fspath.c - file patterns and queried paths: expansion, windows drive
- * forms, lexical cleaning, guardrails (SPEC §1.3, §5 "Variables", "Paths")
+ * forms, lexical cleaning, guardrails (doc/rules.md §5)
  * and symbolic link resolution of queries.
  *
  * A pattern is built with four allocations (segment text, segment array,
@@ -225,8 +225,9 @@ static char *shown_as(const char *raw, const char *text)
 /*
  * Every segment is a bare wildcard ("*", "**", "***" ...), or there is no
  * segment ("/"): the guardrails treat such a pattern as covering
- * everything (SPEC §5).  A segment such as "w*k" or "?" only matches some
- * names, so a pattern like "/w" "*k/" "*.txt" is an ordinary one.
+ * everything (doc/rules.md §5 "Guardrails").  A segment such as "w*k" or
+ * "?" only matches some names, so a pattern like "/w" "*k/" "*.txt" is an
+ * ordinary one.
  */
 static bool all_wild(const struct fs_pattern *p)
 {
@@ -245,8 +246,8 @@ static bool all_wild(const struct fs_pattern *p)
  * the home-root and drive-root guardrails refuse, and nothing else: a
  * pattern that merely matches @dir among other paths ("/home/" "*",
  * "/" "**" "/u", "/home/u" "*") names no directory in particular and is
- * allowed (SPEC §5 "Paths").  Segments compare folded on folding
- * targets, since both sides were folded when they were built.  Parents
+ * allowed (doc/rules.md §5 "Guardrails").  Segments compare folded on
+ * folding targets, since both sides were folded when they were built.  Parents
  * of @dir are fine: "/home" is not "/home/u".
  */
 static bool is_dir_literally(const struct fs_pattern *p,

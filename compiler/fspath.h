@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * fspath.h - file patterns and queried paths: expansion, cleaning,
- * guardrails and glob matching (SPEC §1.3, §1.4, §5 "Variables", "Paths").
+ * guardrails and glob matching (doc/rules.md §5).
  */
 #ifndef VBOX_FSPATH_H
 #define VBOX_FSPATH_H
@@ -94,7 +94,7 @@ struct var_source {
 };
 
 /*
- * fs_target_is_pathlike - SPEC §1.1: does an (unexpanded) deny target
+ * fs_target_is_pathlike - doc/rules.md §2: does an (unexpanded) deny target
  * start like a path: '/', '~', '$', '%', "**", "\\\\", or a drive letter
  * followed by ":\\" or ":/"?
  */
@@ -134,7 +134,7 @@ void fs_path_free(struct fs_path *p);
  */
 char *fs_path_resolve(const char *path, bool follow_last);
 
-/* fs_match - does @pattern match @path?  SPEC §1.4. */
+/* fs_match - does @pattern match @path?  doc/rules.md §5. */
 bool fs_match(const struct fs_pattern *pattern, const struct fs_path *path);
 
 /*

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * netaddr.c - network targets: parsing, normalization and matching
- * (SPEC §1.5, §5 "Network targets", §4 numeric host forms).
+ * (doc/rules.md §6 "Network targets").
  *
  * Rules are parsed strictly: a rule must say exactly one thing, so numeric
  * shorthand ("127.1", "2130706433") and leading zeros are errors there.
@@ -367,7 +367,7 @@ static void set_ipv4(struct net_target *out, const uint8_t b[4])
 	memcpy(out->addr, b, 4);
 }
 
-/* set_ipv6 - an IPv4-mapped address is that IPv4 address (SPEC §1.5). */
+/* set_ipv6 - an IPv4-mapped address is that IPv4 address (doc/rules.md §6). */
 static void set_ipv6(struct net_target *out, const uint8_t a[16])
 {
 	static const uint8_t mapped[12] = { [10] = 0xff, [11] = 0xff };
@@ -506,7 +506,7 @@ static int numeric_host(struct parse_ctx *c, const char *name, bool dot,
 /*
  * parse_suffix - a rule's "*.NAME" (@s points after "*.").  A wildcard
  * under localhost names the loopback class, so "*.localhost" is allowed
- * although a wildcard otherwise needs two labels (SPEC §1.5, §5).
+ * although a wildcard otherwise needs two labels (doc/rules.md §6).
  */
 static int parse_suffix(struct parse_ctx *c, const char *s, size_t n,
 			const char *what_host, struct net_target *out)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * netaddr.h - network targets: parsing, normalization and matching
- * (SPEC §1.5, §5 "Network targets", §4 numeric host forms).
+ * (doc/rules.md §6 "Network targets").
  */
 #ifndef VBOX_NETADDR_H
 #define VBOX_NETADDR_H

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * shadow.c - rows that can never decide (SPEC §1.7).
+ * shadow.c - rows that can never decide (doc/rules.md §7).
  *
  * A row is reported only when a higher-priority row provably matches
  * everything it matches (fs_covers / net_covers are sound).  Candidates

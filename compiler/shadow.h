@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * shadow.h - rows that can never decide (SPEC §1.7).
+ * shadow.h - rows that can never decide (doc/rules.md §7).
  */
 #ifndef VBOX_SHADOW_H
 #define VBOX_SHADOW_H

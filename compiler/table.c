@@ -213,7 +213,8 @@ static int handle_default(struct build_state *st, const struct stmt *s)
 }
 
 /*
- * SPEC §5: a scheme (http, socks5, socks5h), an optional user:password@,
+ * doc/rules.md §4 "@upstream-proxy": a scheme (http, socks5, socks5h),
+ * an optional user:password@,
  * a host (IPv6 bracketed) and a port, nothing after the port.
  */
 static int validate_upstream(struct build_state *st, const struct stmt *s)
@@ -292,7 +293,7 @@ static int handle_upstream(struct build_state *st, const struct stmt *s)
 	return 0;
 }
 
-/* Which table a row goes to: SPEC §1.1 and the [fs]/[net] sections. */
+/* Which table a row goes to: doc/rules.md §2 "Sections". */
 static int row_domain(struct build_state *st, const struct stmt *s,
 		      enum domain *out)
 {
@@ -329,7 +330,8 @@ static int row_domain(struct build_state *st, const struct stmt *s,
 
 /*
  * A deny row outside any section is a network row when its target is not
- * path-like (SPEC §1.1): "deny:id_rsa" blocks a host named id_rsa and
+ * path-like (doc/rules.md §2 "Sections"): "deny:id_rsa" blocks a host
+ * named id_rsa and
  * protects no file.  The classification is the contract; these two say
  * so and how to write the file row the user probably meant.
  */

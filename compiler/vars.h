@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * vars.h - expansion of '~' and variables in file patterns (SPEC §1.3,
- * §5 "Variables").
+ * vars.h - expansion of '~' and variables in file patterns
+ * (doc/rules.md §5 "Expansion").
  *
  * Lookups go -D definitions first, then the environment; the home
  * directory goes through the target's home variables and then the passwd

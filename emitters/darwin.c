@@ -10,7 +10,7 @@
  * (file-write*, file*, default); a rule without a filter is its
  * operation's default.  So within every operation the base allowances
  * and the defaults come first and the rows follow from the lowest
- * priority to the highest: the row that decides in the table (SPEC §1.6)
+ * priority to the highest: the row that decides in the table (doc/rules.md §3)
  * is the last rule that matches.  The base section names two specific
  * operations (file-write-data and file-ioctl, for devices), so every
  * write rule below it names them too, next to file-write*: otherwise the
@@ -277,8 +277,9 @@ static void filter_add(struct sbpl_filter **list, size_t *n,
  * Renaming or removing one would carry them out of the row; creating one
  * (as a symbolic link to elsewhere, or by renaming a directory prepared
  * elsewhere onto it) would plant content at a path that must stay absent
- * or empty (SPEC §5).  Prefixes grow, so the first one past the string
- * limit ends the list (the row is unsupported then anyway).
+ * or empty (doc/targets.md "Ancestor guards").  Prefixes grow, so the
+ * first one past the string limit ends the list (the row is unsupported
+ * then anyway).
  */
 static void guards_add(struct fs_plan *plan, const struct form *f, bool fold)
 {
@@ -891,7 +892,7 @@ static void darwin_classify(const struct table *table, struct landing_set *out)
 		if (out->net[i].kind == LANDING_PROXY)
 			proxy = true;
 	}
-	/* SPEC §4: the proxy runs in deny posture when a row needs it. */
+	/* doc/proxy.md: the proxy runs in deny posture when a row needs it. */
 	if (!proxy)
 		return;
 	for (i = 0; i < array_size(reserved_ports); i++)

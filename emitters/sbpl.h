@@ -76,7 +76,7 @@ void sbpl_write_comment(FILE *out, const char *text);
 /*
  * sbpl_regex - the anchored regular expression (unescaped value, caller
  * frees) matching exactly the clean absolute paths that the @nsegs
- * segments at @segs match (SPEC §1.4): "**" segments become "(/.*)?",
+ * segments at @segs match (doc/rules.md §5): "**" segments become "(/.*)?",
  * '*' becomes "[^/]*" (a segment of stars alone "[^/]+": segments are
  * never empty), '?' becomes SBPL_RE_UTF8_CHAR, every other byte matches
  * itself, regex metacharacters backslash-escaped.  With @subtree the

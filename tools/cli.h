@@ -25,7 +25,7 @@ struct target_traits;
 
 #define CLI_PROGNAME "vboxc"
 
-/* Exit statuses of SPEC §3.1. */
+/* Exit statuses of doc/rules.md §11. */
 #define CLI_EXIT_OK 0
 #define CLI_EXIT_FAIL 1
 #define CLI_EXIT_USAGE 2
@@ -44,7 +44,7 @@ struct target_traits;
 /**
  * enum cli_format - output format of check, explain and preflight
  * @CLI_FORMAT_TEXT: human-readable text (the default)
- * @CLI_FORMAT_JSON: JSON as SPEC §3.1 describes
+ * @CLI_FORMAT_JSON: JSON as doc/rules.md §8 and §9 describe
  * @CLI_FORMAT_SARIF: SARIF 2.1.0 (check only; doc/packaging.md)
  */
 enum cli_format {

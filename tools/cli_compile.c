@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * cli_compile.c - "vboxc compile" and "vboxc preflight": classify every
- * row for one target (SPEC §2), then write an artifact or the landing
+ * row for one target (doc/targets.md), then write an artifact or the landing
  * table.
  *
  * compile: the rules are loaded and analysed, every row is classified,

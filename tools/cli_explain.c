@@ -158,7 +158,7 @@ static const char *default_reason(const struct table *table,
 
 /*
  * A query without a port is any port: a row for one port matches it
- * (overlap, SPEC §1.5), which must not read as "all ports allowed".
+ * (overlap, doc/rules.md §6), which must not read as "all ports allowed".
  */
 static bool is_any_port(const char *evaluated)
 {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * bridge.h - the egress proxy bridged into the sandbox's network
- * namespace (SPEC §5 "The Linux bridge of the proxy").
+ * namespace (doc/proxy.md "What the child sees (Linux)").
  *
  * The sandbox keeps its own network namespace.  Its init makes the
  * listening sockets there (127.0.0.1:PORT and [::1]:PORT) and hands them

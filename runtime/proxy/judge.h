@@ -2,7 +2,7 @@
 /*
  * judge.h - the proxy's judge: the plan's network rows in priority order,
  * matched with the compiler's own matcher (compiler/netaddr.c), plus the
- * forbidden address classes of SPEC §4 for name rows.
+ * forbidden address classes of doc/proxy.md "Judging" for name rows.
  */
 #ifndef VBOX_JUDGE_H
 #define VBOX_JUDGE_H

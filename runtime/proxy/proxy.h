@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * proxy.h - the egress proxy of vbox-exec (SPEC §4), on the one event
+ * proxy.h - the egress proxy of vbox-exec (doc/proxy.md), on the one event
  * loop (loop.h).
  *
  * Two endpoints, each with its own random token: HTTP (CONNECT tunnels

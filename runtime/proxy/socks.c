@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * socks.c - the SOCKS5 endpoint: RFC 1928 CONNECT with RFC 1929
- * username/password, nothing else (pconn.h).  Replies follow SPEC §5:
+ * username/password, nothing else (pconn.h).  Replies follow doc/proxy.md
+ * "Protocols":
  * no username/password method offered is 0xFF, a target the table
  * refuses is 0x02, BIND and UDP ASSOCIATE are 0x07.
  */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * kstate.h - global kernel state stays read-only in the sandbox (SPEC §5,
- * "Walls"), for every posture and whoever starts vbox-exec.
+ * kstate.h - global kernel state stays read-only in the sandbox
+ * (doc/launcher.md "Walls"), for every posture and whoever starts vbox-exec.
  *
  * A uid-0 child (vbox-exec run as root) passes the uid checks of sysctls
  * and of many procfs and sysfs files even without capabilities, so the

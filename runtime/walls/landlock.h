@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * landlock.h - the sandbox's second file wall (SPEC §5, "Walls").
+ * landlock.h - the sandbox's second file wall (doc/launcher.md "Walls").
  *
  * Applied by the sandbox's init to itself right before the command runs,
  * with raw syscalls: every write-like access is handled, and allowed

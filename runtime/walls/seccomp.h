@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * seccomp.h - the sandbox's system-call wall (SPEC §5, "Walls").
+ * seccomp.h - the sandbox's system-call wall (doc/launcher.md "Walls").
  *
  * Two BPF programs are built with libseccomp (at build time, by
  * gen_seccomp; seccomp_bpf.c holds their bytes) and vbox-exec hands
  * them to the sandbox's init, which loads them with the raw seccomp() call
  * after bubblewrap built the sandbox and right before the command runs:
  *
- *   the deny filter    refuses the calls SPEC §5 lists (EPERM; clone3
+ *   the deny filter    refuses the calls doc/launcher.md lists (EPERM; clone3
  *                      ENOSYS), on x86-64, x32 and i386 alike;
  *   the notify filter  hands connect(), sendto() with an address,
  *                      sendmsg() and sendmmsg() to the supervisor in

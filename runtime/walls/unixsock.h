@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * unixsock.h - the supervisor of the sandbox's socket addresses (SPEC §5,
- * "Unix sockets"), on vbox-exec's event loop.
+ * unixsock.h - the supervisor of the sandbox's socket addresses
+ * (doc/launcher.md "Walls", "Unix sockets"), on vbox-exec's event loop.
  *
  * The sandbox's notify filter (seccomp.h) stops connect(), sendto() with
  * an address, sendmsg() and sendmmsg() and hands them here.  The
