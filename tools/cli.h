@@ -283,10 +283,13 @@ json_t *cli_json_location(const struct location *loc);
 json_t *cli_json_pack_at(const char *file, int line, const char *fmt, ...);
 
 /*
- * cli_json_print - dump @obj (consumed; NULL means building it failed) to
- * standard output with CLI_JSON_FLAGS followed by "\n".  Returns 0, or -1
- * after printing a message to stderr.
+ * cli_json_print_flags - dump @obj (consumed; NULL means building it
+ * failed) to standard output with jansson's @flags followed by "\n".
+ * Returns 0, or -1 after printing a message to stderr.
  */
+int cli_json_print_flags(json_t *obj, size_t flags);
+
+/* cli_json_print - cli_json_print_flags() with CLI_JSON_FLAGS. */
 int cli_json_print(json_t *obj);
 
 /*

@@ -968,6 +968,11 @@ json_t *cli_json_pack_at(const char *file, int line, const char *fmt, ...)
 
 int cli_json_print(json_t *obj)
 {
+	return cli_json_print_flags(obj, CLI_JSON_FLAGS);
+}
+
+int cli_json_print_flags(json_t *obj, size_t flags)
+{
 	char *text;
 	size_t len;
 	int ret = 0;
@@ -978,7 +983,7 @@ int cli_json_print(json_t *obj)
 	 * Dump to memory and write once: json_dumpf() makes one locked
 	 * fwrite() per token, which dominated explain's JSON output.
 	 */
-	text = json_dumps(obj, CLI_JSON_FLAGS);
+	text = json_dumps(obj, flags);
 	json_decref(obj);
 	if (!text) {
 		fprintf(stderr, "%s: cannot format JSON output\n",

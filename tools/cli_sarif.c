@@ -321,9 +321,7 @@ int cli_sarif_print(const struct cli_session *sess)
 {
 	struct sarif s;
 	json_t *log;
-	size_t i, len;
-	char *text;
-	int ret = 0;
+	size_t i;
 
 	s.rules = json_array();
 	s.results = json_array();
@@ -351,19 +349,5 @@ int cli_sarif_print(const struct cli_session *sess)
 			CLI_PROGNAME);
 		return -1;
 	}
-	text = json_dumps(log, SARIF_FLAGS);
-	json_decref(log);
-	if (!text) {
-		fprintf(stderr, "%s: cannot format the SARIF log\n",
-			CLI_PROGNAME);
-		return -1;
-	}
-	len = strlen(text);
-	if (fwrite(text, 1, len, stdout) != len || putchar('\n') == EOF) {
-		fprintf(stderr, "%s: error writing standard output: %s\n",
-			CLI_PROGNAME, strerror(errno));
-		ret = -1;
-	}
-	free(text);
-	return ret;
+	return cli_json_print_flags(log, SARIF_FLAGS);
 }
