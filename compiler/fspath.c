@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fspath.c - file patterns and queried paths: expansion, windows drive
- * forms, lexical cleaning, guardrails (doc/rules.md §5)
- * and symbolic link resolution of queries.
+ * fspath.c - compiling file patterns (expansion, windows drive forms,
+ * guardrails; doc/rules.md §5) and resolving queried paths' symbolic
+ * links.  The lexical cleaning both share is fsclean.c, which vbox-exec
+ * links too.
  *
  * A pattern is built with four allocations (segment text, segment array,
  * display text, key); all the work before that happens in fixed buffers
@@ -14,202 +15,10 @@
 #include <limits.h>
 
 #include "diag.h"
+#include "fsclean.h"
 #include "fspath.h"
 #include "target.h"
 #include "vars.h"
-
-/*
- * Patterns and queried paths are shorter than FS_MAX_LEN bytes on every
- * host, so a table compiles or fails the same way everywhere.
- */
-#define FS_MAX_LEN VARS_MAX_LEN
-/* A string shorter than FS_MAX_LEN has at most this many segments. */
-#define FS_MAX_SEGS (FS_MAX_LEN / 2 + 1)
-
-#define WINDOWS_FORMS "a windows path starts with 'X:\\', 'X:/' or '/x/'"
-
-/* One segment of a cleaned string: @len bytes at offset @off. */
-struct span {
-	uint32_t off;
-	uint32_t len;
-};
-
-/* The parts a pattern or a path is made of. */
-struct built {
-	char *text;
-	char *key;
-	char *segbuf;
-	struct seg *segs;
-	uint32_t nsegs;
-};
-
-static bool is_letter(char c)
-{
-	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
-}
-
-static char fold(char c)
-{
-	return c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c;
-}
-
-bool fs_target_is_pathlike(const char *target)
-{
-	const char *t = target;
-
-	if (t[0] == '/' || t[0] == '~' || t[0] == '$' || t[0] == '%')
-		return true;
-	if ((t[0] == '*' && t[1] == '*') || (t[0] == '\\' && t[1] == '\\'))
-		return true;
-	return is_letter(t[0]) && t[1] == ':' && (t[2] == '\\' || t[2] == '/');
-}
-
-/*
- * Windows forms, in place (the length does not change): backslashes
- * separate, "X:" becomes "/x".  UNC and drive-relative paths are errors
- * because no canonical "/x/..." form says the same thing.  *@on_drive
- * tells whether an absolute result starts with a drive ("/x", "/x/...")
- * or with a "**" segment; "\\x" and "/data/x" do not.  The caller reports that
- * itself, after the "covers everything" check, which says more.
- */
-static int windows_convert(char *buf, bool *on_drive, const char **why)
-{
-	bool backslash_root = buf[0] == '\\';
-	char *p;
-
-	for (p = buf; *p; p++)
-		if (*p == '\\')
-			*p = '/';
-	if (buf[0] == '/' && buf[1] == '/') {
-		*why = "is a UNC path";
-		return -1;
-	}
-	if (is_letter(buf[0]) && buf[1] == ':') {
-		if (buf[2] != '\0' && buf[2] != '/') {
-			*why = "is relative to a drive's current directory";
-			return -1;
-		}
-		buf[1] = fold(buf[0]);
-		buf[0] = '/';
-	}
-	if (buf[0] != '/')
-		*on_drive = true;
-	else if (backslash_root)
-		*on_drive = false;
-	else if (is_letter(buf[1]))
-		*on_drive = buf[2] == '/' || buf[2] == '\0';
-	else
-		*on_drive = buf[1] == '*' && buf[2] == '*' &&
-			    (buf[3] == '/' || buf[3] == '\0');
-	return 0;
-}
-
-static bool has_wildcard(const char *s, size_t len)
-{
-	return memchr(s, '*', len) || memchr(s, '?', len);
-}
-
-static enum seg_kind seg_kind_of(const char *s, size_t len)
-{
-	if (len == 2 && s[0] == '*' && s[1] == '*')
-		return SEG_STARSTAR;
-	return has_wildcard(s, len) ? SEG_GLOB : SEG_LIT;
-}
-
-/*
- * Split @buf on '/', dropping empty and "." segments and applying "..":
- * above the root it stays at the root (the first @floor segments, the
- * windows drive, are the root), and in a pattern it may not follow a
- * wildcard segment (which directory would it leave?).  Returns the number
- * of segments, or -1 with *@bad set to the wildcard segment.
- */
-static int split_clean(const char *buf, bool pattern, uint32_t floor,
-		       struct span *sp, struct span *bad)
-{
-	uint32_t n = 0, i = 0, start, len;
-
-	while (buf[i]) {
-		if (buf[i] == '/') {
-			i++;
-			continue;
-		}
-		start = i;
-		while (buf[i] && buf[i] != '/')
-			i++;
-		len = i - start;
-		if (len == 1 && buf[start] == '.')
-			continue;
-		if (len == 2 && buf[start] == '.' && buf[start + 1] == '.') {
-			if (n <= floor)
-				continue;
-			if (pattern &&
-			    has_wildcard(buf + sp[n - 1].off, sp[n - 1].len)) {
-				*bad = sp[n - 1];
-				return -1;
-			}
-			n--;
-			continue;
-		}
-		if (n == FS_MAX_SEGS)
-			BUG("more segments than a bounded string can hold");
-		sp[n].off = start;
-		sp[n].len = len;
-		n++;
-	}
-	return (int)n;
-}
-
-/*
- * Allocate and fill the text, key (when @key), segment text and segment
- * array of the @n segments @sp of @buf.  Segment text and key are folded
- * on folding targets; the text keeps the case as written except for the
- * windows drive letter, which is always lower case.
- */
-static void build(const char *buf, bool absolute, const struct span *sp,
-		  uint32_t n, const struct target_traits *t, bool pattern,
-		  bool key, struct built *b)
-{
-	size_t total = 0, ti = 0, ki = 0, bi = 0;
-	uint32_t i, j;
-
-	for (i = 0; i < n; i++)
-		total += sp[i].len;
-	b->nsegs = n;
-	b->segbuf = xmalloc(total + n + 1);
-	b->segs = n ? xmalloc(n * sizeof(*b->segs)) : NULL;
-	b->text = xmalloc(total + n + 2);
-	b->key = key ? xmalloc(total + n + 1) : NULL;
-	if (absolute && !n)
-		b->text[ti++] = '/';
-	for (i = 0; i < n; i++) {
-		const char *s = buf + sp[i].off;
-		bool drive = t->windows_paths && absolute && i == 0 &&
-			     sp[i].len == 1;
-
-		if (absolute || i)
-			b->text[ti++] = '/';
-		if (key && i)
-			b->key[ki++] = '/';
-		b->segs[i].s = b->segbuf + bi;
-		b->segs[i].len = sp[i].len;
-		b->segs[i].kind = pattern ? seg_kind_of(s, sp[i].len) :
-					    SEG_LIT;
-		for (j = 0; j < sp[i].len; j++) {
-			char c = drive ? fold(s[j]) : s[j];
-			char f = t->fold_case ? fold(c) : c;
-
-			b->text[ti++] = c;
-			b->segbuf[bi++] = f;
-			if (key)
-				b->key[ki++] = f;
-		}
-		b->segbuf[bi++] = '\0';
-	}
-	b->text[ti] = '\0';
-	b->segbuf[bi] = '\0';
-	if (key)
-		b->key[ki] = '\0';
-}
 
 /*
  * The expanded text in parentheses when it differs from what was written,
@@ -355,7 +164,7 @@ static char *expansion_hint(const char *raw,
 {
 	const char *home;
 
-	if (!target->windows_paths && is_letter(raw[0]) && raw[1] == ':' &&
+	if (!target->windows_paths && fs_is_letter(raw[0]) && raw[1] == ':' &&
 	    (raw[2] == '\\' || raw[2] == '/'))
 		return xstrdup("; a drive path is a windows pattern: compile "
 			       "it with --target=windows");
@@ -381,7 +190,7 @@ int fs_pattern_compile(const char *raw, bool is_deny,
 	const char *why;
 	struct built b;
 	bool absolute, on_drive = true;
-	uint32_t i, floor;
+	uint32_t floor;
 	int n, ret;
 
 	memset(out, 0, sizeof(*out));
@@ -390,7 +199,7 @@ int fs_pattern_compile(const char *raw, bool is_deny,
 		free(err);
 		return ret;
 	}
-	if (target->windows_paths && windows_convert(buf, &on_drive, &why)) {
+	if (target->windows_paths && fs_windows_convert(buf, &on_drive, &why)) {
 		shown = expansion_hint(raw, target, vars);
 		ret = diag_error(diags, loc, "pattern '%s' %s: %s%s", raw, why,
 				 WINDOWS_FORMS, shown);
@@ -410,24 +219,15 @@ int fs_pattern_compile(const char *raw, bool is_deny,
 		free(shown);
 		return ret;
 	}
-	floor = target->windows_paths && absolute && is_letter(buf[1]);
-	n = split_clean(buf, true, floor, sp, &bad);
+	floor = target->windows_paths && absolute && fs_is_letter(buf[1]);
+	n = fs_split_clean(buf, true, floor, sp, &bad);
 	if (n < 0)
 		return diag_error(diags, loc,
 				  "'..' after the wildcard segment '%.*s' in "
 				  "pattern '%s'", (int)bad.len, buf + bad.off,
 				  raw);
-	build(buf, absolute, sp, (uint32_t)n, target, true, true, &b);
-	out->text = b.text;
-	out->key = b.key;
-	out->segbuf = b.segbuf;
-	out->segs = b.segs;
-	out->nsegs = b.nsegs;
-	while (out->nlit < out->nsegs && out->segs[out->nlit].kind == SEG_LIT)
-		out->nlit++;
-	for (i = out->nlit; i < out->nsegs; i++)
-		if (out->segs[i].kind != SEG_LIT)
-			out->wild = true;
+	fs_build(buf, absolute, sp, (uint32_t)n, target, true, true, &b);
+	fs_pattern_fill(out, &b);
 	if (!on_drive && !all_wild(out)) {
 		err = expansion_hint(raw, target, vars);
 		ret = diag_error(diags, loc, "pattern '%s' is not on a drive: "
@@ -443,73 +243,6 @@ out_free:
 	return ret;
 }
 
-void fs_pattern_free(struct fs_pattern *p)
-{
-	if (!p)
-		return;
-	free(p->text);
-	free(p->key);
-	free(p->segbuf);
-	free(p->segs);
-	memset(p, 0, sizeof(*p));
-}
-
-int fs_path_parse(const char *raw, const struct target_traits *target,
-		  struct fs_path *out, char **err)
-{
-	char buf[FS_MAX_LEN];
-	struct span sp[FS_MAX_SEGS], bad;
-	size_t len = strlen(raw);
-	const char *why;
-	struct built b;
-	bool on_drive = true;
-	uint32_t floor;
-	int n;
-
-	memset(out, 0, sizeof(*out));
-	if (len >= sizeof(buf)) {
-		*err = xasprintf("path is too long (%zu bytes, %d at most)",
-				 len, FS_MAX_LEN - 1);
-		return -1;
-	}
-	memcpy(buf, raw, len + 1);
-	if (target->windows_paths && windows_convert(buf, &on_drive, &why)) {
-		*err = xasprintf("path '%s' %s: %s", raw, why, WINDOWS_FORMS);
-		return -1;
-	}
-	if (buf[0] != '/') {
-		*err = xasprintf("path '%s' is not absolute%s", raw,
-				 raw[0] == '~' || raw[0] == '$' ||
-				 raw[0] == '%' ? " ('~' and variables are not "
-				 "expanded in queries)" : "");
-		return -1;
-	}
-	if (!on_drive) {
-		*err = xasprintf("path '%s' is not on a drive: %s", raw,
-				 WINDOWS_FORMS);
-		return -1;
-	}
-	floor = target->windows_paths && is_letter(buf[1]);
-	n = split_clean(buf, false, floor, sp, &bad);
-	if (n < 0)
-		BUG("'..' check in a queried path");
-	build(buf, true, sp, (uint32_t)n, target, false, false, &b);
-	out->text = b.text;
-	out->segbuf = b.segbuf;
-	out->segs = b.segs;
-	out->nsegs = b.nsegs;
-	return 0;
-}
-
-void fs_path_free(struct fs_path *p)
-{
-	if (!p)
-		return;
-	free(p->text);
-	free(p->segbuf);
-	free(p->segs);
-	memset(p, 0, sizeof(*p));
-}
 
 /*
  * realpath() of the longest existing prefix of the absolute @path, with

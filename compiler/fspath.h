@@ -116,6 +116,15 @@ int fs_pattern_compile(const char *raw, bool is_deny,
 void fs_pattern_free(struct fs_pattern *p);
 
 /*
+ * fs_pattern_from_text - rebuild the pattern whose normalized text
+ * (struct fs_pattern's @text, as a plan carries it) is @text: no
+ * expansion, no guardrails.  0 with *@out (caller frees with
+ * fs_pattern_free()), or -1 with a message in *@err (caller frees).
+ */
+int fs_pattern_from_text(const char *text, const struct target_traits *target,
+			 struct fs_pattern *out, char **err);
+
+/*
  * fs_path_parse - clean an absolute queried path (no expansion; on windows
  * "C:\\x" is accepted and becomes "/c/x").  Returns 0, or -1 and a message
  * in *@err (caller frees).

@@ -150,8 +150,8 @@ for u in $users; do
 	run as "$u" "$VBOX_EXEC" --dry-run "$W/link-$u.plan" -- true
 	has "$workdir/err" "host: row 1 '!deny:$H/link' (" \
 		"$u: --dry-run lists the row on a symbolic link"
-	has "$workdir/err" "'$H/link' is a symbolic link: the mount lands on its target" \
-		"$u: ... and says the mount lands on its target"
+	has "$workdir/err" "'$H/link' is a symbolic link: the mount moves to its target only where the table gives the target the row's effect" \
+		"$u: ... and says when the mount follows it"
 	rm -f "$H/link"
 	mkdir -p "$H/g/a"
 	: >"$H/g/a/k.pem"

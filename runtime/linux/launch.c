@@ -573,6 +573,7 @@ static int launch_sandbox(struct tree *t, const struct launch_request *req,
 	struct phreg reg;
 	struct sandbox sa;
 	struct pin *pins = NULL;
+	struct strv followed = { 0 };
 	size_t npins = 0;
 	char *err = NULL;
 	bool knows;
@@ -640,11 +641,14 @@ static int launch_sandbox(struct tree *t, const struct launch_request *req,
 	/* Missing writable roots the table lets be created (sandbox.h). */
 	creates_make(&sa);
 	/* Granted host paths pinned (pin.h): no symlink, same inode. */
-	if (pin_check(req->plan, &sa.lx, &pins, &npins, &err) < 0) {
+	if (pin_check(req->plan, &sa.lx, &sa.init_mounts, &pins, &npins,
+		      &followed, &err) < 0) {
 		vx_error("%s", err);
 		free(err);
 		goto out;
 	}
+	for (i = 0; i < followed.n; i++)
+		vx_log("followed: %s", followed.v[i]);
 	if (walls_prepare(&sa.lx, req->plan->default_net != EFFECT_DENY,
 			  pins, npins, &t->walls, &err) < 0) {
 		vx_error("%s", err);
@@ -672,6 +676,7 @@ static int launch_sandbox(struct tree *t, const struct launch_request *req,
 	sa.created = 0;
 out:
 	free(pins);
+	strv_release(&followed);
 	phreg_end(&reg);
 	walls_release(&t->walls);
 	sandbox_release(&sa);

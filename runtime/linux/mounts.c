@@ -450,11 +450,15 @@ static int launch_path(struct inst *in, const struct linux_launch_row *r,
 		host_note(in, r->index, path, r->effect == EFFECT_RW && !literal ?
 			  "is a symbolic link: a glob match that is a link is "
 			  "not made writable" :
-			  "is a symbolic link: the mount lands on its target",
+			  "is a symbolic link: the mount moves to its target "
+			  "only where the table gives the target the row's "
+			  "effect (pin.h), else the launch is refused",
 			  false);
 		if (r->effect == EFFECT_RW)
 			return literal ? mount_bind(in, path, MK_RW) :
 			       0;
+		if (r->effect == EFFECT_RO && literal)
+			return mount_bind(in, path, MK_RO);
 		if (r->effect == EFFECT_RO)
 			return inst_error(in, "row %u: '%s' is a symbolic "
 					  "link: bubblewrap would mount its "

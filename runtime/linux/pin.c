@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * pin.c - granted host paths are pinned (pin.h).
+ * pin.c - granted host paths are pinned (pin.h): every row's mount is
+ * walked on the host without following links; a link is followed only
+ * where the table gives its target the mount's effect (follow.h), and
+ * then the target is mounted instead.
  */
 #include <vbox.h>
 
@@ -11,10 +14,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "follow.h"
 #include "ir.h"
 #include "linux_artifact.h"
 #include "pin.h"
 #include "plan.h"
+#include "strv.h"
 
 /* The row's label for a message: "SOURCE: row N 'EFFECT:TARGET'". */
 static char *row_label(const struct plan *plan, uint32_t row)
@@ -98,18 +103,30 @@ static bool below(const char *path, const char *dir)
 	return strncmp(path, dir, n) == 0 && (path[n] == '/' || !path[n]);
 }
 
+/* The mounts of bubblewrap's list and then the init's, as one list. */
+struct mounts {
+	struct lx_artifact *lx;
+	struct lx_artifact *init;
+	size_t n;
+};
+
+static struct lx_mount *mount_at(const struct mounts *ms, size_t k)
+{
+	return k < ms->lx->n ? &ms->lx->m[k] : &ms->init->m[k - ms->lx->n];
+}
+
 /*
  * Does a later mount replace mount @i's view (a tmpfs, /dev/null or
  * another tree at or above its destination)?  Its pin would then be
  * checked against the wrong file.
  */
-static bool covered_later(const struct lx_artifact *lx, size_t i)
+static bool covered_later(const struct mounts *ms, size_t i)
 {
-	const struct lx_mount *m = &lx->m[i], *o;
+	const struct lx_mount *m = mount_at(ms, i), *o;
 	size_t j;
 
-	for (j = i + 1; j < lx->n; j++) {
-		o = &lx->m[j];
+	for (j = i + 1; j < ms->n; j++) {
+		o = mount_at(ms, j);
 		if (!o->dest || o->kind == LX_REMOUNT_RO || o->kind == LX_DIR ||
 		    !below(m->dest, o->dest))
 			continue;
@@ -119,24 +136,230 @@ static bool covered_later(const struct lx_artifact *lx, size_t i)
 	return false;
 }
 
-int pin_check(const struct plan *plan, const struct lx_artifact *lx,
-	      struct pin **pins, size_t *npins, char **err)
+/* Is @dest inside a tmpfs an earlier mount made (not the host's)? */
+static bool in_own_tmpfs(const struct mounts *ms, size_t i, const char *dest)
 {
-	const struct lx_mount *m;
+	const struct lx_mount *o;
+	size_t j;
+
+	for (j = 0; j < i; j++) {
+		o = mount_at(ms, j);
+		if (o->kind == LX_TMPFS && o->dest && below(dest, o->dest) &&
+		    strcmp(dest, o->dest) != 0)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * What the mount of a row touches on the host and what it gives there:
+ * a bind its source (EFFECT_RO or EFFECT_RW by its kind), /dev/null or a
+ * tmpfs its destination (the row's effect: a denied path, or an empty
+ * placeholder of a read-only one).  NULL: nothing of the host.
+ */
+static const char *host_side(const struct plan *plan, const struct mounts *ms,
+			     size_t i, uint8_t *effect, bool *is_bind)
+{
+	const struct lx_mount *m = mount_at(ms, i);
+
+	*is_bind = false;
+	if (m->row == LX_ROW_NONE || !m->dest)
+		return NULL;
+	if (lx_kind_is_bind(m->kind) && strcmp(m->src, "/dev/null") != 0) {
+		*is_bind = true;
+		*effect = m->kind == LX_BIND_RW || m->kind == LX_BIND_RW_TRY ?
+				  EFFECT_RW : EFFECT_RO;
+		return m->src;
+	}
+	if (!lx_kind_is_bind(m->kind) && m->kind != LX_TMPFS)
+		return NULL;
+	if (in_own_tmpfs(ms, i, m->dest))
+		return NULL;
+	*effect = EFFECT_DENY;
+	if (m->kind == LX_TMPFS && m->row < plan->nfs &&
+	    plan->fs[m->row].effect == EFFECT_RO)
+		*effect = EFFECT_RO;
+	return m->dest;
+}
+
+/* The launcher's own mounts the resolved @path must keep clear of. */
+static const char *own_mount_in_the_way(const struct mounts *ms, size_t i,
+					const char *path)
+{
+	const struct lx_mount *o;
+	size_t j;
+
+	for (j = 0; j < ms->n; j++) {
+		o = mount_at(ms, j);
+		/* A remount or a directory makes no mount of its own. */
+		if (o->row != LX_ROW_NONE || !o->dest ||
+		    o->kind == LX_REMOUNT_RO || o->kind == LX_DIR ||
+		    strcmp(o->dest, "/") == 0)
+			continue;
+		if (below(path, o->dest) || (j < i && below(o->dest, path)))
+			return o->dest;
+	}
+	return NULL;
+}
+
+/* "row N 'EFFECT:TARGET'" or "no row: the default" (for messages). */
+static char *decider_text(const struct plan *plan, uint32_t row)
+{
+	char *label, *text;
+
+	if (row == UINT32_MAX)
+		return xstrdup("no row matches it: the default decides");
+	label = row_label(plan, row);
+	text = xasprintf("%s decides", label);
+	free(label);
+	return text;
+}
+
+/*
+ * Mount @i's host path @path runs through the symbolic link @link: move
+ * the mount to the resolved path when the table gives that path the
+ * mount's @effect, else refuse.  0, or -1 with *@err.
+ */
+static int follow_link(const struct plan *plan, struct follow_view **view,
+		       const struct mounts *ms, size_t i, const char *path,
+		       const char *link, uint8_t effect, bool is_bind,
+		       struct pin *pin, struct strv *followed, char **err)
+{
+	struct lx_mount *m = mount_at(ms, i), *o;
+	char target[PATH_MAX], real[PATH_MAX], *label, *why, *again = NULL;
+	const char *own;
 	struct stat st;
-	char *link = NULL, *label, target[PATH_MAX];
+	uint32_t decider;
+	uint8_t got;
+	bool below;
 	ssize_t n;
-	size_t i;
+	size_t j;
 	int rc;
+
+	label = row_label(plan, m->row);
+	n = readlink(link, target, sizeof(target) - 1);
+	target[n > 0 ? n : 0] = '\0';
+	/* realpath() gives up after a bounded number of links (ELOOP). */
+	if (!realpath(path, real)) {
+		*err = xasprintf("%s: '%s' on the host is a symbolic link (to "
+				 "'%s') and '%s' does not resolve: %s; not "
+				 "starting", label, link, target, path,
+				 strerror(errno));
+		free(label);
+		return -1;
+	}
+	rc = walk(real, &st, &again);
+	if (rc != 0) {
+		*err = xasprintf("%s: '%s' on the host is a symbolic link (to "
+				 "'%s'); its resolution '%s' changed while it "
+				 "was checked; not starting", label, link,
+				 target, real);
+		free(again);
+		free(label);
+		return -1;
+	}
+	own = own_mount_in_the_way(ms, i, real);
+	if (own) {
+		*err = xasprintf("%s: '%s' on the host is a symbolic link (to "
+				 "'%s'): the mount would land on '%s', where "
+				 "the launcher mounts '%s' itself; name a path "
+				 "that is no link; not starting", label, link,
+				 target, real, own);
+		free(label);
+		return -1;
+	}
+	if (!*view) {
+		*view = follow_view_new(plan, err);
+		if (!*view) {
+			free(label);
+			return -1;
+		}
+	}
+	if (!follow_same_effect(*view, real, effect, &decider, &got,
+				&below)) {
+		why = decider_text(plan, decider);
+		*err = xasprintf("%s: '%s' on the host is a symbolic link (to "
+				 "'%s'): the mount would land on '%s' and "
+				 "give %s to it and everything below, but the "
+				 "table gives %s%s (%s); name the resolved path "
+				 "in the rules (vboxc explain --follow shows "
+				 "it) or remove the link; not starting", label,
+				 link, target, real, effect_name(effect),
+				 below ? "part of it " : "it ",
+				 effect_name(got), why);
+		free(why);
+		free(label);
+		return -1;
+	}
+	strv_push(followed, xasprintf("%s: '%s' is a symbolic link (to '%s'): "
+				      "mounted at '%s', which the table gives "
+				      "%s too", label, link, target, real,
+				      effect_name(effect)));
+	free(label);
+	if (is_bind) {
+		free(m->src);
+		m->src = xstrdup(real);
+		pin->dev = (uint64_t)st.st_dev;
+		pin->ino = (uint64_t)st.st_ino;
+	}
+	/* The read-only remounts of this mount move with it. */
+	for (j = i + 1; j < ms->n; j++) {
+		o = mount_at(ms, j);
+		if (o->kind == LX_REMOUNT_RO && strcmp(o->dest, m->dest) == 0) {
+			free(o->dest);
+			o->dest = xstrdup(real);
+		}
+	}
+	free(m->dest);
+	m->dest = xstrdup(real);
+	return 0;
+}
+
+int pin_check(const struct plan *plan, struct lx_artifact *lx,
+	      struct lx_artifact *init, struct pin **pins, size_t *npins,
+	      struct strv *followed, char **err)
+{
+	struct mounts ms = { lx, init, lx->n + init->n };
+	struct follow_view *view = NULL;
+	struct lx_mount *m;
+	struct pin *found;
+	struct stat st;
+	const char *path;
+	char *link = NULL, *label;
+	uint8_t effect = EFFECT_DENY;
+	bool is_bind, *pinned;
+	size_t i;
+	int rc, ret = -1;
 
 	*pins = NULL;
 	*npins = 0;
-	for (i = 0; i < lx->n; i++) {
-		m = &lx->m[i];
-		if (m->row == LX_ROW_NONE || !lx_kind_is_bind(m->kind) ||
-		    strcmp(m->src, "/dev/null") == 0)
+	found = xcalloc(ms.n ? ms.n : 1, sizeof(*found));
+	pinned = xcalloc(ms.n ? ms.n : 1, sizeof(*pinned));
+	/* First every walk (and move), then the pins of the final list. */
+	for (i = 0; i < ms.n; i++) {
+		m = mount_at(&ms, i);
+		path = host_side(plan, &ms, i, &effect, &is_bind);
+		if (!path)
 			continue;
-		rc = walk(m->src, &st, &link);
+		rc = walk(path, &st, &link);
+		if (rc == -1) {
+			rc = follow_link(plan, &view, &ms, i, path, link,
+					 effect, is_bind, &found[i], followed,
+					 err);
+			free(link);
+			link = NULL;
+			if (rc < 0)
+				goto out;
+			pinned[i] = is_bind;
+			continue;
+		}
+		if (!is_bind)
+			/*
+			 * A denied path that is missing gets a placeholder;
+			 * one this uid cannot reach is out of the child's
+			 * reach too.
+			 */
+			continue;
 		if (rc == 1) {
 			/*
 			 * Missing now, though the instantiation saw it (a
@@ -149,26 +372,7 @@ int pin_check(const struct plan *plan, const struct lx_artifact *lx,
 					 "after the plan was instantiated; not "
 					 "starting", label, m->src);
 			free(label);
-			free(*pins);
-			*pins = NULL;
-			return -1;
-		}
-		if (rc == -1) {
-			label = row_label(plan, m->row);
-			n = readlink(link, target, sizeof(target) - 1);
-			target[n > 0 ? n : 0] = '\0';
-			*err = xasprintf("%s: '%s' on the host is a symbolic "
-					 "link (to '%s'): the mount would reach "
-					 "what it points to, which the row "
-					 "does not name; name the resolved "
-					 "path in the rules (vboxc explain "
-					 "--follow shows it); not starting",
-					 label, link, target);
-			free(label);
-			free(link);
-			free(*pins);
-			*pins = NULL;
-			return -1;
+			goto out;
 		}
 		if (rc < 0) {
 			label = row_label(plan, m->row);
@@ -176,17 +380,29 @@ int pin_check(const struct plan *plan, const struct lx_artifact *lx,
 					 "%s; not starting", label, m->src,
 					 strerror(errno));
 			free(label);
-			free(*pins);
-			*pins = NULL;
-			return -1;
+			goto out;
 		}
-		if (covered_later(lx, i))
+		found[i].dev = (uint64_t)st.st_dev;
+		found[i].ino = (uint64_t)st.st_ino;
+		pinned[i] = true;
+	}
+	*pins = xcalloc(ms.n ? ms.n : 1, sizeof(**pins));
+	for (i = 0; i < ms.n; i++) {
+		if (!pinned[i] || covered_later(&ms, i))
 			continue;
-		*pins = xreallocarray(*pins, *npins + 1, sizeof(**pins));
-		(*pins)[*npins].dest = m->dest;
-		(*pins)[*npins].dev = (uint64_t)st.st_dev;
-		(*pins)[*npins].ino = (uint64_t)st.st_ino;
+		(*pins)[*npins] = found[i];
+		(*pins)[*npins].dest = mount_at(&ms, i)->dest;
 		(*npins)++;
 	}
-	return 0;
+	ret = 0;
+out:
+	if (ret < 0) {
+		free(*pins);
+		*pins = NULL;
+		*npins = 0;
+	}
+	follow_view_free(view);
+	free(pinned);
+	free(found);
+	return ret;
 }

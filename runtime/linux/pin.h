@@ -1,16 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * pin.h - granted host paths are pinned (doc/launcher.md, "Pinned
- * paths"; issue 7, item 5).
+ * paths").
  *
- * Every bind a row makes (its source is a host path the row grants or
- * holes) is walked on the host one component at a time with O_PATH |
- * O_NOFOLLOW: a symbolic link anywhere in it would carry the mount to
- * the link's target, which the row does not name, so the launch is
- * refused (125) naming the row and the link.  The device and inode of
- * each source are recorded; the sandbox's init checks them again on the
- * mount points before the command starts (walls_apply()), so a path
- * swapped between this check and bubblewrap's mount is caught too.
+ * Every mount a row makes on a host path (a bind's source; the denied
+ * path a tmpfs or /dev/null covers) is walked on the host one component
+ * at a time with O_PATH | O_NOFOLLOW.  A symbolic link anywhere in it
+ * would carry the mount to the link's target, which the row does not
+ * name: the target is mounted instead when the table gives it, and
+ * everything below it, the mount's effect (the `vboxc explain --follow`
+ * view, follow.h); otherwise the launch is refused (125) naming the row,
+ * the link, the resolved path and what the table gives it.  The device
+ * and inode of each bind's source are recorded; the sandbox's init checks
+ * them again on the mount points before the command starts
+ * (walls_apply()), so a path swapped between this check and the mount
+ * is caught too.
  */
 #ifndef VBOX_PIN_H
 #define VBOX_PIN_H
@@ -20,6 +24,7 @@
 
 struct lx_artifact;
 struct plan;
+struct strv;
 
 /**
  * struct pin - one pinned mount
@@ -33,10 +38,14 @@ struct pin {
 };
 
 /*
- * pin_check - walk every row bind of @lx (for @plan's row labels).
- * 0 with *@pins (*@npins; caller frees the array), or -1 with *@err.
+ * pin_check - walk the mounts of every row in @lx and then @init (the
+ * mounts the sandbox's init makes), moving a mount whose host path runs
+ * through a link to the resolved path where the table allows it (one
+ * line for --log each in @followed).  0 with *@pins (*@npins; caller
+ * frees the array; @dest borrowed from the artifacts), or -1 with *@err.
  */
-int pin_check(const struct plan *plan, const struct lx_artifact *lx,
-	      struct pin **pins, size_t *npins, char **err);
+int pin_check(const struct plan *plan, struct lx_artifact *lx,
+	      struct lx_artifact *init, struct pin **pins, size_t *npins,
+	      struct strv *followed, char **err);
 
 #endif /* VBOX_PIN_H */

@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * follow.c - the table's view of a resolved host path (follow.h).
+ *
+ * Only needed when a granted path runs through a symbolic link, which is
+ * rare, so the rows are compiled once per launch and scanned linearly.
+ * Every judgement errs towards "no": a "**" segment is assumed to reach
+ * below any path, and a row is taken to decide the whole subtree only
+ * when its pattern provably matches every path in it.
+ */
+#include <vbox.h>
+
+#include "follow.h"
+#include "fspath.h"
+#include "ir.h"
+#include "plan.h"
+#include "target.h"
+
+/* vbox-exec runs linux plans only: case kept, no drive letters. */
+static const struct target_traits linux_paths = {
+	.id = TARGET_LINUX,
+	.name = "linux",
+};
+
+struct follow_view {
+	uint8_t default_effect;
+	size_t n;
+	struct fs_pattern *pats;	/* in priority order */
+	const struct plan_row **rows;	/* borrowed, in priority order */
+};
+
+struct follow_view *follow_view_new(const struct plan *plan, char **err)
+{
+	struct follow_view *v = xzalloc(sizeof(*v));
+	char *why = NULL;
+	size_t k;
+
+	v->default_effect = plan->default_write == EFFECT_RW ? EFFECT_RW :
+							      EFFECT_RO;
+	v->pats = xcalloc(plan->nfs ? plan->nfs : 1, sizeof(*v->pats));
+	v->rows = xcalloc(plan->nfs ? plan->nfs : 1, sizeof(*v->rows));
+	/* plan_decode() checked that the priorities are a permutation. */
+	for (k = 0; k < plan->nfs; k++)
+		v->rows[plan->fs[k].prio] = &plan->fs[k];
+	for (k = 0; k < plan->nfs; k++) {
+		if (fs_pattern_from_text(v->rows[k]->target, &linux_paths,
+					 &v->pats[k], &why) < 0) {
+			*err = xasprintf("%s: row %u: %s", v->rows[k]->source,
+					 v->rows[k]->index, why);
+			free(why);
+			follow_view_free(v);
+			return NULL;
+		}
+		v->n++;
+	}
+	return v;
+}
+
+void follow_view_free(struct follow_view *v)
+{
+	size_t k;
+
+	if (!v)
+		return;
+	for (k = 0; k < v->n; k++)
+		fs_pattern_free(&v->pats[k]);
+	free(v->pats);
+	free(v->rows);
+	free(v);
+}
+
+static bool seg_matches(const struct seg *p, const struct seg *s)
+{
+	if (p->kind == SEG_GLOB)
+		return fs_seg_glob_match(p->s, p->len, s->s, s->len);
+	return p->len == s->len && memcmp(p->s, s->s, p->len) == 0;
+}
+
+static bool rest_all_starstar(const struct fs_pattern *p, uint32_t i)
+{
+	for (; i < p->nsegs; i++)
+		if (p->segs[i].kind != SEG_STARSTAR)
+			return false;
+	return true;
+}
+
+/* Might @p match @path or a path below it? */
+static bool may_meet(const struct fs_pattern *p, const struct fs_path *path)
+{
+	uint32_t i;
+
+	for (i = 0; i < p->nsegs; i++) {
+		if (i == path->nsegs || p->segs[i].kind == SEG_STARSTAR)
+			return true;
+		if (!seg_matches(&p->segs[i], &path->segs[i]))
+			return false;
+	}
+	/* @p names @path or an ancestor: only a literal covers below. */
+	return !p->wild || i == path->nsegs;
+}
+
+/* Does @p match @path and every path below it? */
+static bool covers_subtree(const struct fs_pattern *p,
+			   const struct fs_path *path)
+{
+	uint32_t i;
+
+	for (i = 0; i < p->nsegs; i++) {
+		if (i == path->nsegs || p->segs[i].kind == SEG_STARSTAR)
+			return rest_all_starstar(p, i);
+		if (!seg_matches(&p->segs[i], &path->segs[i]))
+			return false;
+	}
+	return !p->wild;
+}
+
+bool follow_same_effect(const struct follow_view *v, const char *path,
+			uint8_t effect, uint32_t *decider, uint8_t *effect_out,
+			bool *below)
+{
+	struct fs_path q;
+	char *err = NULL;
+	bool at_path = false, same = false;
+	size_t k;
+
+	*decider = UINT32_MAX;
+	*effect_out = v->default_effect;
+	*below = false;
+	if (fs_path_parse(path, &linux_paths, &q, &err) < 0) {
+		free(err);
+		return false;
+	}
+	for (k = 0; k < v->n; k++) {
+		const struct fs_pattern *p = &v->pats[k];
+
+		if (!may_meet(p, &q))
+			continue;
+		if (!at_path && fs_match(p, &q)) {
+			at_path = true;
+			*decider = v->rows[k]->index;
+			*effect_out = v->rows[k]->effect;
+		}
+		if (v->rows[k]->effect != effect) {
+			*below = !fs_match(p, &q);
+			*decider = v->rows[k]->index;
+			*effect_out = v->rows[k]->effect;
+			goto out;
+		}
+		if (covers_subtree(p, &q)) {
+			same = true;
+			goto out;
+		}
+	}
+	same = v->default_effect == effect;
+out:
+	fs_path_free(&q);
+	return same;
+}
