@@ -80,7 +80,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (plan.target == TARGET_LINUX &&
 	    sandbox_build(&plan, "/nonexistent/vbox-fuzz/plan.bin", "/", true,
-			  true, &sa, &err) == 0) {
+			  &sa, &err) == 0) {
+		sandbox_split_init_mounts(&sa);
 		lx_render(&sa.lx, &out);
 		wbuf_release(&out);
 		sandbox_release(&sa);

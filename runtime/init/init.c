@@ -318,6 +318,9 @@ static void apply_setup(struct setup *s)
 {
 	char err[512];
 
+	/* While /proc/sys is still writable: the mounts may close it. */
+	if (s->has_idmap && init_limit_userns(err, sizeof(err)) < 0)
+		fail("%s", err);
 	if (s->mounts_fd >= 0) {
 		if (init_mounts_apply(s->mounts_fd, err, sizeof(err)) < 0)
 			fail("%s", err);

@@ -58,13 +58,18 @@ static int write_file(const char *path, const char *text)
 	return n == (ssize_t)len ? 0 : -1;
 }
 
+int init_limit_userns(char *err, size_t errlen)
+{
+	if (write_file("/proc/sys/user/max_user_namespaces", "1") < 0)
+		return fail(err, errlen, "cannot limit user namespaces: %s",
+			    strerror(errno));
+	return 0;
+}
+
 int init_enter_userns(uint32_t uid, uint32_t gid, char *err, size_t errlen)
 {
 	char map[64];
 
-	if (write_file("/proc/sys/user/max_user_namespaces", "1") < 0)
-		return fail(err, errlen, "cannot limit user namespaces: %s",
-			    strerror(errno));
 	if (unshare(CLONE_NEWUSER) < 0)
 		return fail(err, errlen, "cannot make the user namespace: %s",
 			    strerror(errno));

@@ -20,10 +20,16 @@
 int init_mounts_apply(int fd, char *err, size_t errlen);
 
 /*
- * init_enter_userns - make user namespaces impossible to create below
- * this one (user.max_user_namespaces = 1, as bubblewrap's
- * --disable-userns), then move into a nested user namespace mapping
- * @uid and @gid to this one's 0 (setgroups denied).
+ * init_limit_userns - make user namespaces impossible to create below
+ * the one init_enter_userns() makes (user.max_user_namespaces = 1, as
+ * bubblewrap's --disable-userns).  Runs before the mounts, which may
+ * make /proc/sys read-only (the kernel-state wall).
+ */
+int init_limit_userns(char *err, size_t errlen);
+
+/*
+ * init_enter_userns - move into a nested user namespace mapping @uid and
+ * @gid to this one's 0 (setgroups denied); init_limit_userns() first.
  */
 int init_enter_userns(uint32_t uid, uint32_t gid, char *err, size_t errlen);
 

@@ -598,8 +598,8 @@ static int launch_sandbox(struct tree *t, const struct launch_request *req,
 		return EXIT_LAUNCHER;
 	}
 	t0 = proc_now_ms();
-	if (sandbox_build(req->plan, req->plan_path, req->workdir, knows,
-			  !req->dry_run, &sa, &err) < 0) {
+	if (sandbox_build(req->plan, req->plan_path, req->workdir, knows, &sa,
+			  &err) < 0) {
 		vx_error("%s", err);
 		free(err);
 		phreg_end(&reg);
@@ -608,10 +608,7 @@ static int launch_sandbox(struct tree *t, const struct launch_request *req,
 	vx_log("stage: instantiation took %.3f ms (%zu launch rows, %zu "
 	       "placeholders, %zu mounts, %zu hardening flags added)",
 	       proc_now_ms() - t0, sa.nlaunch, sa.nplaceholders,
-	       sa.lx.n + sa.init_mounts.n, sa.added);
-	if (sa.init_mounts.n)
-		vx_log("the sandbox's init makes the last %zu mounts (bubblewrap "
-		       "%zu)", sa.init_mounts.n, sa.lx.n);
+	       sa.lx.n, sa.added);
 	if (sa.dropped_disable_userns)
 		vx_log("note: %s does not know --disable-userns: nested user "
 		       "namespaces stay possible (capabilities are still "
@@ -671,6 +668,11 @@ static int launch_sandbox(struct tree *t, const struct launch_request *req,
 	}
 	vx_log("placeholders: %zu made, %zu held in all (registry %s)",
 	       sa.created, reg.nheld, reg.dir);
+	/* Last: everything above read the whole mount list. */
+	sandbox_split_init_mounts(&sa);
+	if (sa.init_mounts.n)
+		vx_log("the sandbox's init makes the last %zu mounts (bubblewrap "
+		       "%zu)", sa.init_mounts.n, sa.lx.n);
 	status = start_and_wait(t, req, bwrap, &sa);
 	/* Ours are removed by phreg_end() once nobody holds them. */
 	sa.created = 0;

@@ -363,6 +363,14 @@ static bool init_can_mount(const struct lx_artifact *a, size_t i)
 		if (strcmp(m->src, "/dev/null") == 0)
 			return e && e->kind == LX_DEV &&
 			       strcmp(e->dest, "/dev") == 0;
+		/*
+		 * The kernel-state wall's read-only binds of /proc files
+		 * onto themselves: the sandbox's own proc shows them.
+		 */
+		if (e && e->kind == LX_PROC && strcmp(e->dest, "/proc") == 0)
+			return strcmp(m->src, m->dest) == 0 &&
+			       (m->kind == LX_BIND_RO ||
+				m->kind == LX_BIND_RO_TRY);
 		if (strcmp(m->src, m->dest) != 0 || !same_path_bind(e))
 			return false;
 		if (m->kind == LX_BIND_RW || m->kind == LX_BIND_RW_TRY)
@@ -377,38 +385,12 @@ static bool init_can_mount(const struct lx_artifact *a, size_t i)
 	}
 }
 
-/*
- * The init limits user namespaces through /proc/sys/user before it moves
- * into its own (init/priv.c); a mount that makes /proc/sys read-only
- * first (the kernel-state wall of a root-started sandbox) rules the
- * init's mounts out, and bubblewrap makes every mount itself.
- */
-static bool proc_sys_read_only(const struct lx_artifact *a)
-{
-	size_t i;
-
-	for (i = 0; i < a->n; i++) {
-		const char *d = a->m[i].dest;
-
-		if (d && strncmp(d, "/proc/sys", 9) == 0 &&
-		    (d[9] == '\0' || d[9] == '/'))
-			return true;
-	}
-	return false;
-}
-
-/*
- * Step 6 of sandbox.h: move the longest tail of mounts the init can make
- * to @sa->init_mounts, when it is long enough.
- */
-static void split_init_mounts(struct sandbox *sa)
+void sandbox_split_init_mounts(struct sandbox *sa)
 {
 	struct lx_artifact *a = &sa->lx;
 	size_t start = a->n, i;
 	bool *ok;
 
-	if (proc_sys_read_only(a))
-		return;
 	ok = xcalloc(a->n ? a->n : 1, sizeof(*ok));
 	for (i = 0; i < a->n; i++)
 		ok[i] = init_can_mount(a, i);
@@ -453,8 +435,8 @@ static void host_notes(const struct plan *plan, const struct linux_launch *l,
 }
 
 int sandbox_build(const struct plan *plan, const char *plan_path,
-		  const char *workdir, bool disable_userns, bool init_mounts,
-		  struct sandbox *out, char **err)
+		  const char *workdir, bool disable_userns, struct sandbox *out,
+		  char **err)
 {
 	struct linux_launch_row *rows = NULL;
 	struct linux_launch l;
@@ -501,8 +483,6 @@ int sandbox_build(const struct plan *plan, const char *plan_path,
 
 	out->lx = l.sandbox;
 	memset(&l.sandbox, 0, sizeof(l.sandbox));
-	if (init_mounts)
-		split_init_mounts(out);
 	out->placeholders = l.placeholders;
 	out->nplaceholders = l.nplaceholders;
 	l.placeholders = NULL;

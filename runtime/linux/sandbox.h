@@ -15,13 +15,14 @@
  *   3. a read-only bind of the plan file onto itself, when the policy
  *      leaves the plan file (by its real path) writable;
  *   4. the kernel-state wall's mounts (runtime/walls/kstate.h): /proc
- *      binds and masks after the procfs, read-only remounts at the end;
+ *      binds and masks after the procfs (or at the end, where nothing
+ *      else mounts near /proc), read-only remounts at the end;
  *   5. --chdir DIR, the child's working directory;
- *   6. when the tail of the mount list is long (SANDBOX_INIT_MOUNTS_MIN
- *      mounts or more) and the sandbox's init can make each of those
- *      mounts exactly as bubblewrap would, that tail moves to the init
- *      (@init_mounts): bubblewrap re-reads the whole mount table for
- *      every bind, the init does not.  bubblewrap then keeps the
+ *   6. when the tail of the mount list holds SANDBOX_INIT_MOUNTS_MIN
+ *      mounts or more that the sandbox's init can make exactly as
+ *      bubblewrap would, that tail moves to the init (@init_mounts):
+ *      bubblewrap re-reads the whole mount table for every bind, the
+ *      init does not.  bubblewrap then keeps the
  *      capabilities (--uid 0 --gid 0 --cap-add ALL) and the init, after
  *      its mounts, moves into a nested user namespace that maps the
  *      caller's uid and gid (as bubblewrap does), makes user namespaces
@@ -84,8 +85,13 @@ struct sandbox {
 	size_t ncreates;
 };
 
-/* Fewer mounts than this in the tail stay with bubblewrap. */
-#define SANDBOX_INIT_MOUNTS_MIN 16
+/*
+ * Fewer mounts than this in the tail stay with bubblewrap.  One: even a
+ * single mount (the read-only remount of /dev) is cheaper in the init,
+ * whose nested user namespace and capability drop cost no more than
+ * bubblewrap's own (bench/README.md, "vbox-exec launch", 2026-12-03).
+ */
+#define SANDBOX_INIT_MOUNTS_MIN 1
 
 /* The mode of a placeholder directory on the host. */
 #define PLACEHOLDER_MODE 0700
@@ -94,14 +100,22 @@ struct sandbox {
  * sandbox_build - build *@out (release with sandbox_release()) for @plan,
  * a linux plan loaded from @plan_path, with the child's working
  * directory @workdir; @disable_userns says whether the bubblewrap to run
- * knows --disable-userns; @init_mounts allows step 6 (not for --dry-run,
- * whose line cannot carry the init's setup).  Looks at the host file system, creates
- * nothing.  Returns 0, or -1 with a one-line reason in *@err (caller
- * frees).
+ * knows --disable-userns.  Steps 1-5 above: every mount stays in
+ * @out->lx.  Looks at the host file system, creates nothing.  Returns 0,
+ * or -1 with a one-line reason in *@err (caller frees).
  */
 int sandbox_build(const struct plan *plan, const char *plan_path,
-		  const char *workdir, bool disable_userns, bool init_mounts,
-		  struct sandbox *out, char **err);
+		  const char *workdir, bool disable_userns, struct sandbox *out,
+		  char **err);
+
+/*
+ * sandbox_split_init_mounts - step 6: move the longest tail of mounts the
+ * init can make to @sa->init_mounts, when it is long enough.  Called
+ * last, right before the start, once everything that reads the whole
+ * mount list (pins, walls, placeholders, the registry's tmpfs) has; never
+ * for --dry-run, whose line cannot carry the init's setup.
+ */
+void sandbox_split_init_mounts(struct sandbox *sa);
 
 /*
  * placeholders_create - mkdir every placeholder, in order, failing if one

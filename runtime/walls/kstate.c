@@ -332,13 +332,58 @@ static bool writable_in(const char *mp, const struct lx_artifact *a)
 	return rw;
 }
 
+/* The /proc binds and masks of @ks, appended to @b. */
+static size_t add_proc_mounts(const struct kstate *ks, struct lx_artifact *b)
+{
+	size_t k, added = 0;
+	char *p;
+
+	for (k = 0; k < ks->nproc; k++, added++) {
+		p = xasprintf("/proc/%s", ks->proc[k]);
+		lx_add(b, LX_BIND_RO, p, p, 0, LX_ROW_NONE);
+		free(p);
+	}
+	for (k = 0; k < ks->nmask; k++, added++) {
+		p = xasprintf("/proc/%s", ks->mask[k]);
+		lx_add(b, LX_BIND_RO, "/dev/null", p, 0, LX_ROW_NONE);
+		free(p);
+	}
+	return added;
+}
+
+/*
+ * May the /proc binds go to the end of @a's list instead of right after
+ * its procfs?  Only when nothing after the procfs mounts at, above or
+ * below /proc: then the two orders give the same sandbox, and at the end
+ * they join the tail of mounts the sandbox's init makes, each with three
+ * syscalls where bubblewrap re-reads the mount table (sandbox.h).
+ */
+static bool proc_mounts_commute(const struct lx_artifact *a)
+{
+	const struct lx_mount *m;
+	bool past_proc = false;
+	size_t i;
+
+	for (i = 0; i < a->n; i++) {
+		m = &a->m[i];
+		if (!past_proc) {
+			past_proc = m->kind == LX_PROC &&
+				    strcmp(m->dest, "/proc") == 0;
+			continue;
+		}
+		if (m->dest && (below(m->dest, "/proc") ||
+				below("/proc", m->dest)))
+			return false;
+	}
+	return past_proc;
+}
+
 size_t kstate_apply(const struct kstate *ks, struct lx_artifact *a)
 {
 	struct lx_artifact b;
 	const struct lx_mount *m;
-	size_t i, k, added = 0;
-	bool past_proc = false;
-	char *p;
+	size_t i, added = 0;
+	bool past_proc = false, at_end = proc_mounts_commute(a);
 
 	memset(&b, 0, sizeof(b));
 	b.flags = a->flags;
@@ -347,21 +392,14 @@ size_t kstate_apply(const struct kstate *ks, struct lx_artifact *a)
 	for (i = 0; i < a->n; i++) {
 		m = &a->m[i];
 		lx_add(&b, m->kind, m->src, m->dest, m->mode, m->row);
-		if (past_proc || m->kind != LX_PROC ||
+		if (at_end || past_proc || m->kind != LX_PROC ||
 		    strcmp(m->dest, "/proc") != 0)
 			continue;
 		past_proc = true;
-		for (k = 0; k < ks->nproc; k++, added++) {
-			p = xasprintf("/proc/%s", ks->proc[k]);
-			lx_add(&b, LX_BIND_RO, p, p, 0, LX_ROW_NONE);
-			free(p);
-		}
-		for (k = 0; k < ks->nmask; k++, added++) {
-			p = xasprintf("/proc/%s", ks->mask[k]);
-			lx_add(&b, LX_BIND_RO, "/dev/null", p, 0, LX_ROW_NONE);
-			free(p);
-		}
+		added += add_proc_mounts(ks, &b);
 	}
+	if (at_end)
+		added += add_proc_mounts(ks, &b);
 	/* Host kernel mounts a read-write bind carries in. */
 	for (i = 0; i < ks->nmounts; i++) {
 		if (!writable_in(ks->mounts[i], &b))

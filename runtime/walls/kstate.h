@@ -7,7 +7,9 @@
  * and of many procfs and sysfs files even without capabilities, so the
  * launcher makes them read-only with bubblewrap mount operations:
  *
- *   right after the sandbox's own "--proc /proc":
+ *   right after the sandbox's own "--proc /proc" (or, when nothing
+ *   after it mounts at, above or below /proc, at the end of the list,
+ *   where the sandbox's init can make them):
  *     --ro-bind /proc/X /proc/X  for every top-level /proc entry that is
  *                                a directory (sys, irq, bus, fs, acpi,
  *                                driver, pressure, ...) or a file with a
@@ -70,8 +72,9 @@ void kstate_free(struct kstate *ks);
 
 /*
  * kstate_apply - add the wall's mounts to sandbox @a (the plan's mounts
- * in place): the /proc binds and masks right after its "/proc" procfs,
- * the remounts at the end.  Returns how many mounts were added.
+ * in place): the /proc binds and masks right after its "/proc" procfs
+ * or at the end (see above), the remounts at the end.  Returns how many
+ * mounts were added.
  */
 size_t kstate_apply(const struct kstate *ks, struct lx_artifact *a);
 
