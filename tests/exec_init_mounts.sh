@@ -59,6 +59,7 @@ else
 	echo "# setpriv missing: the unprivileged run is skipped"
 fi
 
+host_userns_limit=$(cat /proc/sys/user/max_user_namespaces)
 for who in $users; do
 	want_uid=$(as "$who" id -u)
 	want_gid=$(as "$who" id -g)
@@ -101,6 +102,9 @@ for who in $users; do
 		"$who: the writable root is writable"
 	check "$who: user namespaces are refused" \
 		grep -qx "no user namespace" out
+	# The init's limit is its own user namespace's, never the host's.
+	is "$(cat /proc/sys/user/max_user_namespaces)" "$host_userns_limit" \
+		"$who: host side: user.max_user_namespaces unchanged"
 
 	# A working directory inside a hole is seen through the hole.
 	run as "$who" "$VBOX_EXEC" -C "$W/d4" "$P" -- sh -c \
