@@ -200,6 +200,35 @@ round() { # WHO RUNAS...
 	wait "$swapper" 2>/dev/null || :
 	is "$(ls "$T/target" | grep -c '^f' || :)" 0 \
 		"$who: swap race: nothing was written through the link ($ok_runs ran, $refused refused, $other other)"
+
+	# A followed link flipped between a granted and an ungranted target
+	# while vbox-exec starts: the mount is made at the target checked,
+	# never at the other one.
+	mkdir -p "$T/flip/granted" "$T/flip/other"
+	chmod 777 "$T/flip" "$T/flip/granted" "$T/flip/other"
+	ln -s granted "$T/flip/l"
+	compile flip '@default write deny' '[fs]' "rw: $T/flip/l" \
+		"rw: $T/flip/granted"
+	rm -f "$T/race.stop"
+	(
+		while [ ! -e "$T/race.stop" ]; do
+			ln -sfn other "$T/flip/l"
+			ln -sfn granted "$T/flip/l"
+		done
+	) &
+	swapper=$!
+	ok_runs=0
+	i=0
+	while [ $i -lt 40 ]; do
+		"$@" "$VBOX_EXEC" "$T/flip.plan" -- sh -c \
+			"echo x >'$T/flip/l/f$i' 2>/dev/null" \
+			>/dev/null 2>&1 && ok_runs=$((ok_runs + 1))
+		i=$((i + 1))
+	done
+	: >"$T/race.stop"
+	wait "$swapper" 2>/dev/null || :
+	is "$(ls -A "$T/flip/other" | wc -l | tr -d ' ')" 0 \
+		"$who: flip race: nothing was written to the ungranted target ($ok_runs of 40 wrote to the granted one)"
 }
 
 round "uid $(id -u)" env
