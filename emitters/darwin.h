@@ -39,13 +39,15 @@ struct form {
  * What one file row writes: its pattern in every spelling, and for ro
  * and deny rows the ancestor guards.  @longest is the longest string any
  * of them needs; past SBPL_MAX_STRING the row is unsupported and @guards
- * is not computed.
+ * is not computed.  The *_cap members are the allocated slots (GROW()).
  */
 struct fs_plan {
 	struct sbpl_filter *filters;
 	size_t nfilters;
+	size_t filters_cap;
 	struct sbpl_filter *guards;
 	size_t nguards;
+	size_t guards_cap;
 	size_t longest;
 };
 

@@ -19,6 +19,7 @@
 #include "darwin.h"
 #include "emit.h"
 #include "fspath.h"
+#include "grow.h"
 #include "ir.h"
 #include "netaddr.h"
 #include "sbpl.h"
@@ -183,6 +184,7 @@ struct rw_form {
 struct rw_index {
 	struct rw_form *v;
 	size_t n;
+	size_t cap;
 };
 
 /* The literal path before the first wildcard of @f (caller frees). */
@@ -226,7 +228,7 @@ static void rw_index_build(const struct table *table, struct rw_index *ix)
 		if (w->effect != EFFECT_RW || w->shadowed_by)
 			continue;
 		darwin_forms_build(&w->fs, &forms, &nforms);
-		ix->v = xreallocarray(ix->v, ix->n + nforms, sizeof(*ix->v));
+		GROW(ix->v, ix->cap, ix->n + nforms);
 		for (j = 0; j < nforms; j++) {
 			ix->v[ix->n].f = forms[j];
 			ix->v[ix->n].row = w;

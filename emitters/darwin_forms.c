@@ -11,6 +11,7 @@
 
 #include "darwin.h"
 #include "fspath.h"
+#include "grow.h"
 #include "ir.h"
 #include "sbpl.h"
 #include "target.h"
@@ -55,14 +56,14 @@ uint32_t darwin_segs_copy(struct seg *dst, const struct seg *src, uint32_t n)
 	return k;
 }
 
-static void form_add(struct form **forms, size_t *n, const char *const *pre,
-		     uint32_t npre, const struct seg *segs, uint32_t nsegs,
-		     bool subtree)
+static void form_add(struct form **forms, size_t *n, size_t *cap,
+		     const char *const *pre, uint32_t npre,
+		     const struct seg *segs, uint32_t nsegs, bool subtree)
 {
 	struct form *f;
 	uint32_t i;
 
-	*forms = xreallocarray(*forms, *n + 1, sizeof(**forms));
+	GROW(*forms, *cap, *n + 1);
 	f = &(*forms)[(*n)++];
 	f->segs = xcalloc((size_t)npre + nsegs + 1, sizeof(*f->segs));
 	for (i = 0; i < npre; i++) {
@@ -129,12 +130,12 @@ void darwin_forms_build(const struct fs_pattern *p, struct form **forms,
 	bool *d2 = xcalloc((size_t)p->nsegs + 2, sizeof(*d2));
 	bool subtree = !p->wild, lead_starstar;
 	uint32_t n, i, j;
-	size_t a;
+	size_t a, cap = 0;
 
 	*forms = NULL;
 	*nforms = 0;
 	n = darwin_segs_copy(segs, p->segs, p->nsegs);
-	form_add(forms, nforms, NULL, 0, segs, n, subtree);
+	form_add(forms, nforms, &cap, NULL, 0, segs, n, subtree);
 	lead_starstar = n && segs[0].kind == SEG_STARSTAR;
 	for (a = 0; a < array_size(private_links) && n && !lead_starstar;
 	     a++) {
@@ -144,7 +145,7 @@ void darwin_forms_build(const struct fs_pattern *p, struct form **forms,
 		derive(segs, n, subtree, 0, private_links[a], d1);
 		for (i = 0; i <= n; i++)
 			if (d1[i])
-				form_add(forms, nforms, pre, 2, segs + i,
+				form_add(forms, nforms, &cap, pre, 2, segs + i,
 					 n - i, subtree);
 	}
 	for (a = 0; a < array_size(private_links) && n; a++) {
@@ -159,7 +160,7 @@ void darwin_forms_build(const struct fs_pattern *p, struct form **forms,
 				       d2);
 		for (j = 0; j <= n; j++)
 			if (d2[j] && !(j == 0 && lead_starstar))
-				form_add(forms, nforms, pre, 1, segs + j,
+				form_add(forms, nforms, &cap, pre, 1, segs + j,
 					 n - j, subtree);
 	}
 	/* The paths it matches under /dev/stdout, under /dev/fd/1 ... */
@@ -175,7 +176,7 @@ void darwin_forms_build(const struct fs_pattern *p, struct form **forms,
 				       d2);
 		for (j = 0; j <= n; j++)
 			if (d2[j] && !(j == 0 && lead_starstar))
-				form_add(forms, nforms, pre, 3, segs + j,
+				form_add(forms, nforms, &cap, pre, 3, segs + j,
 					 n - j, subtree);
 	}
 	free(d2);
@@ -184,7 +185,7 @@ void darwin_forms_build(const struct fs_pattern *p, struct form **forms,
 }
 
 /* Append *@f to the list unless an equal filter is there (consumes @f). */
-static void filter_add(struct sbpl_filter **list, size_t *n,
+static void filter_add(struct sbpl_filter **list, size_t *n, size_t *cap,
 		       struct sbpl_filter *f, size_t *longest)
 {
 	size_t i;
@@ -197,7 +198,7 @@ static void filter_add(struct sbpl_filter **list, size_t *n,
 	}
 	if (f->written > *longest)
 		*longest = f->written;
-	*list = xreallocarray(*list, *n + 1, sizeof(**list));
+	GROW(*list, *cap, *n + 1);
 	(*list)[(*n)++] = *f;
 }
 
@@ -226,7 +227,8 @@ static void guards_add(struct fs_plan *plan, const struct form *f, bool fold)
 			sbpl_filter_free(&g);
 			break;
 		}
-		filter_add(&plan->guards, &plan->nguards, &g, &plan->longest);
+		filter_add(&plan->guards, &plan->nguards, &plan->guards_cap,
+			   &g, &plan->longest);
 	}
 }
 
@@ -248,8 +250,8 @@ void darwin_fs_plan_build(const struct table *table, const struct row *row,
 	for (i = 0; i < nforms; i++) {
 		sbpl_filter_make(&f, forms[i].segs, forms[i].nsegs,
 				 forms[i].subtree, fold);
-		filter_add(&plan->filters, &plan->nfilters, &f,
-			   &plan->longest);
+		filter_add(&plan->filters, &plan->nfilters,
+			   &plan->filters_cap, &f, &plan->longest);
 	}
 	if (darwin_row_guarded(row) && plan->longest <= SBPL_MAX_STRING)
 		for (i = 0; i < nforms; i++)

@@ -101,6 +101,7 @@ struct cli_query {
  * @target_given: --target was given explicitly
  * @defines: -D values "NAME=VALUE" in order (borrowed from argv)
  * @ndefines: number of @defines
+ * @defines_cap: allocated slots of @defines
  * @werror: -Werror was given
  * @format: --format
  * @rules: the RULES operands ("-" is standard input; borrowed from argv)
@@ -120,12 +121,14 @@ struct cli_query {
  *                searched for '@include <NAME>' before the installed
  *                rule library
  * @ninclude_dirs: number of @include_dirs
+ * @include_dirs_cap: allocated slots of @include_dirs
  */
 struct cli_opts {
 	const struct target_traits *target;
 	bool target_given;
 	const char **defines;
 	size_t ndefines;
+	size_t defines_cap;
 	bool werror;
 	enum cli_format format;
 	const char **rules;
@@ -141,6 +144,7 @@ struct cli_opts {
 	const char *output;
 	const char **include_dirs;
 	size_t ninclude_dirs;
+	size_t include_dirs_cap;
 };
 
 /* Which optional option groups a command accepts (struct cli_command). */

@@ -15,6 +15,7 @@
 #include <vbox/vbox.h>
 
 #include "cli.h"
+#include "grow.h"
 #include "misspell.h"
 #include "target.h"
 
@@ -339,9 +340,7 @@ static int add_include_dir(const struct cli_command *cmd,
 {
 	if (arg[0] == '\0')
 		return cli_usage_error(cmd, "empty include directory name");
-	o->include_dirs = xreallocarray(o->include_dirs,
-					o->ninclude_dirs + 1,
-					sizeof(*o->include_dirs));
+	GROW(o->include_dirs, o->include_dirs_cap, o->ninclude_dirs + 1);
 	o->include_dirs[o->ninclude_dirs++] = arg;
 	return 0;
 }
@@ -371,8 +370,7 @@ static int add_define(const struct cli_command *cmd, struct cli_opts *o,
 	if (!eq || eq == arg)
 		return cli_usage_error(cmd, "invalid definition '%s' %s", arg,
 				       "(expected NAME=VALUE)");
-	o->defines = xreallocarray(o->defines, o->ndefines + 1,
-				   sizeof(*o->defines));
+	GROW(o->defines, o->defines_cap, o->ndefines + 1);
 	o->defines[o->ndefines++] = arg;
 	return 0;
 }

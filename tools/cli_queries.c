@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "grow.h"
 #include "misspell.h"
 
 static const char *const query_op_names[] = {
@@ -25,11 +26,7 @@ static void add_query(struct cli_opts *o, enum cli_query_op op, char *arg,
 {
 	struct cli_query *q;
 
-	if (o->nqueries == o->qcap) {
-		o->qcap = o->qcap ? 2 * o->qcap : 8;
-		o->queries = xreallocarray(o->queries, o->qcap,
-					   sizeof(*o->queries));
-	}
+	GROW(o->queries, o->qcap, o->nqueries + 1);
 	q = &o->queries[o->nqueries++];
 	q->op = op;
 	q->arg = arg;
