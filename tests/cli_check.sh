@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# tests/cli_check.sh - the `vboxc check` contract (SPEC §3.1): exit
+# tests/cli_check.sh - the `vboxc check` contract (doc/rules.md §9
+# "Diagnostics", §11 "Exit statuses"): exit
 # statuses, option forms, text diagnostics and the JSON report.
 
 . "${srcdir:-$(dirname "$0")/..}/tests/lib.sh"

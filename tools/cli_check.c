@@ -192,7 +192,8 @@ static int check_print_json(const struct cli_session *s,
 
 /*
  * check --target=T given explicitly: what compile would refuse on T, as
- * notes (check itself never rejects a table for its target, SPEC §5).
+ * notes (check itself never rejects a table for its target: doc/rules.md
+ * §7, "What compile would refuse").
  * The refusals are collected in @out; each also becomes a note on the
  * session's list so the text output shows it in place.
  */
