@@ -26,9 +26,6 @@
 #include "partial.h"
 #include "shadow.h"
 
-/* Tables up to this many rows get check --target's refusal notes. */
-#define CHECK_TARGET_MAX_ROWS 2000u
-
 /* The "errors" array: every DIAG_ERROR record, in order. */
 static json_t *errors_json(const struct diag_list *diags)
 {
@@ -228,21 +225,12 @@ static void target_notes(struct cli_session *s, const struct cli_opts *opts,
 	if (!opts->target_given || !s->table)
 		return;
 	/*
-	 * The classifiers are compile's, with compile's cost, which is not
-	 * linear in every emitter; check must stay fast on large tables, so
-	 * past the bound it says what it skipped instead.
+	 * Compile's classifiers, at compile's cost: near-linear on every
+	 * target (bench/README.md, "check --target (no row bound)"), so
+	 * every table gets the notes, however large.
 	 */
-	if (s->table->fs.n + s->table->net.n > CHECK_TARGET_MAX_ROWS) {
-		diag_note(&s->diags, NULL, "not checked what 'vboxc compile "
-			  "--target=%s' would refuse: the table has more than "
-			  "%u rows; run compile or preflight for that",
-			  em->name, CHECK_TARGET_MAX_ROWS);
-		/* The table check is linear: its warnings are still given. */
-		emit_check_table(em, s->table, out);
-	} else {
-		emit_classify(em, s->table, &landing, out);
-		landing_set_free(&landing);
-	}
+	emit_classify(em, s->table, &landing, out);
+	landing_set_free(&landing);
 	for (i = 0; i < out->n; i++) {
 		const struct diag *d = &out->items[i];
 		const struct location *loc = d->loc.in ? &d->loc : NULL;
