@@ -143,13 +143,7 @@ int emit_classify(const struct emitter *em, const struct table *table,
 	ret = report_unsupported(out->fs, out->nfs, em->name, diags);
 	if (report_unsupported(out->net, out->nnet, em->name, diags))
 		ret = -1;
-	if (emit_check_table(em, table, diags))
+	if (em->check_table && em->check_table(table, diags))
 		ret = -1;
 	return ret;
-}
-
-int emit_check_table(const struct emitter *em, const struct table *table,
-		     struct diag_list *diags)
-{
-	return em->check_table ? em->check_table(table, diags) : 0;
 }

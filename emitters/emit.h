@@ -136,16 +136,6 @@ int emit_classify(const struct emitter *em, const struct table *table,
 		  struct landing_set *out, struct diag_list *diags);
 
 /*
- * emit_check_table - run @em->check_table, if the target has one (the
- * part of emit_classify() that looks at the table as a whole, linear in
- * its rows): its errors are what compile refuses, its warnings what
- * compile, preflight and check --target warn about.  Returns 0, or -1
- * with errors queued.
- */
-int emit_check_table(const struct emitter *em, const struct table *table,
-		     struct diag_list *diags);
-
-/*
  * landing_set_init - size @set for @table and point each entry at its row
  * (kind LANDING_KERNEL, no reason yet); emit_classify() calls it.
  * landing_set_reason - set entry @l's kind and its reason (printf format).
