@@ -150,6 +150,43 @@ has err "unknown emit mode 'plna' (expected profile|plan|ir); did you mean 'plan
 run "$VBOXC" check --taget=linux empty.rules
 has err "unknown option '--taget'; did you mean '--target'?" \
 	"--taget: did you mean --target"
+# Single-dash misspellings: the whole word is named, with the option it
+# probably means, one-dash (-Werror) or long (--target); "-W" alone would
+# be all getopt says.  Nothing is run.
+for pair in check:-Werrror:-Werror check:-Wrror:-Werror check:-werror:-Werror \
+	check:-WError:-Werror compile:-Werro:-Werror \
+	check:-tagret=linux:--target check:-target=linux:--target \
+	check:-formt=json:--format compile:-emit=ir:--emit \
+	explain:-raed=/etc:--read; do
+	cmd=${pair%%:*}
+	rest=${pair#*:}
+	typo=${rest%:*}
+	want=${rest##*:}
+	run "$VBOXC" "$cmd" "$typo" empty.rules
+	is "$rc" 2 "$cmd $typo: usage error"
+	has err "vboxc: unknown option '${typo%%=*}'; did you mean '$want'?" \
+		"$cmd $typo: did you mean $want"
+	check "$cmd $typo: nothing on stdout" test ! -s out
+done
+run "$VBOXC" check -Werror=yes empty.rules
+is "$rc" 2 "-Werror=yes: usage error"
+has err "vboxc: option '-Werror' takes no argument" \
+	"-Werror=yes: the option takes no argument"
+# In order with the other options, and never in an option's value or
+# after "--".
+run "$VBOXC" check --taget=linux -Werrror empty.rules
+has err "unknown option '--taget'" "the first bad option is reported first"
+run "$VBOXC" check -Werrror --taget=linux empty.rules
+has err "unknown option '-Werrror'; did you mean '-Werror'?" \
+	"... whichever it is"
+run "$VBOXC" check -D -Werrror empty.rules
+has err "invalid definition '-Werrror'" "a -D value is not an option"
+run "$VBOXC" check -- -Werrror
+has err "cannot read '-Werrror'" "after --, -Werrror is a file name"
+# A word near no option keeps getopt's report.
+run "$VBOXC" check -Wxyz empty.rules
+is "$rc" 2 "-Wxyz: usage error"
+has err "vboxc: unknown option '-W'" "-Wxyz: near nothing, '-W' is named"
 printf 'raed /etc/passwd\n' >typo.queries
 run "$VBOXC" explain --queries=typo.queries empty.rules
 has out "did you mean 'read'?" "query 'raed': did you mean read"

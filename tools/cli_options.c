@@ -404,12 +404,83 @@ static const char *option_suggest(const char *arg,
 	return misspell_suggest(arg + 2, strcspn(arg + 2, "="), names, n);
 }
 
+/*
+ * Single-dash misspellings.  getopt_long reads "-Werrror" as the short
+ * options W, e, r ... and would report only "-W".  parse_args() rewrites
+ * a single-dash word whose first letter is no short option of the
+ * command, when some option's name is near it, to TYPO_MARK followed by
+ * the word: getopt_long then rejects it as an unknown long option at its
+ * own place in the argument order, and option_error() names the word as
+ * typed with the option it probably means.  The mark holds a byte no
+ * option name has.
+ */
+#define TYPO_MARK "--\x01"
+
+/*
+ * The option the word @word ("Werrror", "target=linux": an argument
+ * without its dash) probably means, of those @cmd accepts, or NULL.
+ */
+static const struct cli_option *single_dash_suggest(
+	const struct cli_command *cmd, const char *word)
+{
+	const char *names[array_size(cli_options)], *hint;
+	size_t i, n = 0;
+
+	for (i = 0; i < array_size(cli_options); i++)
+		if (accepts(cmd, &cli_options[i]))
+			names[n++] = cli_options[i].name;
+	hint = misspell_suggest(word, strcspn(word, "="), names, n);
+	for (i = 0; hint && i < array_size(cli_options); i++)
+		if (cli_options[i].name == hint)
+			return &cli_options[i];
+	return NULL;
+}
+
+/*
+ * Is @arg a single-dash word ("-Werrror", not "-W" or "-D NAME") whose
+ * first letter is no short option in @shortopts, the getopt string, and
+ * whose name is near one of @cmd's options?
+ */
+static bool single_dash_typo(const struct cli_command *cmd, const char *arg,
+			     const char *shortopts)
+{
+	if (arg[0] != '-' || arg[1] == '\0' || arg[1] == '-' ||
+	    arg[2] == '\0')
+		return false;
+	if (arg[1] != ':' && strchr(shortopts, arg[1]))
+		return false;
+	return single_dash_suggest(cmd, arg + 1) != NULL;
+}
+
+/* Report a word parse_args() marked as a single-dash misspelling. */
+static int single_dash_error(const struct cli_command *cmd, const char *word)
+{
+	const struct cli_option *o = single_dash_suggest(cmd, word);
+	size_t len = strcspn(word, "=");
+	bool one_dash;
+
+	if (!o)
+		BUG("marked option '-%s' has no suggestion", word);
+	one_dash = o->flags & CLI_OPTF_ONE_DASH;
+	/* "-Werror=yes": the option is right, the value is not. */
+	if (one_dash && o->has_arg == no_argument && word[len] == '=' &&
+	    strlen(o->name) == len && strncmp(o->name, word, len) == 0)
+		return cli_usage_error(cmd, "option '-%s' takes no argument",
+				       o->name);
+	return cli_usage_error(cmd, "unknown option '-%.*s'; did you mean "
+			       "'%s%s'?", (int)len, word,
+			       one_dash ? "-" : "--", o->name);
+}
+
 /* Report getopt's '?' or ':' for the argument vector @args. */
 static int option_error(const struct cli_command *cmd,
 			const struct option *longopts, char **args, int c)
 {
 	const char *arg = args[optind - 1], *hint;
 
+	if (c == '?' && optopt == 0 &&
+	    strncmp(arg, TYPO_MARK, strlen(TYPO_MARK)) == 0)
+		return single_dash_error(cmd, arg + strlen(TYPO_MARK));
 	if (c == ':') {
 		if (optopt > 0 && optopt < 0x100 && strncmp(arg, "--", 2) != 0)
 			return cli_usage_error(cmd, "option '-%c' %s", optopt,
@@ -506,6 +577,9 @@ static int parse_args(const struct cli_command *cmd, int argc, char **argv,
 	struct option *longopts = build_options(cmd);
 	char *shortopts = short_options(cmd);
 	char **args = xcalloc((size_t)argc + 1, sizeof(*args));
+	/* The rewritten misspellings, freed at the end (args is permuted). */
+	char **marked = xcalloc((size_t)argc + 1, sizeof(*marked));
+	size_t nmarked = 0;
 	int i, c, status = 0;
 
 	memset(o, 0, sizeof(*o));
@@ -515,7 +589,8 @@ static int parse_args(const struct cli_command *cmd, int argc, char **argv,
 
 	/*
 	 * getopt_long knows no single-dash long options: "-Werror" becomes
-	 * "--Werror", except after "--" and where it is another option's
+	 * "--Werror", and a misspelling of an option name is marked (see
+	 * TYPO_MARK), except after "--" and where it is another option's
 	 * value.
 	 */
 	for (i = 0; i < argc; i++) {
@@ -529,6 +604,9 @@ static int parse_args(const struct cli_command *cmd, int argc, char **argv,
 		}
 		if (strcmp(argv[i], "-Werror") == 0) {
 			args[i] = werror_long;
+		} else if (single_dash_typo(cmd, argv[i], shortopts)) {
+			args[i] = xasprintf(TYPO_MARK "%s", argv[i] + 1);
+			marked[nmarked++] = args[i];
 		} else if (takes_separate_value(argv[i], shortopts,
 						longopts) &&
 			   i + 1 < argc) {
@@ -572,6 +650,9 @@ static int parse_args(const struct cli_command *cmd, int argc, char **argv,
 		status = cli_usage_error(cmd, "no query given (%s)",
 			"use --read, --write, --net or --queries");
 out:
+	while (nmarked > 0)
+		free(marked[--nmarked]);
+	free(marked);
 	free(args);
 	free(longopts);
 	free(shortopts);
