@@ -5,6 +5,7 @@
 #include <vbox.h>
 
 #include "eval.h"
+#include "grow.h"
 #include "index.h"
 #include "ir.h"
 
@@ -123,10 +124,7 @@ static uint32_t hmap_get_or_add(struct hmap *m, uint32_t tag, const char *key,
 
 static void idx_list_push(struct idx_list *l, uint32_t prio)
 {
-	if (l->n == l->cap) {
-		l->cap = l->cap ? l->cap * 2 : 4;
-		l->prio = xreallocarray(l->prio, l->cap, sizeof(*l->prio));
-	}
+	GROW(l->prio, l->cap, (size_t)l->n + 1);
 	l->prio[l->n++] = prio;
 }
 
@@ -149,11 +147,7 @@ uint32_t path_index_child(const struct path_index *idx, uint32_t node,
 
 static uint32_t path_index_new_node(struct path_index *idx)
 {
-	if (idx->nnodes == idx->cap) {
-		idx->cap = idx->cap ? idx->cap * 2 : 64;
-		idx->nodes = xreallocarray(idx->nodes, idx->cap,
-					   sizeof(*idx->nodes));
-	}
+	GROW(idx->nodes, idx->cap, (size_t)idx->nnodes + 1);
 	memset(&idx->nodes[idx->nnodes], 0, sizeof(idx->nodes[0]));
 	idx->nodes[idx->nnodes].min_subtree = INDEX_NONE;
 	return idx->nnodes++;
@@ -245,12 +239,7 @@ static struct net_index *net_index_build(const struct rowvec *rows)
 
 		n = hmap_get_or_add(&idx->keys, tag, host, strlen(host), next);
 		if (n == next) {
-			if (idx->nlists == idx->cap) {
-				idx->cap = idx->cap ? idx->cap * 2 : 16;
-				idx->lists = xreallocarray(idx->lists,
-							   idx->cap,
-							   sizeof(*idx->lists));
-			}
+			GROW(idx->lists, idx->cap, (size_t)idx->nlists + 1);
 			memset(&idx->lists[idx->nlists++], 0,
 			       sizeof(idx->lists[0]));
 		}

@@ -30,7 +30,7 @@ struct net_target;
 struct idx_list {
 	uint32_t *prio;
 	uint32_t n;
-	uint32_t cap;
+	size_t cap;
 };
 
 /**
@@ -72,7 +72,7 @@ struct hmap {
 struct path_index {
 	struct pnode *nodes;
 	uint32_t nnodes;
-	uint32_t cap;
+	size_t cap;
 	struct hmap children;
 };
 
@@ -86,7 +86,7 @@ struct path_index {
 struct net_index {
 	struct idx_list *lists;
 	uint32_t nlists;
-	uint32_t cap;
+	size_t cap;
 	struct hmap keys;
 };
 

@@ -4,15 +4,12 @@
  */
 #include <vbox.h>
 
+#include "grow.h"
 #include "location.h"
 
 struct input *input_set_add(struct input_set *set, struct input *in)
 {
-	if (set->n == set->cap) {
-		set->cap = set->cap ? set->cap * 2 : 8;
-		set->items = xreallocarray(set->items, set->cap,
-					   sizeof(*set->items));
-	}
+	GROW(set->items, set->cap, set->n + 1);
 	set->items[set->n++] = in;
 	return in;
 }

@@ -24,6 +24,7 @@
 
 #include "diag.h"
 #include "eval.h"
+#include "grow.h"
 #include "index.h"
 #include "ir.h"
 #include "partial.h"
@@ -610,11 +611,7 @@ static void analyze(struct table *table, const struct rowvec *rows,
 				net_partial(table, row, rn, &f);
 		if (!found)
 			continue;
-		if (table->npartials == *cap) {
-			*cap = *cap ? *cap * 2 : 16;
-			table->partials = xreallocarray(table->partials, *cap,
-							sizeof(f));
-		}
+		GROW(table->partials, *cap, table->npartials + 1);
 		table->partials[table->npartials++] = f;
 	}
 }

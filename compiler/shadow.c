@@ -14,6 +14,7 @@
 #include <vbox.h>
 
 #include "diag.h"
+#include "grow.h"
 #include "index.h"
 #include "ir.h"
 #include "partial.h"
@@ -168,11 +169,7 @@ static void analyze_domain(struct table *table, const struct rowvec *rows,
 		row->shadowed_by = by;
 		if (!by)
 			continue;
-		if (table->nfindings == *cap) {
-			*cap = *cap ? *cap * 2 : 16;
-			table->findings = xreallocarray(table->findings, *cap,
-							sizeof(*table->findings));
-		}
+		GROW(table->findings, *cap, table->nfindings + 1);
 		f = &table->findings[table->nfindings++];
 		f->kind = classify(row, by);
 		f->row = row;

@@ -4,15 +4,12 @@
  */
 #include <vbox.h>
 
+#include "grow.h"
 #include "stmt.h"
 
 void stmt_list_push(struct stmt_list *list, const struct stmt *s)
 {
-	if (list->n == list->cap) {
-		list->cap = list->cap ? list->cap * 2 : 64;
-		list->items = xreallocarray(list->items, list->cap,
-					    sizeof(*list->items));
-	}
+	GROW(list->items, list->cap, list->n + 1);
 	list->items[list->n++] = *s;
 }
 

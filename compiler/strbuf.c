@@ -4,16 +4,14 @@
  */
 #include <vbox.h>
 
+#include "grow.h"
 #include "strbuf.h"
 
 void strbuf_add(struct strbuf *b, const char *p, size_t n)
 {
 	if (n > SIZE_MAX / 2 - b->len - 1)
 		BUG("string of %zu bytes is too long", b->len);
-	if (b->len + n + 1 > b->cap) {
-		b->cap = (b->len + n + 1) * 2;
-		b->s = xrealloc(b->s, b->cap);
-	}
+	GROW(b->s, b->cap, b->len + n + 1);
 	memcpy(b->s + b->len, p, n);
 	b->len += n;
 	b->s[b->len] = '\0';

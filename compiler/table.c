@@ -11,6 +11,7 @@
 
 #include "diag.h"
 #include "eval.h"
+#include "grow.h"
 #include "ir.h"
 #include "misspell.h"
 #include "target.h"
@@ -46,11 +47,7 @@ static void row_free(struct row *row)
 
 static void rowvec_push(struct rowvec *vec, size_t *cap, struct row *row)
 {
-	if (vec->n == *cap) {
-		*cap = *cap ? *cap * 2 : 64;
-		vec->order = xreallocarray(vec->order, *cap,
-					   sizeof(*vec->order));
-	}
+	GROW(vec->order, *cap, vec->n + 1);
 	row->index = vec->n;
 	vec->order[vec->n++] = row;
 }
@@ -136,6 +133,7 @@ struct build_state {
 	struct diag_list *diags;
 	size_t fs_cap;
 	size_t net_cap;
+	size_t host_words_cap;
 	bool seen_write;
 	bool seen_net;
 	bool seen_upstream;
@@ -388,8 +386,7 @@ static void deny_host_warning(struct build_state *st, const struct stmt *s,
 		     "section it stays a host, without this warning)",
 		     s->value, row->net.host, hint);
 	free(hint);
-	t->host_words = xreallocarray(t->host_words, t->nhost_words + 1,
-				      sizeof(*t->host_words));
+	GROW(t->host_words, st->host_words_cap, t->nhost_words + 1);
 	t->host_words[t->nhost_words++] = row;
 }
 

@@ -10,6 +10,7 @@
 
 #include "diag.h"
 #include "emit.h"
+#include "grow.h"
 #include "ir.h"
 #include "target.h"
 
@@ -72,8 +73,7 @@ void landing_set_add_reserved(struct landing_set *set, const char *entry,
 	struct landing *l;
 	va_list ap;
 
-	set->reserved = xreallocarray(set->reserved, set->nreserved + 1,
-				      sizeof(*set->reserved));
+	GROW(set->reserved, set->reserved_cap, set->nreserved + 1);
 	l = &set->reserved[set->nreserved++];
 	memset(l, 0, sizeof(*l));
 	l->kind = LANDING_RESERVED;

@@ -65,6 +65,7 @@ struct landing {
  * @nnet: number of network rows
  * @reserved: reserved entries, in the order the launcher adds them
  * @nreserved: number of reserved entries
+ * @reserved_cap: allocated slots of @reserved
  */
 struct landing_set {
 	struct landing *fs;
@@ -73,6 +74,7 @@ struct landing_set {
 	size_t nnet;
 	struct landing *reserved;
 	size_t nreserved;
+	size_t reserved_cap;
 };
 
 /**

@@ -558,7 +558,8 @@ static int linux_emit_plan_artifact(const struct table *table,
 /*
  * linux_check_table - warn on a loopback row with a port wildcard: it
  * can only be served through the egress proxy, which clients honouring
- * NO_PROXY never use for loopback (SPEC §5).  Never fails.
+ * NO_PROXY never use for loopback (doc/targets.md, linux "Network", row
+ * "allow loopback, any port").  Never fails.
  */
 static int linux_check_table(const struct table *table,
 			     struct diag_list *diags)

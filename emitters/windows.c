@@ -26,6 +26,7 @@
 #include "emit.h"
 #include "eval.h"
 #include "fspath.h"
+#include "grow.h"
 #include "index.h"
 #include "ir.h"
 #include "target.h"
@@ -532,11 +533,7 @@ static size_t collect_pins(const struct table *table, const struct row *row,
 			free(anc);
 			continue;
 		}
-		if (pins->n == pins->cap) {
-			pins->cap = pins->cap ? 2 * pins->cap : 16;
-			pins->items = xreallocarray(pins->items, pins->cap,
-						    sizeof(*pins->items));
-		}
+		GROW(pins->items, pins->cap, pins->n + 1);
 		ref = &pins->items[pins->n++];
 		ref->text = anc;
 		ref->key = xstrdup(anc);

@@ -220,7 +220,7 @@ differ() {
 }
 
 # --------------------------------------------------------------------
-# levels: SPEC's ordering across levels, a dead deny under an rw root
+# levels: the ordering across levels (doc/rules.md §3, "Evaluation"), a dead deny under an rw root
 tree w w/secret w/secret/public w/tmp w/sub -- w/a.txt w/secret/key \
 	w/secret/public/pub.txt w/tmp/t.txt w/sub/b.txt outside.txt
 cat >"$workdir/levels.rules" <<EOF
@@ -547,7 +547,8 @@ rename $T/j/x.log
 EOF
 differ globs
 
-# SPEC's order example: deny keys, rw app, ro keys/pub (dead)
+# first match wins (doc/rules.md §3, "Evaluation"): deny keys, rw app,
+# ro keys/pub (dead)
 tree k k/keys k/keys/pub -- k/a.txt k/keys/id k/keys/pub/id.pub
 cat >"$workdir/order.rules" <<EOF
 deny:$T/k/keys

@@ -16,7 +16,8 @@
 # queries file holds a "# EXPECT: fail" line).  Exit status 2, a crash or
 # a sanitizer report always fails.
 #
-# Compilation (SPEC §2, §3.1; STYLE.md §30): for a valid case, `vboxc
+# Compilation (doc/targets.md; doc/rules.md §11, "Exit statuses"): for
+# a valid case, `vboxc
 # compile --target=T` writes the profile to golden/CASE.T.sb (darwin),
 # .bwrap (linux; the NUL-separated list stored one argument a line with
 # `tr '\0' '\n'`) or .acl.json (windows), --emit=ir to CASE.T.ir.json and

@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# tests/cli_check.sh - the `vboxc check` contract (SPEC §3.1): exit
+# tests/cli_check.sh - the `vboxc check` contract (doc/rules.md §9
+# "Diagnostics", §11 "Exit statuses"): exit
 # statuses, option forms, text diagnostics and the JSON report.
 
 . "${srcdir:-$(dirname "$0")/..}/tests/lib.sh"
@@ -230,6 +231,68 @@ if command -v jq >/dev/null 2>&1; then
 else
 	ok "# SKIP jq not installed"
 fi
+
+# --- check --target: the emitter's table check -----------------------------
+# A loopback allow row with any port, under @default net deny, reaches the
+# child on linux only through the egress proxy, which clients honouring
+# NO_PROXY skip for loopback: compile and preflight warn from the linux
+# emitter's table check, and check --target=linux gives the same warning
+# (doc/targets.md, linux "Network"), in every format, counted by -Werror.
+lo_warning='without a port is served through the egress proxy only'
+for lo in '127.0.0.1:*' localhost '[::1]'; do
+	printf '@default net deny\nallow:%s\n' "$lo" >lo.rules
+
+	run "$VBOXC" check --target=linux lo.rules
+	is "$rc" 0 "check --target=linux, allow:$lo: exit 0"
+	has err "lo.rules:2:1: warning: on linux, loopback row" \
+		"check --target=linux, allow:$lo: a warning at the row"
+	has err "$lo_warning" "check --target=linux, allow:$lo: says why"
+	grep ': warning: ' err >check_warning.out
+
+	"$VBOXC" compile --target=linux -o lo.bwrap lo.rules 2>err || :
+	grep ': warning: ' err >compile_warning.out
+	check "check --target=linux, allow:$lo: compile's warning, word for word" \
+		cmp -s check_warning.out compile_warning.out
+
+	run "$VBOXC" check --target=linux -Werror lo.rules
+	is "$rc" 1 "check --target=linux -Werror, allow:$lo: exit 1"
+	has err "1 warning treated as error (-Werror)" \
+		"check --target=linux -Werror, allow:$lo: says why it fails"
+
+	run "$VBOXC" check --target=linux --format=json lo.rules
+	is "$rc" 0 "json, allow:$lo: exit 0"
+	empty err "json, allow:$lo: nothing on stderr"
+	has out '"warnings":[{"kind":"target","target":"linux","source":"lo.rules:2:1","message":"on linux, loopback row' \
+		"json, allow:$lo: the warning, of kind target"
+	run "$VBOXC" check --target=linux --format=json -Werror lo.rules
+	is "$rc" 1 "json -Werror, allow:$lo: exit 1"
+
+	run "$VBOXC" check --target=linux --format=sarif lo.rules
+	is "$rc" 0 "sarif, allow:$lo: exit 0"
+	if command -v jq >/dev/null 2>&1; then
+		check "sarif, allow:$lo: a warning result at line 2" jq_e \
+			'[.runs[0].results[] | select(.level == "warning" and
+			  (.message.text | contains("loopback row")) and
+			  .locations[0].physicalLocation.region.startLine == 2)]
+			 | length == 1' out
+	else
+		has out '"ruleId": "warning"' "sarif, allow:$lo: a warning result"
+	fi
+	run "$VBOXC" check --target=linux --format=sarif -Werror lo.rules
+	is "$rc" 1 "sarif -Werror, allow:$lo: exit 1"
+done
+
+# Not for a row with a port, not without --target, not on darwin.
+printf '@default net deny\nallow:127.0.0.1:8080\n' >lo_port.rules
+run "$VBOXC" check --target=linux -Werror lo_port.rules
+is "$rc" 0 "loopback row with a port: no warning, exit 0 under -Werror"
+empty err "loopback row with a port: nothing on stderr"
+printf '@default net deny\nallow:127.0.0.1:*\n' >lo.rules
+run "$VBOXC" check -Werror lo.rules
+is "$rc" 0 "check without --target: no target warning"
+run "$VBOXC" check --target=darwin -Werror lo.rules
+is "$rc" 0 "check --target=darwin: no linux warning"
+empty err "check --target=darwin: nothing on stderr"
 
 # --- output errors ----------------------------------------------------------
 if [ -w /dev/full ]; then

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# tests/cli_explain.sh - the `vboxc explain` contract (SPEC §3.1, §5
+# tests/cli_explain.sh - the `vboxc explain` contract (doc/rules.md §8,
 # "Queries"): query order, text and JSON answers, invalid queries,
 # --queries files, --follow/--no-follow and exit statuses.
 

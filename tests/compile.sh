@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # tests/compile.sh - the `vboxc compile` and `vboxc preflight` contract
-# (SPEC §2, §3.1): exit statuses, -o and its all-or-nothing writes, no
+# (doc/targets.md; doc/rules.md §11, "Exit statuses"): exit statuses, -o and its all-or-nothing writes, no
 # binary on a terminal, unsupported rows named with row, target and
 # reason, the preflight table in text and JSON, and plan.bin's header.
 # The per-case artifacts are compared with goldens in tests/cases.sh.
@@ -87,7 +87,7 @@ write_good() {
 }
 
 # unsupported.rules: a non-loopback network deny row in open posture is
-# unsupported on every target (SPEC §2), and here it is row 1 of the
+# unsupported on every target (doc/targets.md), and here it is row 1 of the
 # network table, on line 4.
 write_unsupported() {
 	printf '%s\n' '@default net open' "rw:$(unix_or_win "$1" \

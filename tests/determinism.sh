@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# tests/determinism.sh - SPEC principle 3: the same rules, target and
+# tests/determinism.sh - principle 3 of doc/rules.md ("Deterministic"):
+# the same rules, target and
 # variables give byte-identical output.
 #
 # For every valid testdata/ case, each of its targets and each emit mode

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# tests/exec_basic.sh - vbox-exec's contract (SPEC §3.2, §5 "Launcher")
+# tests/exec_basic.sh - vbox-exec's contract (doc/launcher.md)
 # against the real bubblewrap: the exit-status mapping, binary-safe
 # stdin/stdout/stderr, the environment (scrub, -e, --replace-env, PWD),
 # -C, --dry-run (whose line must run by hand), --log, only fds 0-2 in the

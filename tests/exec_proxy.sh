@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # tests/exec_proxy.sh - vbox-exec's egress proxy bridged into the
-# sandbox's network namespace (SPEC §4, §5 "The Linux bridge of the
-# proxy"), with the real bubblewrap and curl inside the sandbox: the
+# sandbox's network namespace (doc/proxy.md, "What the child sees
+# (Linux)"), with the real bubblewrap and curl inside the sandbox: the
 # variables (set last, not overridable, lower-case too), a loopback row
 # forwarded at its own port and through the proxy (HTTP, CONNECT,
 # SOCKS5h), a refusal with its 403 line and --log line, and that nothing

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# tests/exec_walls.sh - the walls of the Linux sandbox (SPEC §5, "Walls")
+# tests/exec_walls.sh - the walls of the Linux sandbox (doc/launcher.md, "Walls")
 # against the real bubblewrap and the real launcher, each attack checked
 # from the host side too: sysctls written back with their own value
 # (unchanged on the host either way), kernel mounts read-only, the

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_eval.c - the decision engine: SPEC §1.6 semantics on hand-written
+ * test_eval.c - the decision engine: doc/rules.md §3 ("Evaluation") on
+ * hand-written
  * tables, and the indexed lookup against the linear reference on
  * generated tables.
  */

@@ -2,7 +2,7 @@
 /*
  * test_fspath.c - file patterns: expansion, windows forms, cleaning,
  * guardrails, matching, coverage, queried paths and link resolution
- * (SPEC §1.3, §1.4, §1.7, §5 "Variables", "Paths", "Queries").
+ * (doc/rules.md §5 "File patterns", §7 "Shadow analysis", §8 "Queries").
  *
  * The three targets' traits are spelled out here instead of taken from
  * target.c, so the tests pin exactly the trait values they rely on.
@@ -534,7 +534,8 @@ static void test_guardrails(void)
 	expect_err(&t_linux, &vs_unix, "/home/x/../u/.", false,
 		   "home directory root");
 	/*
-	 * The guardrail is literal (SPEC §5): patterns that merely match
+	 * The guardrail is literal (doc/rules.md §5, "Guardrails"):
+	 * patterns that merely match
 	 * the home root among other paths are allowed.
 	 */
 	expect_text(&t_linux, &vs_unix, "/home/*/**", false, "/home/*/**");
@@ -604,7 +605,7 @@ static void test_guardrails(void)
 
 static void test_matching(void)
 {
-	/* SPEC §1.4 examples. */
+	/* The examples of doc/rules.md §5, "Matching". */
 	MATCH(&t_linux, "/etc/ssh/**", "/etc/ssh");
 	MATCH(&t_linux, "/etc/ssh/**", "/etc/ssh/sshd_config");
 	MATCH(&t_linux, "/etc/ssh/**", "/etc/ssh/a/b/c");
@@ -912,7 +913,7 @@ static bool covers(const struct target_traits *t, const char *outer,
 
 static void test_covers(void)
 {
-	/* SPEC §1.7: the three cases that must be proven. */
+	/* doc/rules.md §7 "Shadow analysis": the cases that must be proven. */
 	COVERS(&t_linux, "/srv/work/secret", "/srv/work/secret");
 	COVERS(&t_linux, "/srv/*/x", "/srv/*/x");
 	COVERS(&t_linux, "/srv/work/**", "/srv/work");

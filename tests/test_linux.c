@@ -210,7 +210,10 @@ static void test_order(void)
 	      "deny:/d\n!ro:/d/r\n", "L K",
 	      BASE " --unshare-net " ROOT_RO
 	      " --vbox-launch 0 --ro-bind-try /d/r /d/r " DEV_RO, true);
-	/* SPEC order example: deny keys, rw app, ro keys/pub (dead). */
+	/*
+	 * First match wins (doc/rules.md §3, "Evaluation"): deny keys,
+	 * rw app, ro keys/pub (dead).
+	 */
 	check("first match wins",
 	      "deny:/opt/app/keys\nrw:/opt/app\nro:/opt/app/keys/pub\n",
 	      "L K A",

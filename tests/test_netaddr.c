@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_netaddr.c - network targets: rule and query parsing, normalization
- * (SPEC §1.5, §5), the numeric host forms of §4, matching and coverage.
+ * (doc/rules.md §6, "Network targets"), the numeric host forms the proxy
+ * accepts (doc/proxy.md, "Judging"), matching and coverage.
  */
 #include <vbox.h>
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_shadow.c - shadow analysis: the cases SPEC §1.7 says must be found,
+ * test_shadow.c - shadow analysis: the cases doc/rules.md §7 ("Shadow
+ * analysis") says are found,
  * rows that must not be reported, and a soundness sweep that checks every
  * finding on generated tables against the decision engine.
  */

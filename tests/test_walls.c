@@ -2,7 +2,7 @@
 /*
  * test_walls.c - the seccomp and Landlock walls (runtime/walls/) with
  * real system calls, each in a forked child that loads the wall itself:
- * every call SPEC §5 lists is refused with its errno (x86-64, x32 and
+ * every call doc/launcher.md "Walls" lists is refused with its errno (x86-64, x32 and
  * i386 entry points), the ordinary calls still work, and Landlock
  * refuses a write outside the allowed paths while one inside succeeds.
  *

@@ -101,6 +101,7 @@ struct cli_query {
  * @target_given: --target was given explicitly
  * @defines: -D values "NAME=VALUE" in order (borrowed from argv)
  * @ndefines: number of @defines
+ * @defines_cap: allocated slots of @defines
  * @werror: -Werror was given
  * @format: --format
  * @rules: the RULES operands ("-" is standard input; borrowed from argv)
@@ -120,12 +121,14 @@ struct cli_query {
  *                searched for '@include <NAME>' before the installed
  *                rule library
  * @ninclude_dirs: number of @include_dirs
+ * @include_dirs_cap: allocated slots of @include_dirs
  */
 struct cli_opts {
 	const struct target_traits *target;
 	bool target_given;
 	const char **defines;
 	size_t ndefines;
+	size_t defines_cap;
 	bool werror;
 	enum cli_format format;
 	const char **rules;
@@ -141,6 +144,7 @@ struct cli_opts {
 	const char *output;
 	const char **include_dirs;
 	size_t ninclude_dirs;
+	size_t include_dirs_cap;
 };
 
 /* Which optional option groups a command accepts (struct cli_command). */
@@ -168,7 +172,7 @@ struct cli_opts {
  *       NULL for a command reserved for a later release
  *
  * The option list of the help is printed from the same table the parser
- * reads (cli_common.c), so the two cannot drift.
+ * reads (cli_options.c), so the two cannot drift.
  */
 struct cli_command {
 	const char *name;
@@ -218,6 +222,22 @@ void cli_print_version(void);
  * the options @cmd accepts (from the parser's option table), notes.
  */
 void cli_print_help(const struct cli_command *cmd, FILE *out);
+
+/*
+ * cli_query_add_arg - append the query "@op @arg" (from --read, --write
+ * or --net) to @o's queries (cli_queries.c).
+ */
+void cli_query_add_arg(struct cli_opts *o, enum cli_query_op op,
+		       const char *arg);
+
+/*
+ * cli_queries_read_file - read the --queries file @path ("-" is standard
+ * input) into @o's queries at its place in the query order.  Returns 0,
+ * or CLI_EXIT_USAGE after a message when the file cannot be read or is
+ * beyond the bounds (CLI_MAX_QUERY*).
+ */
+int cli_queries_read_file(const struct cli_command *cmd, struct cli_opts *o,
+			  const char *path);
 
 /*
  * cli_sarif_print - write the findings and errors of @s as one SARIF

@@ -6,6 +6,8 @@
  * format: exactly one object on stdout,
  *   {"errors":[{"source":"f:3:1"|null,"message":"..."}...],
  *    "warnings":[{"kind":...,"row":N,"domain":...,"by":M,"source":...,
+ *                 "message":...}...,
+ *                {"kind":"target","target":T,"source":...,
  *                 "message":...}...]}
  * and nothing on stderr unless the JSON itself cannot be written.  Notes
  * attached to errors are left out of the JSON; warnings come from the
@@ -23,9 +25,6 @@
 #include "ir.h"
 #include "partial.h"
 #include "shadow.h"
-
-/* Tables up to this many rows get check --target's refusal notes. */
-#define CHECK_TARGET_MAX_ROWS 2000u
 
 /* The "errors" array: every DIAG_ERROR record, in order. */
 static json_t *errors_json(const struct diag_list *diags)
@@ -63,8 +62,13 @@ err:
 	return NULL;
 }
 
-/* The "warnings" array: the table's shadow findings, in their order. */
-static json_t *warnings_json(const struct table *table)
+/*
+ * The "warnings" array: deny rows read as hosts, the table's shadow
+ * findings in their order, then the target's warnings (check --target).
+ */
+static json_t *warnings_json(const struct table *table,
+			     const struct diag_list *target_diags,
+			     const char *target)
 {
 	json_t *arr = json_array(), *w;
 	char *msg;
@@ -99,6 +103,18 @@ static json_t *warnings_json(const struct table *table)
 				  "source", cli_json_location(&f->row->loc),
 				  "message", cli_json_string(msg));
 		free(msg);
+		if (!w || json_array_append_new(arr, w) != 0)
+			goto err;
+	}
+	for (i = 0; i < target_diags->n; i++) {
+		const struct diag *d = &target_diags->items[i];
+
+		if (d->severity != DIAG_WARNING)
+			continue;
+		w = cli_json_pack("{s:s, s:s, s:o, s:o}",
+				  "kind", "target", "target", target,
+				  "source", cli_json_location(&d->loc),
+				  "message", cli_json_string(d->msg));
 		if (!w || json_array_append_new(arr, w) != 0)
 			goto err;
 	}
@@ -168,7 +184,7 @@ static int check_print_json(const struct cli_session *s,
 			    const char *target)
 {
 	json_t *errors = errors_json(&s->diags);
-	json_t *warnings = warnings_json(s->table);
+	json_t *warnings = warnings_json(s->table, target_notes, target);
 	json_t *notes = notes_json(s->table, target_notes, target);
 
 	if (!errors || !warnings || !notes) {
@@ -192,9 +208,12 @@ static int check_print_json(const struct cli_session *s,
 
 /*
  * check --target=T given explicitly: what compile would refuse on T, as
- * notes (check itself never rejects a table for its target, SPEC §5).
- * The refusals are collected in @out; each also becomes a note on the
- * session's list so the text output shows it in place.
+ * notes (check itself never rejects a table for its target: doc/rules.md
+ * §7, "What compile would refuse"), and what compile warns about on T
+ * (the emitter's table check), as warnings, which -Werror counts.  Both
+ * are collected in @out; each refusal also becomes a note and each
+ * warning a warning on the session's list, so the text and SARIF output
+ * show them in place.
  */
 static void target_notes(struct cli_session *s, const struct cli_opts *opts,
 			 struct diag_list *out)
@@ -206,29 +225,23 @@ static void target_notes(struct cli_session *s, const struct cli_opts *opts,
 	if (!opts->target_given || !s->table)
 		return;
 	/*
-	 * The classifiers are compile's, with compile's cost, which is not
-	 * linear in every emitter; check must stay fast on large tables, so
-	 * past the bound it says what it skipped instead.
+	 * Compile's classifiers, at compile's cost: near-linear on every
+	 * target (bench/README.md, "check --target (no row bound)"), so
+	 * every table gets the notes, however large.
 	 */
-	if (s->table->fs.n + s->table->net.n > CHECK_TARGET_MAX_ROWS) {
-		diag_note(&s->diags, NULL, "not checked what 'vboxc compile "
-			  "--target=%s' would refuse: the table has more than "
-			  "%u rows; run compile or preflight for that",
-			  em->name, CHECK_TARGET_MAX_ROWS);
-		return;
-	}
 	emit_classify(em, s->table, &landing, out);
 	landing_set_free(&landing);
 	for (i = 0; i < out->n; i++) {
 		const struct diag *d = &out->items[i];
+		const struct location *loc = d->loc.in ? &d->loc : NULL;
 
 		if (d->severity == DIAG_ERROR)
-			diag_note(&s->diags, d->loc.in ? &d->loc : NULL,
-				  "'vboxc compile --target=%s' would refuse "
-				  "this: %s", em->name, d->msg);
+			diag_note(&s->diags, loc, "'vboxc compile --target=%s' "
+				  "would refuse this: %s", em->name, d->msg);
+		else if (d->severity == DIAG_WARNING)
+			diag_warning(&s->diags, loc, "%s", d->msg);
 		else
-			diag_note(&s->diags, d->loc.in ? &d->loc : NULL, "%s",
-				  d->msg);
+			diag_note(&s->diags, loc, "%s", d->msg);
 	}
 }
 
@@ -240,8 +253,9 @@ static int check_run(const struct cli_opts *opts)
 
 	diag_list_init(&tnotes);
 	cli_session_load(&s, opts);
-	status = cli_failed(&s, opts) ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 	target_notes(&s, opts, &tnotes);
+	/* After target_notes(): -Werror counts the target's warnings. */
+	status = cli_failed(&s, opts) ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 	if (opts->format == CLI_FORMAT_TEXT) {
 		cli_print_diags(&s, opts);
 	} else if ((opts->format == CLI_FORMAT_SARIF ?

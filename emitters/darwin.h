@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * darwin.h - what the files of the darwin emitter share; private to
+ * emitters/darwin*.c (the target itself is emitter_darwin, in emit.h).
+ *
+ *	darwin_forms.c     a file row's pattern as SBPL filters: every
+ *	                   spelling of it (/private aliases, /dev/fd) and
+ *	                   the guards of its ancestors
+ *	darwin_classify.c  where each row lands on darwin, and why: the
+ *	                   rename holes Seatbelt cannot close (doc/darwin.md)
+ *	darwin.c           the profile text and struct emitter
+ */
+#ifndef VBOX_DARWIN_H
+#define VBOX_DARWIN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct fs_pattern;
+struct landing_set;
+struct row;
+struct sbpl_filter;
+struct seg;
+struct table;
+
+/*
+ * One spelling of a pattern: a segment list (the array is owned, the
+ * segment text borrowed from the row or from static strings) and whether
+ * it covers the subtree of the path it names.
+ */
+struct form {
+	struct seg *segs;
+	uint32_t nsegs;
+	bool subtree;
+};
+
+/*
+ * What one file row writes: its pattern in every spelling, and for ro
+ * and deny rows the ancestor guards.  @longest is the longest string any
+ * of them needs; past SBPL_MAX_STRING the row is unsupported and @guards
+ * is not computed.  The *_cap members are the allocated slots (GROW()).
+ */
+struct fs_plan {
+	struct sbpl_filter *filters;
+	size_t nfilters;
+	size_t filters_cap;
+	struct sbpl_filter *guards;
+	size_t nguards;
+	size_t guards_cap;
+	size_t longest;
+};
+
+/*
+ * darwin_segs_copy - copy @n segments into @dst (room for @n), with
+ * consecutive "**" merged into one; returns how many were written.
+ */
+uint32_t darwin_segs_copy(struct seg *dst, const struct seg *src, uint32_t n);
+
+/*
+ * darwin_forms_build - every spelling of @p into *@forms (*@nforms of
+ * them; free with darwin_forms_free()).
+ */
+void darwin_forms_build(const struct fs_pattern *p, struct form **forms,
+			size_t *nforms);
+void darwin_forms_free(struct form *forms, size_t n);
+
+/* darwin_row_guarded - does @row (a file row) get ancestor guards? */
+bool darwin_row_guarded(const struct row *row);
+
+/*
+ * darwin_fs_plan_build - what file row @row of @table writes; release
+ * with darwin_fs_plan_free().
+ */
+void darwin_fs_plan_build(const struct table *table, const struct row *row,
+			  struct fs_plan *plan);
+void darwin_fs_plan_free(struct fs_plan *plan);
+
+/* darwin_net_open - is the table's network posture open? */
+bool darwin_net_open(const struct table *table);
+
+/* darwin_classify - emitter_darwin.classify (see struct emitter). */
+void darwin_classify(const struct table *table, struct landing_set *out);
+
+/*
+ * darwin_reserved_param - the SBPL parameter that carries the port of
+ * reserved entry @entry (one darwin_classify() added).
+ */
+const char *darwin_reserved_param(const char *entry);
+
+#endif /* VBOX_DARWIN_H */
