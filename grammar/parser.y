@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * parser.y - the rule-file grammar (SPEC §1.1, §1.2, §5).
+ * parser.y - the rule-file grammar (doc/rules.md §1 "Files and lines",
+ * §2 "Rows", §4 "Directives").
  *
  * One statement a line.  Actions only construct struct stmt records and
  * report syntax errors; every semantic check (directive words, URLs, the
