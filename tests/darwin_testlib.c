@@ -43,17 +43,6 @@ char *dt_emit(const struct tl_compiled *c, size_t *len)
 	return buf;
 }
 
-bool dt_has_error(const struct diag_list *d, const char *needle)
-{
-	size_t i;
-
-	for (i = 0; i < d->n; i++)
-		if (d->items[i].severity == DIAG_ERROR &&
-		    strstr(d->items[i].msg, needle))
-			return true;
-	return false;
-}
-
 struct sbpl_profile *dt_profile_of(struct tl_compiled *c,
 				       const char *rules)
 {

@@ -32,7 +32,4 @@ bool dt_may(const struct sbpl_profile *prof, const char *op, const char *path);
 /* Would writing @path (an existing file, or creating it) succeed? */
 bool dt_may_write(const struct sbpl_profile *prof, const char *path);
 
-/* Does @d hold an error whose message contains @needle? */
-bool dt_has_error(const struct diag_list *d, const char *needle);
-
 #endif /* VBOX_DARWIN_TESTLIB_H */

@@ -779,17 +779,6 @@ static const struct landing *fs_landing(const struct tl_compiled *c, size_t i)
 	return &c->landing.fs[i];
 }
 
-static bool has_error(const struct diag_list *d, const char *needle)
-{
-	size_t i;
-
-	for (i = 0; i < d->n; i++)
-		if (d->items[i].severity == DIAG_ERROR &&
-		    strstr(d->items[i].msg, needle))
-			return true;
-	return false;
-}
-
 static void test_long_strings(void)
 {
 	struct tl_compiled c;
@@ -809,7 +798,7 @@ static void test_long_strings(void)
 		   strstr(fs_landing(&c, 0)->reason, "1000 bytes"),
 		   "the reason names the limit: %s", fs_landing(&c, 0)->reason);
 		ok(c.classified == -1 &&
-		   has_error(&c.diags, "is unsupported on darwin"),
+		   tl_has_error(&c.diags, "is unsupported on darwin"),
 		   "emit_classify refuses the table with an error");
 		is_int(fs_landing(&c, 1)->kind, LANDING_KERNEL,
 		       "a 991-byte subpath without letters fits");
@@ -906,7 +895,7 @@ static void test_landings(void)
 		is_int(c.landing.net[0].kind, LANDING_UNSUPPORTED,
 		       "open posture: a non-loopback deny is unsupported");
 		ok(c.classified == -1 &&
-		   has_error(&c.diags, "row 0 'deny:evil.example.com:*' is "
+		   tl_has_error(&c.diags, "row 0 'deny:evil.example.com:*' is "
 			     "unsupported on darwin"),
 		   "the error names the row and the target");
 	}
@@ -1026,7 +1015,7 @@ static void run_case(const struct tl_case *tc, void *ctx __unused)
 	}
 	if (c.classified) {
 		/* Refused rows must come with their errors, nothing else. */
-		ok(has_error(&c.diags, "is unsupported on darwin"),
+		ok(tl_has_error(&c.diags, "is unsupported on darwin"),
 		   "%s: unsupported on darwin, with an error per row",
 		   tc->name);
 	} else {

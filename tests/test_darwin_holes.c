@@ -78,9 +78,9 @@ static void test_hole_loopback(void)
 		ok(l && l->kind == LANDING_UNSUPPORTED,
 		   "open posture: a loopback deny row is unsupported");
 		ok(c.classified == -1 &&
-		   dt_has_error(&c.diags, "row 0 'deny:localhost:22' is "
+		   tl_has_error(&c.diags, "row 0 'deny:localhost:22' is "
 			     "unsupported on darwin") &&
-		   dt_has_error(&c.diags, "127.0.0.0/8"),
+		   tl_has_error(&c.diags, "127.0.0.0/8"),
 		   "the error names the row, the target and the reason");
 		if (l && l->reason)
 			diag("  reason: %s", l->reason);
@@ -224,9 +224,9 @@ static void test_hole_starstar(void)
 			char *want = xasprintf("%s is unsupported on darwin",
 					       refused[i].row);
 
-			ok(dt_has_error(&c.diags, want) &&
-			   dt_has_error(&c.diags, "renamed") &&
-			   dt_has_error(&c.diags, "symbolic link"),
+			ok(tl_has_error(&c.diags, want) &&
+			   tl_has_error(&c.diags, "renamed") &&
+			   tl_has_error(&c.diags, "symbolic link"),
 			   "%s: refused, naming the row, darwin and the "
 			   "reason", refused[i].row);
 			free(want);
@@ -287,8 +287,8 @@ static void test_carve(void)
 
 		ok(!tl_compile(&c, refused[i].rules, "darwin",
 			       TL_CLASSIFY | TL_QUIET) && c.classified &&
-		   dt_has_error(&c.diags, want) &&
-		   dt_has_error(&c.diags, "renamed to another writable place"),
+		   tl_has_error(&c.diags, want) &&
+		   tl_has_error(&c.diags, "renamed to another writable place"),
 		   "%s below a higher rw row opening a directory in it: "
 		   "refused, naming the row, darwin and the reason",
 		   refused[i].row);

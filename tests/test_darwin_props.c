@@ -736,7 +736,7 @@ static void test_random_tables(void)
 			invalid++;
 		} else if (c.classified) {
 			refused++;
-			if (!ok(dt_has_error(&c.diags, "is unsupported on darwin"),
+			if (!ok(tl_has_error(&c.diags, "is unsupported on darwin"),
 				"%s: refused with a message naming the row",
 				name))
 				print_table(text);

@@ -92,6 +92,17 @@ void tl_compiled_free(struct tl_compiled *c)
 	diag_list_free(&c->diags);
 }
 
+bool tl_has_error(const struct diag_list *d, const char *needle)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++)
+		if (d->items[i].severity == DIAG_ERROR &&
+		    strstr(d->items[i].msg, needle))
+			return true;
+	return false;
+}
+
 /* ---- testdata cases ---- */
 
 static int name_cmp(const void *a, const void *b)

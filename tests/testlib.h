@@ -112,6 +112,9 @@ int tl_compile(struct tl_compiled *c, const char *text, const char *target,
 /* tl_compiled_free - free everything @c holds; safe after a failure. */
 void tl_compiled_free(struct tl_compiled *c);
 
+/* tl_has_error - does @d hold an error whose message contains @needle? */
+bool tl_has_error(const struct diag_list *d, const char *needle);
+
 /**
  * struct tl_case - one testdata/ok_*.rules case whose "# TARGETS:" header
  *                  lists the target being walked
