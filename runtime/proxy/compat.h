@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * compat.h - the only calls of the proxy that differ between Linux and
- * macOS, in one place (doc/proxy.md "Platforms").
+ * macOS, in one place (doc/proxy.md "macOS").
  *
  * VBOX_PORTABLE selects what macOS has: it is set on darwin, and by the
  * second build of the proxy on Linux (libproxy_portable.la), so that the
