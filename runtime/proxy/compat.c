@@ -51,9 +51,9 @@ fail:
 }
 
 /*
- * Between socket() or accept() and FD_CLOEXEC a fork in another thread
- * could inherit the fd: vbox-exec starts its child before the proxy
- * accepts anything, and the proxy runs on the loop's one thread.
+ * Between socket() or accept() and FD_CLOEXEC only a fork in another
+ * thread could inherit the fd: vbox-exec has one thread, and the darwin
+ * runner closes every fd it is not passed anyway (poll_supervise.c).
  */
 int compat_socket(int family)
 {
