@@ -6,9 +6,17 @@
 # connections per second through CONNECT against direct; vbox-exec's
 # VmHWM.  Every transfer is checked byte for byte by the client.
 #
+# With TEST_PROXY_POLL (tests/test_proxy_poll) also the relays against
+# each other: the proxy core alone on the host's loopback (--host mode,
+# no sandbox), 1 GiB through a CONNECT tunnel, once with the Linux build
+# (epoll, splice) and once with darwin's choices built here (poll, the
+# buffer relay), interleaved, with each proxy process's VmHWM.
+# BENCH_RELAY_ONLY=1 runs that part alone.
+#
 # Environment: VBOXC, VBOX_EXEC, TEST_PROXY (tests/test_proxy),
-# BENCH_RUNS (default 5), BENCH_SIZE (default 1073741824),
-# BENCH_CONNS (default 2000), BENCH_OUT (append the table there).
+# TEST_PROXY_POLL (optional), BENCH_RELAY_ONLY, BENCH_RUNS (default 5),
+# BENCH_SIZE (default 1073741824), BENCH_CONNS (default 2000),
+# BENCH_OUT (append the table there).
 set -eu
 export LC_ALL=C
 : "${VBOXC:?}" "${VBOX_EXEC:?}" "${TEST_PROXY:?}"
@@ -39,6 +47,45 @@ EOT
 "$VBOXC" compile --target=linux --emit=plan -o "$work/plan" "$work/rules"
 
 median() { sort -n | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
+mbps() { awk '{printf "%.1f\n", $1 / $2 / 1048576}' "$1" | median; }
+cps() { awk '{printf "%.1f\n", $1 / $2}' "$1" | median; }
+
+# relay_fetch BINARY OUT - one proxy core in --host mode from BINARY on
+# 127.0.0.1, one 1 GiB CONNECT download through it into OUT, the
+# proxy's VmHWM (KiB) into OUT.hwm
+relay_fetch() {
+	rm -f "$work/host.out"
+	"$1" --host "$work/plan" "$work/host.log" long >"$work/host.out" &
+	hpid=$!
+	i=0
+	until [ -s "$work/host.out" ]; do
+		i=$((i + 1))
+		[ $i -lt 200 ] || { kill "$hpid"; return 1; }
+		sleep 0.05
+	done
+	read -r hport _ htoken _ <"$work/host.out"
+	HTTP_PROXY="http://vbox:$htoken@127.0.0.1:$hport" \
+		"$TEST_PROXY" --fetch connect "$addr" "$port" "$size" >>"$2"
+	awk '/^VmHWM/ {print $2}' "/proc/$hpid/status" >>"$2.hwm"
+	kill "$hpid"
+	wait "$hpid" || :
+}
+
+if [ -n "${TEST_PROXY_POLL:-}" ]; then
+	for i in $(seq "$runs"); do
+		relay_fetch "$TEST_PROXY" "$work/relay_splice"
+		relay_fetch "$TEST_PROXY_POLL" "$work/relay_buffers"
+	done
+	s=$(mbps "$work/relay_splice")
+	b=$(mbps "$work/relay_buffers")
+	{
+		echo "proxy relays, core alone on loopback, origin $addr, $runs interleaved runs, medians, load $(cut -d" " -f1-3 /proc/loadavg) ($(date -u +%Y-%m-%d))"
+		printf '  %-36s %10s MiB/s  VmHWM %s KiB\n' "1 GiB CONNECT, epoll + splice" "$s" "$(sort -n "$work/relay_splice.hwm" | tail -n 1)"
+		printf '  %-36s %10s MiB/s  VmHWM %s KiB  (%.2fx splice)\n' "1 GiB CONNECT, poll + buffers" "$b" "$(sort -n "$work/relay_buffers.hwm" | tail -n 1)" "$(echo "$b $s" | awk '{print $1/$2}')"
+		echo "  every transfer byte-exact (checked by the client)"
+	} | tee -a "${BENCH_OUT:-/dev/null}"
+fi
+[ "${BENCH_RELAY_ONLY:-0}" = 1 ] && exit 0
 
 # One round: the direct download, then one sandbox doing the proxied
 # downloads and connections, then the direct connections; rounds are
@@ -69,8 +116,6 @@ for i in $(seq "$runs"); do
 	"$TEST_PROXY" --rate direct "$addr" "$echo" "$conns" >>"$work/rate_direct"
 done
 
-mbps() { awk '{printf "%.1f\n", $1 / $2 / 1048576}' "$1" | median; }
-cps() { awk '{printf "%.1f\n", $1 / $2}' "$1" | median; }
 d=$(mbps "$work/direct")
 h=$(mbps "$work/http")
 c=$(mbps "$work/connect")

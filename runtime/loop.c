@@ -1,19 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * loop.c - the event loop: epoll for descriptors, a binary min-heap for
- * deadlines (loop.h).
+ * loop.c - what both backends of the event loop share (loop.h): the
+ * clock, the binary min-heap of deadlines, the watch bookkeeping and the
+ * run loop.  Waiting on descriptors is the backend's (loop_backend.h).
  */
 #include <vbox.h>
 
 #include <errno.h>
-#include <sys/epoll.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "loop.h"
-
-/* Events taken from the kernel per round. */
-#define LOOP_BATCH 64
+#include "loop_backend.h"
 
 double loop_now_ms(void)
 {
@@ -26,26 +23,26 @@ double loop_now_ms(void)
 
 int loop_init(struct loop *lp)
 {
+	int rc;
+
 	memset(lp, 0, sizeof(*lp));
-	lp->epfd = epoll_create1(EPOLL_CLOEXEC);
-	if (lp->epfd < 0)
-		return -errno;
-	lp->batch = xcalloc(LOOP_BATCH, sizeof(struct epoll_event));
-	return 0;
+	lp->fd = -1;
+	rc = backend_init(lp);
+	if (rc)
+		backend_release(lp);
+	return rc;
 }
 
 void loop_release(struct loop *lp)
 {
 	size_t i;
 
-	if (lp->epfd >= 0)
-		close(lp->epfd);
+	backend_release(lp);
 	for (i = 0; i < lp->ntimers; i++)
 		lp->timers[i]->heap_index = SIZE_MAX;
 	free(lp->timers);
-	free(lp->batch);
 	memset(lp, 0, sizeof(*lp));
-	lp->epfd = -1;
+	lp->fd = -1;
 }
 
 void loop_watch_init(struct loop_watch *w, int fd, loop_fd_fn fn, void *ctx)
@@ -55,16 +52,18 @@ void loop_watch_init(struct loop_watch *w, int fd, loop_fd_fn fn, void *ctx)
 	w->fn = fn;
 	w->ctx = ctx;
 	w->active = false;
+	w->slot = SIZE_MAX;
 }
 
 int loop_watch_add(struct loop *lp, struct loop_watch *w, uint32_t events)
 {
-	struct epoll_event ev = { .events = events, .data.ptr = w };
+	int rc;
 
 	if (w->active)
 		return -EEXIST;
-	if (epoll_ctl(lp->epfd, EPOLL_CTL_ADD, w->fd, &ev) != 0)
-		return -errno;
+	rc = backend_add(lp, w, events);
+	if (rc)
+		return rc;
 	w->events = events;
 	w->active = true;
 	lp->nwatches++;
@@ -73,33 +72,28 @@ int loop_watch_add(struct loop *lp, struct loop_watch *w, uint32_t events)
 
 int loop_watch_modify(struct loop *lp, struct loop_watch *w, uint32_t events)
 {
-	struct epoll_event ev = { .events = events, .data.ptr = w };
+	int rc;
 
 	if (!w->active)
 		return -ENOENT;
 	if (w->events == events)
 		return 0;
-	if (epoll_ctl(lp->epfd, EPOLL_CTL_MOD, w->fd, &ev) != 0)
-		return -errno;
+	rc = backend_modify(lp, w, events);
+	if (rc)
+		return rc;
 	w->events = events;
 	return 0;
 }
 
 void loop_watch_remove(struct loop *lp, struct loop_watch *w)
 {
-	struct epoll_event *batch = lp->batch;
-	int i;
-
 	if (!w->active)
 		return;
-	/* Only fails for an fd already closed, which removed it anyway. */
-	(void)epoll_ctl(lp->epfd, EPOLL_CTL_DEL, w->fd, NULL);
+	/* The embedding object may be freed next: the backend forgets
+	 * the events of this round not yet delivered to @w. */
+	backend_remove(lp, w);
 	w->active = false;
 	lp->nwatches--;
-	/* The embedding object may be freed next: forget queued events. */
-	for (i = lp->ibatch + 1; i < lp->nbatch; i++)
-		if (batch[i].data.ptr == w)
-			batch[i].data.ptr = NULL;
 }
 
 /* ---- timers: a min-heap on deadline_ms ---- */
@@ -210,33 +204,18 @@ static int run_timers(struct loop *lp)
 
 int loop_run(struct loop *lp)
 {
-	struct epoll_event *batch = lp->batch;
-
 	lp->stopped = false;
 	while (!lp->stopped) {
 		int timeout = run_timers(lp);
-		int n;
+		int rc;
 
 		if (lp->stopped)
 			break;
 		if (timeout < 0 && lp->nwatches == 0)
 			break;
-		n = epoll_wait(lp->epfd, batch, LOOP_BATCH, timeout);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		lp->nbatch = n;
-		for (lp->ibatch = 0; lp->ibatch < n && !lp->stopped;
-		     lp->ibatch++) {
-			struct loop_watch *w = batch[lp->ibatch].data.ptr;
-
-			if (w)
-				w->fn(lp, w, batch[lp->ibatch].events);
-		}
-		lp->nbatch = 0;
-		lp->ibatch = 0;
+		rc = backend_wait(lp, timeout);
+		if (rc)
+			return rc;
 	}
 	return 0;
 }

@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * loop.h - the one event loop of vbox-exec (Linux: epoll).
+ * loop.h - the one event loop of vbox-exec, with two backends chosen at
+ * build time: runtime/loop_epoll.c (Linux) and runtime/loop_poll.c
+ * (poll(2): macOS, and built on Linux too so that it is tested there).
+ * runtime/loop.c holds what both share: the clock, the timer heap and
+ * the run loop.
  *
  * vbox-exec stays one process: the supervisor of the sandbox (signals
  * through a signalfd, the sandbox's init through a pidfd, seccomp
@@ -20,14 +24,24 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/*
+ * Event bits of a watch, the same on both backends.  They have the
+ * values of EPOLLIN, EPOLLOUT, EPOLLERR, EPOLLHUP and EPOLLRDHUP
+ * (loop_epoll.c checks that at build time), so Linux-only callers may
+ * pass the EPOLL* names.  LOOP_ERR and LOOP_HUP are always reported,
+ * asked for or not.  LOOP_RDHUP is reported by the epoll backend only.
+ */
+#define LOOP_IN 0x001u
+#define LOOP_OUT 0x004u
+#define LOOP_ERR 0x008u
+#define LOOP_HUP 0x010u
+#define LOOP_RDHUP 0x2000u
+
 struct loop;
 struct loop_watch;
 struct loop_timer;
 
-/*
- * loop_fd_fn - @w's fd is ready: @events is the epoll event mask
- * (EPOLLIN, EPOLLOUT, EPOLLHUP, EPOLLERR, EPOLLRDHUP ...).
- */
+/* loop_fd_fn - @w's fd is ready: @events is a mask of LOOP_* bits. */
 typedef void (*loop_fd_fn)(struct loop *lp, struct loop_watch *w,
 			   uint32_t events);
 
@@ -37,10 +51,11 @@ typedef void (*loop_timer_fn)(struct loop *lp, struct loop_timer *t);
 /**
  * struct loop_watch - one watched file descriptor, embedded by its user
  * @fd: the descriptor (the loop never closes it)
- * @events: the epoll events asked for (set by loop_watch_add/_modify)
+ * @events: the LOOP_* events asked for (set by loop_watch_add/_modify)
  * @fn: called when @fd is ready
  * @ctx: for the user
  * @active: registered with the loop (loop-private)
+ * @slot: poll backend: index in the loop's watch table (loop-private)
  */
 struct loop_watch {
 	int fd;
@@ -48,6 +63,7 @@ struct loop_watch {
 	loop_fd_fn fn;
 	void *ctx;
 	bool active;
+	size_t slot;
 };
 
 /**
@@ -68,10 +84,16 @@ struct loop_timer {
 
 /**
  * struct loop - the event loop
- * @epfd: the epoll instance
- * @batch: events of the current epoll_wait() round
- * @nbatch: number of valid @batch entries
- * @ibatch: the entry being delivered
+ * @fd: epoll: the epoll instance; poll: -1
+ * @batch: epoll: events of the current round; poll: one struct pollfd
+ *         per @slots entry
+ * @batch_cap: poll: allocated @batch entries
+ * @nbatch: entries of @batch being delivered this round
+ * @ibatch: epoll: the entry being delivered
+ * @slots: poll: the registered watches; a removed one leaves NULL until
+ *         the next round compacts the table
+ * @nslots: poll: used @slots entries
+ * @slots_cap: poll: allocated @slots entries
  * @timers: min-heap of armed timers by deadline
  * @ntimers: armed timers
  * @timers_cap: allocated @timers entries
@@ -79,10 +101,14 @@ struct loop_timer {
  * @stopped: loop_stop() was called
  */
 struct loop {
-	int epfd;
+	int fd;
 	void *batch;
+	size_t batch_cap;
 	int nbatch;
 	int ibatch;
+	struct loop_watch **slots;
+	size_t nslots;
+	size_t slots_cap;
 	struct loop_timer **timers;
 	size_t ntimers;
 	size_t timers_cap;
@@ -95,7 +121,7 @@ double loop_now_ms(void);
 
 /*
  * loop_init - make @lp an empty loop.  Returns 0, or -errno when the
- * epoll instance cannot be made.  Release with loop_release().
+ * backend cannot start (epoll_create1()).  Release with loop_release().
  */
 int loop_init(struct loop *lp);
 
@@ -147,9 +173,12 @@ static inline bool loop_timer_armed(const struct loop_timer *t)
 /*
  * loop_run - deliver events and timers until loop_stop() is called, or
  * nothing is left to wait for (no watch, no timer).  Returns 0, or -errno
- * when epoll_wait() fails for another reason than EINTR.
+ * when epoll_wait() or poll() fails for another reason than EINTR.
  */
 int loop_run(struct loop *lp);
+
+/* loop_backend - "epoll" or "poll", for logs and test names. */
+const char *loop_backend(void);
 
 /* loop_stop - make loop_run() return after the current callback. */
 void loop_stop(struct loop *lp);

@@ -9,6 +9,8 @@
  * the private network namespace tests/proxy_dns.sh makes (its own
  * resolv.conf, DNS responder and a "public" origin in a second
  * namespace) and tests names, rebinding and the forbidden classes.
+ * Built twice: tests/test_proxy (epoll, splice) and tests/test_proxy_poll
+ * (darwin's choices: the poll loop, the buffer relay, compat.h).
  */
 #include <vbox.h>
 
@@ -32,6 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "compat.h"
 #include "loop.h"
 #include "plan.h"
 #include "planjudge.h"
@@ -1142,6 +1145,74 @@ static void test_big(const struct host *h, uint16_t origin)
 	free(cred);
 }
 
+/*
+ * test_both_ways - @total pattern bytes up a CONNECT tunnel to the echo
+ * peer and back at the same time, the reader pausing now and then so
+ * that both directions fill and hold back, then a half-close: every byte
+ * comes back in order, then the end of the stream.
+ */
+static void test_both_ways(const struct host *h, uint16_t echo,
+			   uint64_t total)
+{
+	static char buf[1 << 16];
+	uint64_t sent = 0, got = 0, next_pause = 16 << 20;
+	char head[4096], target[64];
+	bool good = true, eof = false;
+	int fd;
+
+	snprintf(target, sizeof(target), "127.0.0.1:%u", echo);
+	fd = http_connect(h, target, h->th, head, sizeof(head));
+	if (fd < 0 || fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) != 0)
+		good = false;
+	while (good && !eof) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		ssize_t n;
+
+		if (sent < total)
+			pfd.events |= POLLOUT;
+		if (poll(&pfd, 1, 20000) <= 0) {
+			diag("both ways: stalled at %llu sent, %llu back",
+			     (unsigned long long)sent, (unsigned long long)got);
+			good = false;
+			break;
+		}
+		if ((pfd.revents & POLLOUT) && sent < total) {
+			size_t k = total - sent < PATTERN_PERIOD ?
+					   (size_t)(total - sent) :
+					   PATTERN_PERIOD;
+
+			n = send(fd, pattern_at(sent), k, MSG_NOSIGNAL);
+			if (n < 0 && errno != EAGAIN && errno != EINTR)
+				good = false;
+			if (n > 0)
+				sent += (uint64_t)n;
+			if (sent == total && shutdown(fd, SHUT_WR) != 0)
+				good = false;
+		}
+		if (pfd.revents & (POLLIN | POLLHUP | POLLERR)) {
+			n = recv(fd, buf, sizeof(buf), 0);
+			if (n == 0)
+				eof = true;
+			else if (n < 0 && errno != EAGAIN && errno != EINTR)
+				good = false;
+			else if (n > 0 && !pattern_ok(buf, (size_t)n, got))
+				good = false;
+			if (n > 0)
+				got += (uint64_t)n;
+			if (got >= next_pause) {
+				usleep(100000);
+				next_pause += 64 << 20;
+			}
+		}
+	}
+	ok(good && sent == total && got == total && eof,
+	   "%llu MiB up a tunnel and back at once, slow reader, then a "
+	   "half-close: byte-exact, then EOF",
+	   (unsigned long long)(total >> 20));
+	if (fd >= 0)
+		close(fd);
+}
+
 static void test_many(const struct host *h, uint16_t echo)
 {
 	enum { N = 500 };
@@ -1433,6 +1504,9 @@ static void run_tests(void)
 	test_plain_http(&h, origin, denied);
 	test_smuggling(&h, origin, denied);
 	test_sni(&h, echo, banner);
+	test_both_ways(&h, echo,
+		       getenv("VBOX_PROXY_SMALL") ? 16ull << 20 :
+						   256ull << 20);
 	test_many(&h, echo);
 	test_vanish(&h, origin, base);
 	if (getenv("VBOX_PROXY_SMALL"))
@@ -1731,6 +1805,13 @@ int main(int argc, char **argv)
 	}
 	if (!mkdtemp(tmpl))
 		return 2;
+#ifdef TEST_WANT_LOOP
+	/* this binary's proxy runs on the loop and relay it was built for */
+	is_str(loop_backend(), TEST_WANT_LOOP, "the loop backend is %s",
+	       TEST_WANT_LOOP);
+	is_str(compat_relay_name(), TEST_WANT_RELAY, "tunnels relay with %s",
+	       TEST_WANT_RELAY);
+#endif
 	snprintf(tmpdir, sizeof(tmpdir), "%s", tmpl);
 	if (argc >= 2 && !strcmp(argv[1], "--dns"))
 		run_dns_tests();

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * process.c - start the runner, then one poll() loop until it is reaped
- * (poll_supervise.h).
+ * poll_supervise.c - start the runner, then supervise it on the shared
+ * event loop (runtime/loop.h, the poll backend on darwin) until it is
+ * reaped, beside the egress proxy (poll_supervise.h).
  */
 #include <vbox.h>
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <sys/types.h>
@@ -20,10 +20,8 @@
 #include <sys/syscall.h>
 #endif
 
+#include "loop.h"
 #include "poll_supervise.h"
-
-/* A time that never comes, for deadlines that are not set. */
-#define NEVER 1e300
 
 /* The self-pipe: handlers write one byte per signal, the loop reads. */
 static int sig_pipe[2] = { -1, -1 };
@@ -248,94 +246,155 @@ static void drain_watched(struct proc_ops *ops)
 	}
 }
 
-static int poll_timeout(double now, double deadline, double kill_at)
-{
-	double t = deadline < kill_at ? deadline : kill_at;
+/**
+ * struct sup - one supervision on the loop
+ * @lp: the loop (shared with the egress proxy)
+ * @runner: the runner's pid
+ * @ops: the platform's hooks
+ * @res: what is reported
+ * @pending: forwarded signals not yet delivered
+ * @sigw: the self-pipe's watch
+ * @w: the watches of @ops->watch, by index
+ * @deadline: the timeout
+ * @kill_at: the grace after SIGTERM
+ * @status: the runner's wait status once reaped
+ * @reaped: the runner is reaped
+ * @failed: waitpid() failed
+ */
+struct sup {
+	struct loop *lp;
+	pid_t runner;
+	struct proc_ops *ops;
+	struct proc_result *res;
+	struct pending pending;
+	struct loop_watch sigw;
+	struct loop_watch w[PROC_MAX_WATCH_FDS];
+	struct loop_timer deadline, kill_at;
+	int status;
+	bool reaped, failed;
+};
 
-	if (t == NEVER)
-		return -1;
-	if (t <= now)
-		return 0;
-	/* A far deadline is approached a minute at a time (int range). */
-	if (t - now > 60000)
-		return 60000;
-	/* Round up: waking early would only spin. */
-	return (int)(t - now) + 1;
+/* reap - has the runner ended?  Stops the loop when it has. */
+static void reap(struct sup *s)
+{
+	pid_t got;
+
+	do
+		got = waitpid(s->runner, &s->status, WNOHANG);
+	while (got < 0 && errno == EINTR);
+	if (got == s->runner)
+		s->reaped = true;
+	else if (got < 0)
+		s->failed = true;
+	if (s->reaped || s->failed)
+		loop_stop(s->lp);
 }
 
-int proc_supervise(pid_t runner, double timeout_ms, struct proc_ops *ops,
-		   struct proc_result *res)
+static void on_sigpipe(struct loop *lp, struct loop_watch *w, uint32_t ev)
 {
-	struct pollfd pfd[1 + PROC_MAX_WATCH_FDS];
-	struct pending pending = { .n = 0 };
-	double start = proc_now_ms(), now, deadline = NEVER;
-	double kill_at = NEVER;
-	size_t i, n;
-	pid_t got;
-	int status = 0, rc = 0;
+	struct sup *s = w->ctx;
+
+	(void)lp;
+	(void)ev;
+	drain_signals(&s->pending);
+	pending_flush(&s->pending, s->ops);
+	reap(s);	/* SIGCHLD, or a wake-up merged into another byte */
+}
+
+static void on_watched(struct loop *lp, struct loop_watch *w, uint32_t ev)
+{
+	struct sup *s = w->ctx;
+	size_t i = (size_t)(w - s->w);
+	int fd = w->fd;
+
+	(void)ev;
+	/* a hook that returns false has closed the fd: with the poll
+	 * backend (darwin's) removing the watch after that is harmless */
+	if (!s->ops->readable(s->ops->ctx, fd)) {
+		loop_watch_remove(lp, w);
+		s->ops->watch[i] = -1;
+	}
+	pending_flush(&s->pending, s->ops);
+}
+
+static void on_deadline(struct loop *lp, struct loop_timer *t)
+{
+	struct sup *s = t->ctx;
+
+	s->res->timed_out = true;
+	s->ops->terminate(s->ops->ctx);
+	loop_timer_arm(lp, &s->kill_at, loop_now_ms() + PROC_KILL_GRACE_MS);
+}
+
+static void on_kill(struct loop *lp, struct loop_timer *t)
+{
+	struct sup *s = t->ctx;
+
+	(void)lp;
+	s->ops->kill(s->ops->ctx);
+	kill(s->runner, SIGKILL);
+}
+
+int proc_supervise(struct loop *lp, pid_t runner, double timeout_ms,
+		   struct proc_ops *ops, struct proc_result *res)
+{
+	struct sup s;
+	double start = proc_now_ms();
+	size_t i;
+	int rc = 0;
 
 	memset(res, 0, sizeof(*res));
-	if (timeout_ms > 0)
-		deadline = start + timeout_ms;
-	for (;;) {
-		got = waitpid(runner, &status, WNOHANG);
-		if (got == runner)
-			break;
-		if (got < 0 && errno != EINTR) {
+	memset(&s, 0, sizeof(s));
+	s.lp = lp;
+	s.runner = runner;
+	s.ops = ops;
+	s.res = res;
+	loop_watch_init(&s.sigw, sig_pipe[0], on_sigpipe, &s);
+	loop_timer_init(&s.deadline, on_deadline, &s);
+	loop_timer_init(&s.kill_at, on_kill, &s);
+	if (loop_watch_add(lp, &s.sigw, LOOP_IN) != 0) {
+		rc = -1;
+		goto out_kill;
+	}
+	for (i = 0; i < PROC_MAX_WATCH_FDS; i++) {
+		loop_watch_init(&s.w[i], ops->watch[i], on_watched, &s);
+		if (ops->watch[i] >= 0 &&
+		    loop_watch_add(lp, &s.w[i], LOOP_IN) != 0) {
 			rc = -1;
 			goto out_kill;
-		}
-		pfd[0].fd = sig_pipe[0];
-		pfd[0].events = POLLIN;
-		for (i = 0, n = 1; i < PROC_MAX_WATCH_FDS; i++) {
-			if (ops->watch[i] < 0)
-				continue;
-			pfd[n].fd = ops->watch[i];
-			pfd[n].events = POLLIN;
-			n++;
-		}
-		now = proc_now_ms();
-		if (poll(pfd, n, poll_timeout(now, deadline, kill_at)) < 0 &&
-		    errno != EINTR) {
-			rc = -1;
-			goto out_kill;
-		}
-		drain_signals(&pending);
-		for (i = 1; i < n; i++) {
-			if (!(pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
-				continue;
-			if (ops->readable(ops->ctx, pfd[i].fd))
-				continue;
-			for (size_t w = 0; w < PROC_MAX_WATCH_FDS; w++)
-				if (ops->watch[w] == pfd[i].fd)
-					ops->watch[w] = -1;
-		}
-		pending_flush(&pending, ops);
-		now = proc_now_ms();
-		if (now >= deadline && !res->timed_out) {
-			res->timed_out = true;
-			ops->terminate(ops->ctx);
-			kill_at = now + PROC_KILL_GRACE_MS;
-			deadline = NEVER;
-		}
-		if (now >= kill_at) {
-			ops->kill(ops->ctx);
-			kill(runner, SIGKILL);
-			kill_at = NEVER;
 		}
 	}
-	drain_watched(ops);
-	goto out_settle;
-
+	if (timeout_ms > 0)
+		loop_timer_arm(lp, &s.deadline,
+			       loop_now_ms() + timeout_ms);
+	/* it may have ended before the loop watched the self-pipe */
+	reap(&s);
+	while (!s.reaped && !s.failed) {
+		if (loop_run(lp) != 0) {
+			s.failed = true;
+			break;
+		}
+		/* loop_run() only returns otherwise once stopped by reap() */
+	}
+	if (s.failed)
+		rc = -1;
 out_kill:
-	/* Waiting failed: end everything, then reap with a blocking wait. */
-	ops->kill(ops->ctx);
-	kill(runner, SIGKILL);
-	while (waitpid(runner, &status, 0) < 0 && errno == EINTR)
-		;
-out_settle:
+	loop_watch_remove(lp, &s.sigw);
+	for (i = 0; i < PROC_MAX_WATCH_FDS; i++)
+		loop_watch_remove(lp, &s.w[i]);
+	loop_timer_cancel(lp, &s.deadline);
+	loop_timer_cancel(lp, &s.kill_at);
+	if (rc < 0) {
+		/* waiting failed: end everything, then reap blocking */
+		ops->kill(ops->ctx);
+		kill(runner, SIGKILL);
+		while (waitpid(runner, &s.status, 0) < 0 && errno == EINTR)
+			;
+	} else {
+		drain_watched(ops);
+	}
 	ops->settle(ops->ctx);
-	res->status = status;
+	res->status = s.status;
 	res->elapsed_ms = proc_now_ms() - start;
 	return rc;
 }

@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * poll_supervise.h - darwin only: starting sandbox-exec and supervising
- * the tree under it with poll() and a self-pipe (Linux uses the one event
- * loop, runtime/supervise.h; loop.c is epoll and has no kqueue backend
- * yet).  Not compiled on Linux: signal forwarding, the timeout, waiting,
- * exit-status mapping.  Portable POSIX; what only the platform knows
- * (which process is the command, how to end the whole tree) comes in
- * through struct proc_ops.
+ * poll_supervise.h - darwin: starting sandbox-exec and supervising the
+ * tree under it on the shared event loop (runtime/loop.h; its poll(2)
+ * backend on darwin), the loop the egress proxy runs on too.  Linux has
+ * its own supervisor (runtime/supervise.h: signalfd, pidfd).  Signal
+ * forwarding, the timeout, waiting, exit-status mapping are portable
+ * POSIX; what only the platform knows (which process is the command, how
+ * to end the whole tree) comes in through struct proc_ops.
  *
- * Signals use a self-pipe: the handlers only write the signal number, and
- * everything else happens in one poll() loop, so no state is touched from
- * a handler.
+ * Signals use a self-pipe: the handlers only write the signal number,
+ * and the loop reads it, so no state is touched from a handler; SIGCHLD
+ * wakes the loop the same way to reap the runner.
  */
 #ifndef VBOX_POLL_SUPERVISE_H
 #define VBOX_POLL_SUPERVISE_H
@@ -18,6 +18,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
+
+struct loop;
 
 /* Exit statuses of vbox-exec itself (doc/launcher.md). */
 #define EXIT_TIMEOUT 124
@@ -105,14 +107,15 @@ int proc_signals_install(void);
 pid_t proc_start(const struct proc_spawn *sp, char **err);
 
 /*
- * proc_supervise - wait for @runner to end, forwarding signals through
+ * proc_supervise - on @lp (which may carry other watches: they are served
+ * meanwhile), wait for @runner to end, forwarding signals through
  * @ops, ending the tree @timeout_ms after the start (0: never), and
  * calling @ops->settle once the runner is reaped.  Fills *@res and
  * returns 0; -1 only if waiting itself failed (the tree is killed and
  * reaped first, and *@res reports a SIGKILL).
  */
-int proc_supervise(pid_t runner, double timeout_ms, struct proc_ops *ops,
-		   struct proc_result *res);
+int proc_supervise(struct loop *lp, pid_t runner, double timeout_ms,
+		   struct proc_ops *ops, struct proc_result *res);
 
 /*
  * proc_exit_status - the exit status of vbox-exec for a runner that

@@ -7,9 +7,9 @@
 
 #include <errno.h>
 #include <strings.h>
-#include <sys/random.h>
 
 #include "auth.h"
+#include "compat.h"
 #include "proxy.h"
 
 static const char b64url[] =
@@ -20,18 +20,11 @@ static const char b64std[] =
 int proxy_token_make(char *out)
 {
 	unsigned char raw[PROXY_TOKEN_LEN * 3 / 4];
-	size_t got = 0, i, o = 0;
+	size_t i, o = 0;
+	int rc = compat_random(raw, sizeof(raw));
 
-	while (got < sizeof(raw)) {
-		ssize_t n = getrandom(raw + got, sizeof(raw) - got, 0);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		got += (size_t)n;
-	}
+	if (rc)
+		return rc;
 	for (i = 0; i < sizeof(raw); i += 3) {
 		unsigned v = (unsigned)raw[i] << 16 | (unsigned)raw[i + 1] << 8 |
 			     raw[i + 2];

@@ -13,10 +13,10 @@
 #include <netinet/tcp.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "compat.h"
 #include "pconn.h"
 
 /* Linger after our last reply: enough for a client to read it. */
@@ -150,18 +150,18 @@ void pc_events(struct pconn *pc)
 	switch (pc->state) {
 	case PC_READ_REQ:
 	case PC_LINGER:
-		cev = EPOLLIN;
+		cev = LOOP_IN;
 		break;
 	case PC_WRITE:
-		cev = EPOLLOUT;
+		cev = LOOP_OUT;
 		break;
 	case PC_RESOLVE:
 		break;
 	case PC_DIAL:
-		uev = EPOLLOUT;
+		uev = LOOP_OUT;
 		break;
 	case PC_UPHS:
-		uev = pc->hs->nout ? EPOLLOUT : EPOLLIN;
+		uev = pc->hs->nout ? LOOP_OUT : LOOP_IN;
 		break;
 	case PC_TUNNEL:
 		relay_events(pc, &cev, &uev);
@@ -173,10 +173,10 @@ void pc_events(struct pconn *pc)
 		BUG("bad state %d", (int)pc->state);
 	}
 	if (pc->cfd >= 0 && loop_watch_modify(lp, &pc->cw, cev) != 0)
-		BUG("epoll modify failed");
+		BUG("loop_watch_modify failed");
 	if (pc->ufd >= 0 && pc->uw.active &&
 	    loop_watch_modify(lp, &pc->uw, uev) != 0)
-		BUG("epoll modify failed");
+		BUG("loop_watch_modify failed");
 }
 
 /* write_out - write the pending reply; true when it is all written */
@@ -444,7 +444,7 @@ static void on_upstream(struct loop *lp, struct loop_watch *w,
 	socklen_t len = sizeof(err);
 
 	(void)lp;
-	if ((events & EPOLLERR) &&
+	if ((events & LOOP_ERR) &&
 	    (pc->state == PC_TUNNEL || pc->state == PC_HTTP)) {
 		pc_abort(pc, "the server's connection failed");
 		return;
@@ -463,7 +463,7 @@ static void on_upstream(struct loop *lp, struct loop_watch *w,
 		connected(pc);
 		return;
 	case PC_UPHS:
-		if (events & EPOLLOUT)
+		if (events & LOOP_OUT)
 			uphs_send(pc);
 		else
 			uphs_read(pc);
@@ -495,8 +495,7 @@ static void dial_next(struct pconn *pc)
 		socklen_t len = ss->ss_family == AF_INET ?
 					sizeof(struct sockaddr_in) :
 					sizeof(struct sockaddr_in6);
-		int fd = socket(ss->ss_family,
-				SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+		int fd = compat_socket(ss->ss_family);
 
 		if (fd < 0) {
 			pc->err = errno;
@@ -510,7 +509,7 @@ static void dial_next(struct pconn *pc)
 		}
 		pc->ufd = fd;
 		loop_watch_init(&pc->uw, fd, on_upstream, pc);
-		if (loop_watch_add(lp, &pc->uw, EPOLLOUT) != 0) {
+		if (loop_watch_add(lp, &pc->uw, LOOP_OUT) != 0) {
 			pc->err = errno;
 			close(fd);
 			pc->ufd = -1;
@@ -729,7 +728,7 @@ static void on_client(struct loop *lp, struct loop_watch *w, uint32_t events)
 	int rc;
 
 	(void)lp;
-	if ((events & EPOLLERR) && pc->state != PC_LINGER) {
+	if ((events & LOOP_ERR) && pc->state != PC_LINGER) {
 		pc_abort(pc, "the client's connection failed");
 		return;
 	}
@@ -760,7 +759,7 @@ static void on_client(struct loop *lp, struct loop_watch *w, uint32_t events)
 	case PC_RESOLVE:
 	case PC_DIAL:
 	case PC_UPHS:
-		if (events & (EPOLLHUP | EPOLLERR))
+		if (events & (LOOP_HUP | LOOP_ERR))
 			pc_abort(pc, "the client went away");
 		return;
 	default:
@@ -825,7 +824,7 @@ static void on_accept(struct loop *lp, struct loop_watch *w, uint32_t events)
 
 	(void)events;
 	for (k = 0; k < 64; k++) {
-		fd = accept4(w->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+		fd = compat_accept(w->fd);
 		if (fd < 0)
 			return;	/* EAGAIN, or out of fds: try again later */
 		if (px->nconns >= px->limits.max_conns) {
@@ -847,7 +846,7 @@ static void on_accept(struct loop *lp, struct loop_watch *w, uint32_t events)
 			px->conns->prev = pc;
 		px->conns = pc;
 		px->nconns++;
-		if (loop_watch_add(lp, &pc->cw, EPOLLIN) != 0) {
+		if (loop_watch_add(lp, &pc->cw, LOOP_IN) != 0) {
 			loop_watch_init(&pc->cw, -1, NULL, NULL);
 			close(fd);
 			pc->cfd = -1;
@@ -887,7 +886,8 @@ int proxy_init(struct proxy *px, struct loop *lp, struct judge *j,
 	if (!rc)
 		rc = proxy_token_make(px->token[PROXY_SOCKS5]);
 	if (rc) {
-		*err = xasprintf("getrandom: %s", strerror(-rc));
+		*err = xasprintf("random bytes for the tokens: %s",
+				 strerror(-rc));
 		return -1;
 	}
 	rc = judge_read_host_addrs(j);
@@ -923,7 +923,7 @@ static int add_listener(struct proxy *px, int fd, enum proxy_proto proto,
 	l->proto = proto;
 	l->port = port;
 	loop_watch_init(&l->w, fd, on_accept, l);
-	rc = loop_watch_add(px->lp, &l->w, EPOLLIN);
+	rc = loop_watch_add(px->lp, &l->w, LOOP_IN);
 	if (rc) {
 		close(fd);
 		free(l);

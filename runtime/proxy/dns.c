@@ -12,7 +12,6 @@
 
 #include <ares.h>
 #include <netinet/in.h>
-#include <sys/epoll.h>
 
 #include "dns.h"
 
@@ -78,8 +77,8 @@ static void on_sock(struct loop *lp, struct loop_watch *w, uint32_t events)
 	struct dns_sock *s = w->ctx;
 	struct dns *d = s->d;
 	int fd = w->fd;
-	bool rd = events & (EPOLLIN | EPOLLHUP | EPOLLERR);
-	bool wr = events & (EPOLLOUT | EPOLLERR);
+	bool rd = events & (LOOP_IN | LOOP_HUP | LOOP_ERR);
+	bool wr = events & (LOOP_OUT | LOOP_ERR);
 
 	(void)lp;
 	ares_process_fd(d->channel, rd ? fd : ARES_SOCKET_BAD,
@@ -100,7 +99,7 @@ static void sock_state(void *data, ares_socket_t fd, int readable,
 		       int writable)
 {
 	struct dns *d = data;
-	uint32_t ev = (readable ? EPOLLIN : 0) | (writable ? EPOLLOUT : 0);
+	uint32_t ev = (readable ? LOOP_IN : 0) | (writable ? LOOP_OUT : 0);
 	struct dns_sock *s;
 	unsigned i;
 

@@ -6,7 +6,7 @@
  * and the sandbox's supervisor; getaddrinfo_a() runs glibc helper threads
  * and reports through signals or thread callbacks; a thread of our own
  * with a queue cannot cancel a lookup whose client went away.  c-ares is
- * the field's asynchronous resolver: its sockets join our epoll set, its
+ * the field's asynchronous resolver: its sockets join our event loop, its
  * retries run on our timer heap, no thread is started, and it reads the
  * host's /etc/resolv.conf and /etc/hosts.
  */

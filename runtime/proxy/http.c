@@ -16,10 +16,10 @@
 #include <errno.h>
 #include <stdio.h>
 #include <strings.h>
-#include <sys/epoll.h>
 #include <sys/socket.h>
 
 #include "auth.h"
+#include "compat.h"
 #include "httpmsg.h"
 #include "pconn.h"
 
@@ -638,12 +638,12 @@ void http_fwd_events(struct pconn *pc, uint32_t *cev, uint32_t *uev)
 	 * may end right after a read */
 	if (hf->uhoff < hf->uhlen || hf->req_ok ||
 	    (!hf->req.done && pc->inlen > hf->req_ok))
-		*uev |= EPOLLOUT;
+		*uev |= LOOP_OUT;
 	else if (!hf->req.done && pc->inlen < PC_IN_CAP)
-		*cev |= EPOLLIN;
+		*cev |= LOOP_IN;
 	if (hf->choff < hf->chlen || (hf->resp_head && hf->rlen))
-		*cev |= EPOLLOUT;
+		*cev |= LOOP_OUT;
 	else if (!hf->up_eof && hf->rlen < HF_RCAP &&
 		 !(hf->resp_head && hf->resp.done))
-		*uev |= EPOLLIN;
+		*uev |= LOOP_IN;
 }

@@ -60,10 +60,12 @@ enum pc_after {
 /**
  * struct rdir - one direction of a tunnel
  * @from, @to: the sockets
- * @pipe: the splice pipe (-1 until needed)
- * @inpipe: bytes in @pipe
- * @cap: @pipe's capacity
- * @pend: bytes to write before anything spliced (owned)
+ * @pipe: splice relay: the pipe (-1 until needed)
+ * @buf: buffer relay: a ring of @cap bytes (NULL until needed; owned)
+ * @boff: buffer relay: where the held bytes start in @buf
+ * @held: bytes read from @from and not yet written, in @pipe or @buf
+ * @cap: @pipe's or @buf's capacity (0 until made)
+ * @pend: bytes to write before anything relayed (owned)
  * @plen, @poff: their length and how much is written
  * @pcap: allocated @pend bytes
  * @eof: @from reached its end
@@ -72,7 +74,9 @@ enum pc_after {
 struct rdir {
 	int from, to;
 	int pipe[2];
-	size_t inpipe;
+	unsigned char *buf;
+	size_t boff;
+	size_t held;
 	size_t cap;
 	unsigned char *pend;
 	size_t plen, poff, pcap;

@@ -7,8 +7,9 @@
  * and absolute-form plain HTTP) and SOCKS5 (CONNECT only).  Every target
  * is judged by struct judge; names are resolved once (dns.h) and only an
  * authorised address is dialled.  Tunnels are relayed with splice()
- * through a pipe per direction; plain HTTP goes through small buffers so
- * that each request and response is framed exactly.
+ * through a pipe per direction on Linux, through a bounded buffer per
+ * direction elsewhere (relay.c, compat.h); plain HTTP goes through small
+ * buffers so that each request and response is framed exactly.
  */
 #ifndef VBOX_PROXY_H
 #define VBOX_PROXY_H
@@ -71,7 +72,8 @@ struct plisten;
  * @conns: live client connections (list)
  * @nconns: their number
  * @listeners: listening sockets (list)
- * @pipe_size: pipe capacity asked for tunnels (0: the kernel's)
+ * @pipe_size: splice relay: pipe capacity asked for tunnels (0: the
+ *             kernel's); buffer relay: unused (RELAY_BUF_SIZE)
  */
 struct proxy {
 	struct loop *lp;
@@ -115,7 +117,8 @@ void proxy_release(struct proxy *px);
 
 /*
  * proxy_token_make - @out gets PROXY_TOKEN_LEN URL-safe characters from
- * getrandom() and a NUL.  Returns 0 or -errno.
+ * the system's random source (compat_random()) and a NUL.  Returns 0 or
+ * -errno.
  */
 int proxy_token_make(char *out);
 

@@ -1,42 +1,172 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * relay.c - tunnels: splice() from one socket through a pipe into the
- * other, one pipe per direction, so payload bytes never enter our
- * address space; a half-close is passed on once the pipe is drained, and
- * any error resets both sides.  Until the SNI check is decided the
- * client's first bytes are read into a buffer instead, and the server's
- * bytes flow at once (pconn.h).
+ * relay.c - tunnels: bytes move from one socket into a store and from
+ * the store into the other socket, one store per direction, at most its
+ * capacity held, so a slow reader holds the writer back (the socket
+ * stops being read) and no byte is dropped.  A half-close is passed on
+ * once the store is drained, and any error resets both sides.  Until the
+ * SNI check is decided the client's first bytes are read into a buffer
+ * instead, and the server's bytes flow at once (pconn.h).
+ *
+ * The store is the only platform split (compat.h): on Linux a pipe
+ * filled and drained with splice(), so payload bytes never enter our
+ * address space; elsewhere (VBOX_PORTABLE: macOS, and the second test
+ * build on Linux) a ring buffer of RELAY_BUF_SIZE bytes filled with
+ * recvmsg() and drained with sendmsg().
  */
 #include <vbox.h>
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
-#include <sys/epoll.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
+#include "compat.h"
 #include "pconn.h"
 #include "sni.h"
 
 /* Rounds per wake-up, so one busy tunnel cannot starve the others. */
 #define RELAY_ROUNDS 16
 
+/* Buffer relay: bytes held per direction at most. */
+#define RELAY_BUF_SIZE (256u << 10)
+
 static void dir_init(struct rdir *d, int from, int to)
 {
 	d->from = from;
 	d->to = to;
-	d->inpipe = 0;
+	d->held = 0;
 	d->eof = d->shut = false;
 }
 
-static void dir_free(struct rdir *d)
+/* ---- the store: a pipe and splice(), or a ring buffer ------------- */
+
+#ifdef VBOX_RELAY_SPLICE
+
+static void store_free(struct rdir *d)
 {
 	if (d->pipe[0] >= 0)
 		close(d->pipe[0]);
 	if (d->pipe[1] >= 0)
 		close(d->pipe[1]);
 	d->pipe[0] = d->pipe[1] = -1;
+}
+
+/* store_cap - the capacity of @d's pipe, making it on first use */
+static size_t store_cap(struct pconn *pc, struct rdir *d)
+{
+	int sz;
+
+	if (d->pipe[0] >= 0)
+		return d->cap;
+	if (pipe2(d->pipe, O_NONBLOCK | O_CLOEXEC) != 0)
+		return 0;	/* no pipe now (fds): nothing read, retried */
+	if (pc->px->pipe_size)
+		(void)fcntl(d->pipe[1], F_SETPIPE_SZ, pc->px->pipe_size);
+	sz = fcntl(d->pipe[1], F_GETPIPE_SZ);
+	d->cap = sz > 0 ? (size_t)sz : 65536;
+	return d->cap;
+}
+
+/* store_fill - read up to @room bytes from @d->from into the store */
+static ssize_t store_fill(struct rdir *d, size_t room)
+{
+	ssize_t n = splice(d->from, NULL, d->pipe[1], NULL, room,
+			   SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+
+	if (n > 0)
+		d->held += (size_t)n;
+	return n;
+}
+
+/* store_drain - write held bytes to @d->to */
+static ssize_t store_drain(struct rdir *d)
+{
+	ssize_t n = splice(d->pipe[0], NULL, d->to, NULL, d->held,
+			   SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+
+	if (n > 0)
+		d->held -= (size_t)n;
+	return n;
+}
+
+#else /* the buffer relay */
+
+static void store_free(struct rdir *d)
+{
+	free(d->buf);
+	d->buf = NULL;
+}
+
+static size_t store_cap(struct pconn *pc, struct rdir *d)
+{
+	(void)pc;
+	if (!d->buf) {
+		d->buf = xmalloc(RELAY_BUF_SIZE);
+		d->cap = RELAY_BUF_SIZE;
+		d->boff = 0;
+	}
+	return d->cap;
+}
+
+/*
+ * The held bytes are @buf[@boff ...] wrapping at @cap: at most two
+ * pieces, so one recvmsg() or sendmsg() moves all that fits.
+ */
+static ssize_t store_fill(struct rdir *d, size_t room)
+{
+	size_t tail, first;
+	struct iovec iov[2];
+	struct msghdr m;
+	ssize_t n;
+
+	if (!d->held)
+		d->boff = 0;	/* empty: start at the front, one piece */
+	tail = (d->boff + d->held) % d->cap;
+	first = d->cap - tail < room ? d->cap - tail : room;
+	iov[0].iov_base = d->buf + tail;
+	iov[0].iov_len = first;
+	iov[1].iov_base = d->buf;
+	iov[1].iov_len = room - first;
+	memset(&m, 0, sizeof(m));
+	m.msg_iov = iov;
+	m.msg_iovlen = room > first ? 2 : 1;
+	n = recvmsg(d->from, &m, MSG_DONTWAIT);
+	if (n > 0)
+		d->held += (size_t)n;
+	return n;
+}
+
+static ssize_t store_drain(struct rdir *d)
+{
+	size_t first = d->cap - d->boff < d->held ? d->cap - d->boff :
+						    d->held;
+	struct iovec iov[2];
+	struct msghdr m;
+	ssize_t n;
+
+	iov[0].iov_base = d->buf + d->boff;
+	iov[0].iov_len = first;
+	iov[1].iov_base = d->buf;
+	iov[1].iov_len = d->held - first;
+	memset(&m, 0, sizeof(m));
+	m.msg_iov = iov;
+	m.msg_iovlen = d->held > first ? 2 : 1;
+	n = sendmsg(d->to, &m, MSG_NOSIGNAL | MSG_DONTWAIT);
+	if (n > 0) {
+		d->held -= (size_t)n;
+		d->boff = (d->boff + (size_t)n) % d->cap;
+	}
+	return n;
+}
+
+#endif
+
+static void dir_free(struct rdir *d)
+{
+	store_free(d);
 	free(d->pend);
 	d->pend = NULL;
 	d->plen = d->poff = d->pcap = 0;
@@ -58,22 +188,6 @@ static void pend_add(struct rdir *d, const unsigned char *p, size_t n)
 	}
 	memcpy(d->pend + d->plen, p, n);
 	d->plen += n;
-}
-
-/* pipe_cap - the capacity of @d's pipe, making it on first use */
-static size_t pipe_cap(struct pconn *pc, struct rdir *d)
-{
-	int sz;
-
-	if (d->pipe[0] >= 0)
-		return d->cap;
-	if (pipe2(d->pipe, O_NONBLOCK | O_CLOEXEC) != 0)
-		return 0;	/* no pipe now (fds): nothing read, retried */
-	if (pc->px->pipe_size)
-		(void)fcntl(d->pipe[1], F_SETPIPE_SZ, pc->px->pipe_size);
-	sz = fcntl(d->pipe[1], F_GETPIPE_SZ);
-	d->cap = sz > 0 ? (size_t)sz : 65536;
-	return d->cap;
 }
 
 /*
@@ -172,10 +286,8 @@ static int dir_pump(struct pconn *pc, struct rdir *d, bool hold)
 				d->pend = NULL;
 				d->plen = d->poff = d->pcap = 0;
 			}
-			while (!d->plen && d->inpipe) {
-				n = splice(d->pipe[0], NULL, d->to, NULL,
-					   d->inpipe,
-					   SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+			while (!d->plen && d->held) {
+				n = store_drain(d);
 				if (n < 0) {
 					if (errno == EINTR)
 						continue;
@@ -183,7 +295,6 @@ static int dir_pump(struct pconn *pc, struct rdir *d, bool hold)
 						break;
 					goto fail;
 				}
-				d->inpipe -= (size_t)n;
 				progress = true;
 			}
 		}
@@ -217,20 +328,16 @@ static int dir_pump(struct pconn *pc, struct rdir *d, bool hold)
 				progress = true;
 			}
 		} else if (!d->eof && !d->plen &&
-			   d->inpipe < (cap = pipe_cap(pc, d))) {
-			n = splice(d->from, NULL, d->pipe[1], NULL,
-				   cap - d->inpipe,
-				   SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+			   d->held < (cap = store_cap(pc, d))) {
+			n = store_fill(d, cap - d->held);
 			if (n < 0 && errno != EAGAIN && errno != EINTR)
 				goto fail;
 			if (n == 0)
 				d->eof = true;
-			if (n > 0)
-				d->inpipe += (size_t)n;
 			if (n >= 0)
 				progress = true;
 		}
-		if (d->eof && !d->shut && !hold && !d->plen && !d->inpipe) {
+		if (d->eof && !d->shut && !hold && !d->plen && !d->held) {
 			if (shutdown(d->to, SHUT_WR) != 0 && errno != ENOTCONN)
 				goto fail;
 			d->shut = true;
@@ -267,14 +374,14 @@ void relay_events(struct pconn *pc, uint32_t *cev, uint32_t *uev)
 	struct rdir *c = &pc->c2u, *u = &pc->u2c;
 	bool c_read, u_read;
 
+	/* a store not made yet (cap 0) has room */
 	c_read = !c->eof && (pc->sni_wait ||
-			     (!c->plen && (c->pipe[0] < 0 || c->inpipe < c->cap)));
-	u_read = !u->eof && !u->plen && (u->pipe[0] < 0 || u->inpipe < u->cap);
-	*cev = (c_read ? EPOLLIN : 0) |
-	       ((u->plen > u->poff || u->inpipe) ? EPOLLOUT : 0);
-	*uev = (u_read ? EPOLLIN : 0) |
-	       (!pc->sni_wait && (c->plen > c->poff || c->inpipe) ? EPOLLOUT :
-								    0);
+			     (!c->plen && (!c->cap || c->held < c->cap)));
+	u_read = !u->eof && !u->plen && (!u->cap || u->held < u->cap);
+	*cev = (c_read ? LOOP_IN : 0) |
+	       ((u->plen > u->poff || u->held) ? LOOP_OUT : 0);
+	*uev = (u_read ? LOOP_IN : 0) |
+	       (!pc->sni_wait && (c->plen > c->poff || c->held) ? LOOP_OUT : 0);
 }
 
 void relay_start(struct pconn *pc, const unsigned char *prefix, size_t n)

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "auth.h"
+#include "compat.h"
 #include "pconn.h"
 
 enum { SK_GREET, SK_AUTH, SK_REQ, SK_DONE };
