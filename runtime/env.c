@@ -225,3 +225,51 @@ void env_list_free(struct env_list *env)
 	free(env->v);
 	memset(env, 0, sizeof(*env));
 }
+
+/* The variables env_with_proxy() sets. */
+static const char *const proxy_names[] = {
+	"HTTP_PROXY", "http_proxy", "HTTPS_PROXY", "https_proxy",
+	"ALL_PROXY",  "all_proxy",  "NO_PROXY",	   "no_proxy",
+};
+
+static bool is_proxy_var(const char *e)
+{
+	size_t i, n;
+
+	for (i = 0; i < array_size(proxy_names); i++) {
+		n = strlen(proxy_names[i]);
+		if (!strncmp(e, proxy_names[i], n) && e[n] == '=')
+			return true;
+	}
+	return false;
+}
+
+char **env_with_proxy(const struct env_list *env, const char *http_url,
+		      const char *socks_url)
+{
+	char **v = xcalloc(env->n + array_size(proxy_names) + 1, sizeof(*v));
+	size_t i, n = 0;
+
+	for (i = 0; i < env->n; i++)
+		if (!is_proxy_var(env->v[i]))
+			v[n++] = xstrdup(env->v[i]);
+	v[n++] = xasprintf("HTTP_PROXY=%s", http_url);
+	v[n++] = xasprintf("http_proxy=%s", http_url);
+	v[n++] = xasprintf("HTTPS_PROXY=%s", http_url);
+	v[n++] = xasprintf("https_proxy=%s", http_url);
+	v[n++] = xasprintf("ALL_PROXY=%s", socks_url);
+	v[n++] = xasprintf("all_proxy=%s", socks_url);
+	v[n++] = xstrdup("NO_PROXY=localhost,127.0.0.1,::1");
+	v[n++] = xstrdup("no_proxy=localhost,127.0.0.1,::1");
+	v[n] = NULL;
+	return v;
+}
+
+void env_vector_free(char **v)
+{
+	size_t i;
+
+	for (i = 0; v && v[i]; i++)
+		free(v[i]);
+	free(v);
+}

@@ -14,7 +14,7 @@
  *   2. then each -e NAME=VALUE in command-line order, replacing a variable
  *      of the same name (the last -e of a name wins);
  *   3. then, when an egress proxy runs, its variables, which nothing can
- *      override (none yet: vbox-exec has no proxy, so none are set).
+ *      override (env_with_proxy()).
  */
 #ifndef VBOX_ENV_H
 #define VBOX_ENV_H
@@ -73,5 +73,16 @@ int env_build(char *const *inherited, const char *const *sets, size_t nsets,
 const char *env_get(const struct env_list *env, const char *name);
 
 void env_list_free(struct env_list *env);
+
+/*
+ * env_with_proxy - a new NULL-terminated vector (caller frees with
+ * env_vector_free()): @env without any of the proxy's variables, then
+ * HTTP_PROXY, HTTPS_PROXY (both @http_url), ALL_PROXY (@socks_url) and
+ * NO_PROXY (loopback), each in upper and lower case, last, so nothing the
+ * caller gave overrides them (doc/proxy.md, "The child's environment").
+ */
+char **env_with_proxy(const struct env_list *env, const char *http_url,
+		      const char *socks_url);
+void env_vector_free(char **v);
 
 #endif /* VBOX_ENV_H */

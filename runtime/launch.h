@@ -31,7 +31,7 @@ struct env_list;
  * @plan: the loaded plan, already checked to be for launch_platform()
  * @command: COMMAND [ARG...], NULL-terminated, at least one entry
  * @env: the child's environment (env.h), final but for the proxy
- *       variables a platform adds when it runs a proxy (none yet)
+ *       variables a platform adds when it runs a proxy (env_with_proxy())
  * @pwd: what the child's PWD must be, or NULL to let the runner set it
  *       to the working directory
  * @unset_pwd: the child must not have PWD at all (--replace-env without

@@ -53,12 +53,6 @@
 
 #define SANDBOX_EXEC "/usr/bin/sandbox-exec"
 
-/* The variables the proxy sets last (as runtime/linux/bridge.c does). */
-static const char *const proxy_names[] = {
-	"HTTP_PROXY", "http_proxy", "HTTPS_PROXY", "https_proxy",
-	"ALL_PROXY",  "all_proxy",  "NO_PROXY",	   "no_proxy",
-};
-
 /**
  * struct dproxy - the egress proxy of a darwin launch
  * @active: the plan needs it (it has reserved entries)
@@ -178,18 +172,6 @@ static void log_line(void *ctx, const char *line)
 	vx_log("%s", line);
 }
 
-static bool is_proxy_var(const char *e)
-{
-	size_t i, n;
-
-	for (i = 0; i < array_size(proxy_names); i++) {
-		n = strlen(proxy_names[i]);
-		if (!strncmp(e, proxy_names[i], n) && e[n] == '=')
-			return true;
-	}
-	return false;
-}
-
 /* listen_lo - a listening socket on 127.0.0.1 at a port the kernel
  * picks; the fd (*@port set) or -1 with errno */
 static int listen_lo(uint16_t *port)
@@ -225,7 +207,7 @@ static int dproxy_start(struct dproxy *d, struct loop *lp,
 {
 	static const enum proxy_proto protos[2] = { PROXY_HTTP, PROXY_SOCKS5 };
 	char *http, *socks;
-	size_t i, n = 0;
+	size_t i;
 	int fd, rc;
 
 	memset(d, 0, sizeof(*d));
@@ -255,21 +237,8 @@ static int dproxy_start(struct dproxy *d, struct loop *lp,
 			 d->px.token[PROXY_HTTP], d->port[0]);
 	socks = xasprintf("socks5h://vbox:%s@127.0.0.1:%u",
 			  d->px.token[PROXY_SOCKS5], d->port[1]);
-	d->envp = xcalloc(env->n + array_size(proxy_names) + 1,
-			  sizeof(*d->envp));
 	/* set last: nothing the caller gave can override them */
-	for (i = 0; i < env->n; i++)
-		if (!is_proxy_var(env->v[i]))
-			d->envp[n++] = xstrdup(env->v[i]);
-	d->envp[n++] = xasprintf("HTTP_PROXY=%s", http);
-	d->envp[n++] = xasprintf("http_proxy=%s", http);
-	d->envp[n++] = xasprintf("HTTPS_PROXY=%s", http);
-	d->envp[n++] = xasprintf("https_proxy=%s", http);
-	d->envp[n++] = xasprintf("ALL_PROXY=%s", socks);
-	d->envp[n++] = xasprintf("all_proxy=%s", socks);
-	d->envp[n++] = xstrdup("NO_PROXY=localhost,127.0.0.1,::1");
-	d->envp[n++] = xstrdup("no_proxy=localhost,127.0.0.1,::1");
-	d->envp[n] = NULL;
+	d->envp = env_with_proxy(env, http, socks);
 	vx_log("egress proxy: HTTP on 127.0.0.1:%u, SOCKS5 on 127.0.0.1:%u",
 	       d->port[0], d->port[1]);
 	free(http);
@@ -279,15 +248,11 @@ static int dproxy_start(struct dproxy *d, struct loop *lp,
 
 static void dproxy_release(struct dproxy *d)
 {
-	size_t i;
-
 	if (d->started)
 		proxy_release(&d->px);
 	if (d->active)
 		judge_release(&d->judge);
-	for (i = 0; d->envp && d->envp[i]; i++)
-		free(d->envp[i]);
-	free(d->envp);
+	env_vector_free(d->envp);
 	memset(d, 0, sizeof(*d));
 }
 

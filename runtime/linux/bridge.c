@@ -21,11 +21,6 @@
 #define BRIDGE_HTTP_PORT 3128
 #define BRIDGE_SOCKS_PORT 1080
 
-static const char *const proxy_names[] = {
-	"HTTP_PROXY", "http_proxy", "HTTPS_PROXY", "https_proxy",
-	"ALL_PROXY",  "all_proxy",  "NO_PROXY",	   "no_proxy",
-};
-
 static bool port_taken(const struct bridge *b, uint16_t port)
 {
 	size_t i;
@@ -119,23 +114,10 @@ static void log_line(void *ctx, const char *line)
 	vx_log("%s", line);
 }
 
-static bool is_proxy_var(const char *e)
-{
-	size_t i, n;
-
-	for (i = 0; i < array_size(proxy_names); i++) {
-		n = strlen(proxy_names[i]);
-		if (!strncmp(e, proxy_names[i], n) && e[n] == '=')
-			return true;
-	}
-	return false;
-}
-
 int bridge_start(struct bridge *b, struct loop *lp, const struct plan *p,
 		 const struct env_list *env, char **err)
 {
 	char *http, *socks;
-	size_t i, n = 0;
 
 	if (!b->active)
 		return 0;
@@ -147,21 +129,8 @@ int bridge_start(struct bridge *b, struct loop *lp, const struct plan *p,
 			 b->px.token[PROXY_HTTP], b->ports[0]);
 	socks = xasprintf("socks5h://vbox:%s@127.0.0.1:%u",
 			  b->px.token[PROXY_SOCKS5], b->ports[1]);
-	b->envp = xcalloc(env->n + array_size(proxy_names) + 1,
-			  sizeof(*b->envp));
 	/* set last: nothing the caller gave can override them */
-	for (i = 0; i < env->n; i++)
-		if (!is_proxy_var(env->v[i]))
-			b->envp[n++] = xstrdup(env->v[i]);
-	b->envp[n++] = xasprintf("HTTP_PROXY=%s", http);
-	b->envp[n++] = xasprintf("http_proxy=%s", http);
-	b->envp[n++] = xasprintf("HTTPS_PROXY=%s", http);
-	b->envp[n++] = xasprintf("https_proxy=%s", http);
-	b->envp[n++] = xasprintf("ALL_PROXY=%s", socks);
-	b->envp[n++] = xasprintf("all_proxy=%s", socks);
-	b->envp[n++] = xstrdup("NO_PROXY=localhost,127.0.0.1,::1");
-	b->envp[n++] = xstrdup("no_proxy=localhost,127.0.0.1,::1");
-	b->envp[n] = NULL;
+	b->envp = env_with_proxy(env, http, socks);
 	vx_log("egress proxy: HTTP on 127.0.0.1:%u, SOCKS5 on 127.0.0.1:%u in "
 	       "the sandbox, %zu loopback forward%s",
 	       b->ports[0], b->ports[1], b->nports - 2,
@@ -204,14 +173,10 @@ void bridge_take_listener(struct bridge *b, int fd)
 
 void bridge_release(struct bridge *b)
 {
-	size_t i;
-
 	if (b->started)
 		proxy_release(&b->px);
 	if (b->active)
 		judge_release(&b->judge);
-	for (i = 0; b->envp && b->envp[i]; i++)
-		free(b->envp[i]);
-	free(b->envp);
+	env_vector_free(b->envp);
 	memset(b, 0, sizeof(*b));
 }
