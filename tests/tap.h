@@ -13,7 +13,12 @@
 #include <stdio.h>
 #include <string.h>
 
-static int tap_n, tap_failed;
+/*
+ * One count for the whole test program, whichever of its files records a
+ * point: weak definitions, which the linker merges into one.
+ */
+__attribute__((weak)) int tap_n;
+__attribute__((weak)) int tap_failed;
 
 static inline __attribute__((format(printf, 2, 3))) int
 ok(int cond, const char *fmt, ...)

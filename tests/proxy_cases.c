@@ -1,0 +1,927 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * proxy_cases.c - the egress proxy's cases on loopback (tests/
+ * test_proxy.c runs them): tokens, authentication, SOCKS5 reply codes,
+ * CONNECT, refusals, numeric spellings, plain HTTP and keep-alive
+ * smuggling, SNI at the tunnel's door, transfers both ways and 1 GiB
+ * under a slow reader, 500 tunnels, vanishing clients, limits, the
+ * upstream chain and the forbidden classes.
+ */
+#include <vbox.h>
+
+#include <vbox.h>
+
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <sys/epoll.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "compat.h"
+#include "loop.h"
+#include "plan.h"
+#include "planjudge.h"
+#include "proxy.h"
+#include "proxy_peers.h"
+#include "tap.h"
+#include "proxy_cases.h"
+#include "proxy_client.h"
+
+/* ---- the loopback cases --------------------------------------------- */
+
+static void test_tokens(const struct host *h)
+{
+	size_t i;
+	bool safe = true;
+
+	is_int(strlen(h->th), PROXY_TOKEN_LEN, "the HTTP token has %d characters",
+	       PROXY_TOKEN_LEN);
+	for (i = 0; h->th[i]; i++)
+		safe = safe && (isalnum((unsigned char)h->th[i]) ||
+				h->th[i] == '-' || h->th[i] == '_');
+	ok(safe, "the token is URL-safe");
+	ok(strcmp(h->th, h->ts) != 0, "each endpoint has its own token");
+}
+
+static void test_http_auth(const struct host *h, uint16_t echo)
+{
+	char head[4096], target[64];
+	int fd;
+
+	snprintf(target, sizeof(target), "127.0.0.1:%u", echo);
+	fd = pc_http_connect(h, target, NULL, head, sizeof(head));
+	is_int(fd, -407, "CONNECT without credentials: 407");
+	ok(strstr(head, "\r\nProxy-Authenticate: Basic realm=\"vbox\"\r\n") !=
+		   NULL,
+	   "407 carries Proxy-Authenticate: Basic realm=\"vbox\"");
+	is_int(pc_http_connect(h, target, "wrong-token", head, sizeof(head)),
+	       -407, "CONNECT with a wrong token: 407");
+	is_int(pc_http_connect(h, target, h->ts, head, sizeof(head)), -407,
+	       "CONNECT with the SOCKS endpoint's token: 407");
+	ok(pc_log_has(h, "wrong proxy credentials"), "the refusal is logged");
+}
+
+static void test_socks_codes(const struct host *h, uint16_t echo,
+			     uint16_t denied)
+{
+	static const unsigned char none[] = { 0 }, both[] = { 0, 2 };
+	unsigned char lo[4] = { 127, 0, 0, 1 };
+	int code, fd;
+
+	fd = pc_socks_open(h, "vbox", h->ts, none, 1, 1, 1, lo, 4, echo, &code);
+	is_int(code, 0x1ff, "SOCKS5 without username/password method: 0xFF");
+	fd = pc_socks_open(h, "vbox", "nope", both, 2, 1, 1, lo, 4, echo,
+			   &code);
+	is_int(code, 0x201, "SOCKS5 wrong password: auth status 1");
+	fd = pc_socks_open(h, "vbox", h->th, both, 2, 1, 1, lo, 4, echo, &code);
+	is_int(code, 0x201, "SOCKS5 with the HTTP endpoint's token: refused");
+	fd = pc_socks_open(h, "vbox", h->ts, both, 2, 2, 1, lo, 4, echo, &code);
+	is_int(code, 7, "SOCKS5 BIND: reply 0x07");
+	fd = pc_socks_open(h, "vbox", h->ts, both, 2, 3, 1, lo, 4, echo, &code);
+	is_int(code, 7, "SOCKS5 UDP ASSOCIATE: reply 0x07");
+	fd = pc_socks_open(h, "vbox", h->ts, both, 2, 1, 9, lo, 4, echo, &code);
+	is_int(code, 8, "SOCKS5 unknown address type: reply 0x08");
+	fd = pc_socks_open(h, "vbox", h->ts, both, 2, 1, 1, lo, 4, denied,
+			   &code);
+	is_int(code, 2, "SOCKS5 denied target: reply 0x02");
+	fd = pc_socks_open(h, "vbox", h->ts, both, 2, 1, 1, lo, 4, echo, &code);
+	ok(fd >= 0 && code == 0, "SOCKS5 CONNECT to an allowed target");
+	if (fd >= 0) {
+		ok(pc_echoes(fd, (const unsigned char *)"socks", 5),
+		   "bytes flow through the SOCKS5 tunnel");
+		close(fd);
+	}
+	fd = pc_socks_name(h, "localhost", echo, &code);
+	ok(fd >= 0, "SOCKS5 CONNECT by name (localhost) to an allowed port");
+	if (fd >= 0)
+		close(fd);
+}
+
+static void test_connect_basic(const struct host *h, uint16_t echo,
+			       uint16_t denied)
+{
+	char head[4096], target[64], buf[64];
+	size_t n;
+	char *rest;
+	int fd;
+
+	snprintf(target, sizeof(target), "127.0.0.1:%u", echo);
+	fd = pc_http_connect(h, target, h->th, head, sizeof(head));
+	ok(fd >= 0, "CONNECT to an allowed target: 200");
+	if (fd < 0)
+		return;
+	ok(pc_echoes(fd, (const unsigned char *)"hello", 5),
+	   "bytes flow through the tunnel");
+	/* half-close: our FIN reaches the echo server, whose FIN comes back
+	 * after the last echoed byte */
+	ok(write_all(fd, "tail", 4) == 0 && shutdown(fd, SHUT_WR) == 0,
+	   "half-close the tunnel after more bytes");
+	rest = pc_read_rest(fd, &n);
+	ok(rest && n == 4 && !memcmp(rest, "tail", 4),
+	   "the echo of the last bytes, then EOF: half-close passed on");
+	free(rest);
+	close(fd);
+
+	snprintf(target, sizeof(target), "127.0.0.1:%u", denied);
+	fd = pc_http_connect(h, target, h->th, head, sizeof(head));
+	is_int(fd, -403, "CONNECT to a denied target: 403");
+	snprintf(buf, sizeof(buf), "deny by row 1 (deny, level 0) at ");
+	ok(strstr(head, "\r\n\r\n") != NULL, "403 head");
+	ok(pc_log_has(h, buf), "the decision log names the deciding row");
+	fd = pc_http_connect(h, "example.invalid:443", h->th, head,
+			     sizeof(head));
+	is_int(fd, -403, "CONNECT to a name no row allows: 403");
+	ok(pc_log_has(h, "net example.invalid:443: deny by default "
+		      "(@default net deny)"),
+	   "the log names the default");
+}
+
+static void test_refusal_body(const struct host *h, uint16_t denied)
+{
+	char target[64], *req, *cred = pc_basic("vbox", h->th), *rest;
+	size_t n;
+	int fd = pc_tcp(h->http);
+
+	snprintf(target, sizeof(target), "127.0.0.1:%u", denied);
+	req = xasprintf("CONNECT %s HTTP/1.1\r\nProxy-Authorization: Basic "
+			"%s\r\nConnection: close\r\n\r\n",
+			target, cred);
+	ok(fd >= 0 && write_all(fd, req, strlen(req)) == 0,
+	   "send a denied CONNECT");
+	rest = pc_read_rest(fd, &n);
+	ok(rest && strstr(rest, "\r\n\r\nvbox: net 127.0.0.1:") &&
+		   strstr(rest, ": deny by row 1 (deny, level 0) at ") &&
+		   rest[n - 1] == '\n' && !strchr(strstr(rest, "\r\n\r\n") + 4,
+						  '\r'),
+	   "the 403 body is one line naming the deciding row");
+	free(rest);
+	free(req);
+	free(cred);
+	close(fd);
+}
+
+/* explain_line - what vboxc explain says of --net=@q against @rules */
+static char *explain_line(const char *rules, const char *q)
+{
+	char cmd[1024], line[1024];
+	const char *vboxc = getenv("VBOXC");
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "'%s' explain '%s' '--net=%s'",
+		 vboxc ? vboxc : "vboxc", rules, q);
+	p = popen(cmd, "r");
+	if (!p || !fgets(line, sizeof(line), p)) {
+		if (p)
+			pclose(p);
+		return xstrdup("(explain failed)");
+	}
+	pclose(p);
+	line[strcspn(line, "\n")] = '\0';
+	return xstrdup(line);
+}
+
+static void test_numeric(const struct host *h, uint16_t echo,
+			 uint16_t denied)
+{
+	static const char *const spell[] = {
+		"2130706433", "0x7f.1", "127.1", "[::ffff:127.0.0.1]",
+		"0177.0.0.1", "127.0.1", "[::1]", "LOCALHOST",
+	};
+	char head[4096], target[96], *ex, *needle;
+	size_t i;
+	int fd;
+
+	for (i = 0; i < array_size(spell); i++) {
+		snprintf(target, sizeof(target), "%s:%u", spell[i], echo);
+		fd = pc_http_connect(h, target, h->th, head, sizeof(head));
+		ok(fd >= 0, "CONNECT %s: allowed (the loopback-class row)",
+		   target);
+		if (fd >= 0) {
+			ok(pc_echoes(fd, (const unsigned char *)"n", 1),
+			   "and connected");
+			close(fd);
+		}
+		ex = explain_line(h->rules, target);
+		needle = xasprintf("CONNECT %s: %s", target, ex);
+		ok(pc_log_has(h, needle), "the log line is explain's: %s", ex);
+		free(needle);
+		free(ex);
+		snprintf(target, sizeof(target), "%s:%u", spell[i], denied);
+		is_int(pc_http_connect(h, target, h->th, head, sizeof(head)),
+		       -403,
+		       "CONNECT %s: denied by the deny row", target);
+	}
+}
+
+static void test_plain_http(const struct host *h, uint16_t origin,
+			    uint16_t denied)
+{
+	char *cred = pc_basic("vbox", h->th), *req, *body, *olog;
+	char head[8192];
+	long cl;
+	int fd = pc_tcp(h->http);
+
+	/* two requests, one connection: each judged by itself */
+	req = xasprintf("GET http://127.0.0.1:%u/size/1000 HTTP/1.1\r\n"
+			"Host: evil.example\r\nProxy-Authorization: Basic %s"
+			"\r\n\r\n",
+			origin, cred);
+	ok(write_all(fd, req, strlen(req)) == 0 &&
+		   read_head(fd, head, sizeof(head)) > 0 &&
+		   pc_status_of(head) == 200,
+	   "absolute-form GET to an allowed origin: 200");
+	free(req);
+	cl = pc_content_length(head);
+	body = cl == 1000 ? pc_read_n(fd, 1000) : NULL;
+	ok(body && (uint8_t)body[999] == pattern_byte(999),
+	   "the body arrives whole");
+	free(body);
+	olog = origin_log_take();
+	ok(strstr(olog, "REQ GET /size/1000 host=127.0.0.1:") != NULL,
+	   "the origin got origin-form and the URL's host, not the "
+	   "client's Host field");
+	free(olog);
+	req = xasprintf("GET http://127.0.0.1:%u/x HTTP/1.1\r\n"
+			"Proxy-Authorization: Basic %s\r\n\r\n",
+			denied, cred);
+	ok(write_all(fd, req, strlen(req)) == 0 &&
+		   read_head(fd, head, sizeof(head)) > 0 &&
+		   pc_status_of(head) == 403,
+	   "a second request on the kept-alive connection, for a denied "
+	   "target: 403");
+	free(req);
+	cl = pc_content_length(head);
+	body = cl > 0 ? pc_read_n(fd, (size_t)cl) : NULL;
+	free(body);
+	req = xasprintf("GET http://127.0.0.1:%u/chunked HTTP/1.1\r\n"
+			"Proxy-Authorization: Basic %s\r\n\r\n",
+			origin, cred);
+	ok(write_all(fd, req, strlen(req)) == 0 &&
+		   read_head(fd, head, sizeof(head)) > 0 &&
+		   pc_status_of(head) == 200,
+	   "a third request on the same connection, allowed again: 200");
+	free(req);
+	body = pc_read_n(fd, 49);
+	ok(body && !memcmp(body, "5\r\nhello\r\n1;x=y\r\n \r\n5\r\nworld\r\n0"
+				 "\r\nX-Trailer: 1\r\n\r\n", 49),
+	   "a chunked response with extensions and trailers passes whole");
+	free(body);
+	/* a request with a body, echoed */
+	req = xasprintf("POST http://127.0.0.1:%u/echo HTTP/1.1\r\n"
+			"Proxy-Authorization: Basic %s\r\n"
+			"Content-Length: 11\r\n\r\nhello world",
+			origin, cred);
+	ok(write_all(fd, req, strlen(req)) == 0 &&
+		   read_head(fd, head, sizeof(head)) > 0 &&
+		   pc_status_of(head) == 200 && pc_content_length(head) == 11,
+	   "POST with a body on the same connection: 200");
+	body = pc_read_n(fd, 11);
+	ok(body && !strcmp(body, "hello world"), "the body went and came back");
+	free(body);
+	free(req);
+	/* without credentials, on the same connection */
+	req = xasprintf("GET http://127.0.0.1:%u/size/1 HTTP/1.1\r\n\r\n",
+			origin);
+	ok(write_all(fd, req, strlen(req)) == 0 &&
+		   read_head(fd, head, sizeof(head)) > 0 &&
+		   pc_status_of(head) == 407,
+	   "a request without credentials on a kept-alive connection: 407");
+	free(req);
+	close(fd);
+	free(cred);
+}
+
+static void test_smuggling(const struct host *h, uint16_t origin,
+			   uint16_t denied)
+{
+	char *cred = pc_basic("vbox", h->th), *req, *body, *olog, *rest;
+	char head[8192];
+	size_t n;
+	int fd;
+
+	/* pipelined: the second request, for a denied target, arrives in
+	 * the same segment as the first */
+	fd = pc_tcp(h->http);
+	req = xasprintf("GET http://127.0.0.1:%u/size/5 HTTP/1.1\r\n"
+			"Proxy-Authorization: Basic %s\r\n\r\n"
+			"GET http://127.0.0.1:%u/size/6 HTTP/1.1\r\n"
+			"Proxy-Authorization: Basic %s\r\n\r\n",
+			origin, cred, denied, cred);
+	ok(write_all(fd, req, strlen(req)) == 0 &&
+		   read_head(fd, head, sizeof(head)) > 0 &&
+		   pc_status_of(head) == 200,
+	   "pipelined: the first request is answered");
+	body = pc_read_n(fd, 5);
+	free(body);
+	ok(read_head(fd, head, sizeof(head)) > 0 && pc_status_of(head) == 403,
+	   "pipelined: the second, for a denied target, is judged: 403");
+	olog = origin_log_take();
+	ok(strstr(olog, "/size/6") == NULL,
+	   "the smuggled request never reached the origin");
+	free(olog);
+	free(req);
+	close(fd);
+
+	/* a request hidden in a body: it stays body */
+	fd = pc_tcp(h->http);
+	req = xasprintf("POST http://127.0.0.1:%u/echo HTTP/1.1\r\n"
+			"Proxy-Authorization: Basic %s\r\nContent-Length: 33"
+			"\r\n\r\nGET /size/7 HTTP/1.1\r\nHost: x\r\n\r\n",
+			origin, cred);
+	ok(write_all(fd, req, strlen(req)) == 0 &&
+		   read_head(fd, head, sizeof(head)) > 0 &&
+		   pc_status_of(head) == 200 && pc_content_length(head) == 33,
+	   "a request inside a Content-Length body is echoed as body");
+	body = pc_read_n(fd, 33);
+	free(body);
+	olog = origin_log_take();
+	ok(strstr(olog, "/size/7") == NULL, "and never seen as a request");
+	free(olog);
+	free(req);
+	close(fd);
+
+	/* ambiguous framing is refused outright */
+	fd = pc_tcp(h->http);
+	req = xasprintf("POST http://127.0.0.1:%u/echo HTTP/1.1\r\n"
+			"Proxy-Authorization: Basic %s\r\nContent-Length: 4\r\n"
+			"Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+			origin, cred);
+	ok(write_all(fd, req, strlen(req)) == 0 &&
+		   read_head(fd, head, sizeof(head)) > 0 &&
+		   pc_status_of(head) == 400,
+	   "Content-Length with Transfer-Encoding: 400");
+	free(req);
+	close(fd);
+	fd = pc_tcp(h->http);
+	req = xasprintf("POST http://127.0.0.1:%u/echo HTTP/1.1\r\n"
+			"Proxy-Authorization: Basic %s\r\n"
+			"Transfer-Encoding: chunked, identity\r\n\r\n0\r\n\r\n",
+			origin, cred);
+	ok(write_all(fd, req, strlen(req)) == 0 &&
+		   read_head(fd, head, sizeof(head)) > 0 &&
+		   pc_status_of(head) == 400,
+	   "a coding other than chunked: 400");
+	free(req);
+	close(fd);
+	fd = pc_tcp(h->http);
+	req = xasprintf("GET http://127.0.0.1:%u/x HTTP/1.1\r\n"
+			"Proxy-Authorization: Basic %s\r\n"
+			"X-A: 1\r\n folded\r\n\r\n",
+			origin, cred);
+	ok(write_all(fd, req, strlen(req)) == 0 &&
+		   read_head(fd, head, sizeof(head)) > 0 &&
+		   pc_status_of(head) == 400,
+	   "an obsolete line fold: 400");
+	free(req);
+	close(fd);
+	fd = pc_tcp(h->http);
+	req = xasprintf("GET http://127.0.0.1:%u/x HTTP/1.1\n"
+			"Proxy-Authorization: Basic %s\n\n",
+			origin, cred);
+	ok(write_all(fd, req, strlen(req)) == 0 &&
+		   read_head(fd, head, sizeof(head)) > 0 &&
+		   pc_status_of(head) == 400,
+	   "bare LF line ends: 400");
+	free(req);
+	close(fd);
+	/* chunked request body with a request smuggled after the last
+	 * chunk: the body ends at the zero chunk, and what follows is a
+	 * request judged by itself */
+	fd = pc_tcp(h->http);
+	req = xasprintf("POST http://127.0.0.1:%u/echo HTTP/1.1\r\n"
+			"Proxy-Authorization: Basic %s\r\n"
+			"Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n"
+			"GET http://127.0.0.1:%u/size/8 HTTP/1.1\r\n\r\n",
+			origin, cred, origin);
+	ok(write_all(fd, req, strlen(req)) == 0 &&
+		   read_head(fd, head, sizeof(head)) > 0,
+	   "a chunked request is answered");
+	if (pc_content_length(head) > 0)
+		free(pc_read_n(fd, (size_t)pc_content_length(head)));
+	ok(read_head(fd, head, sizeof(head)) > 0 && pc_status_of(head) == 407,
+	   "the request after the last chunk is judged by itself (407: no "
+	   "credentials)");
+	free(req);
+	close(fd);
+	/* a response that carries a second response: cut at its length */
+	fd = pc_tcp(h->http);
+	req = xasprintf("GET http://127.0.0.1:%u/smuggle HTTP/1.1\r\n"
+			"Proxy-Authorization: Basic %s\r\n\r\n"
+			"GET http://127.0.0.1:%u/z HTTP/1.1\r\n"
+			"Proxy-Authorization: Basic %s\r\n\r\n",
+			origin, cred, denied, cred);
+	ok(write_all(fd, req, strlen(req)) == 0 &&
+		   read_head(fd, head, sizeof(head)) > 0 &&
+		   pc_status_of(head) == 200,
+	   "an origin sends two responses to one request");
+	rest = pc_read_rest(fd, &n);
+	ok(rest && !strncmp(rest, "ok", 2) && !strstr(rest, "injected"),
+	   "the extra response never reaches the client");
+	free(rest);
+	free(req);
+	close(fd);
+	free(origin_log_take());
+	free(cred);
+}
+
+static void test_sni(const struct host *h, uint16_t echo, uint16_t banner)
+{
+	unsigned char ch[2048];
+	char head[4096], target[64];
+	size_t n;
+	int fd;
+
+	snprintf(target, sizeof(target), "localhost:%u", echo);
+	fd = pc_http_connect(h, target, h->th, head, sizeof(head));
+	n = pc_hello(ch, "localhost", 1);
+	ok(fd >= 0 && pc_echoes(fd, ch, n),
+	   "a ClientHello naming the judged host passes");
+	if (fd >= 0)
+		close(fd);
+	fd = pc_http_connect(h, target, h->th, head, sizeof(head));
+	n = pc_hello(ch, "LocalHost.", 3);
+	ok(fd >= 0 && pc_echoes(fd, ch, n),
+	   "the same, case-folded, trailing dot, over three records");
+	if (fd >= 0)
+		close(fd);
+	fd = pc_http_connect(h, target, h->th, head, sizeof(head));
+	n = pc_hello(ch, "evil.example.com", 1);
+	ok(fd >= 0 && write_all(fd, ch, n) == 0 && pc_closed(fd),
+	   "a ClientHello naming another host closes the tunnel");
+	if (fd >= 0)
+		close(fd);
+	ok(pc_log_has(h, "TLS server name 'evil.example.com' is not the judged "
+		      "host 'localhost'"),
+	   "the mismatch is logged");
+	/* fragmented: the hello in two records sent in five segments */
+	fd = pc_http_connect(h, target, h->th, head, sizeof(head));
+	n = pc_hello(ch, "evil.example.com", 2);
+	if (fd >= 0) {
+		size_t i, step = n / 5 + 1;
+		int nodelay = 1;
+
+		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &nodelay,
+			   sizeof(nodelay));
+		for (i = 0; i < n; i += step) {
+			(void)write_all(fd, ch + i, i + step > n ? n - i : step);
+			usleep(20000);
+		}
+	}
+	ok(fd >= 0 && pc_closed(fd), "a fragmented ClientHello is seen whole");
+	if (fd >= 0)
+		close(fd);
+	/* an IP target: the server name must be allowed by the table */
+	snprintf(target, sizeof(target), "127.0.0.1:%u", echo);
+	fd = pc_http_connect(h, target, h->th, head, sizeof(head));
+	n = pc_hello(ch, "evil.example.com", 1);
+	ok(fd >= 0 && write_all(fd, ch, n) == 0 && pc_closed(fd),
+	   "IP target, SNI for a name the table refuses: closed");
+	if (fd >= 0)
+		close(fd);
+	fd = pc_http_connect(h, target, h->th, head, sizeof(head));
+	n = pc_hello(ch, NULL, 1);
+	ok(fd >= 0 && pc_echoes(fd, ch, n), "a ClientHello without SNI passes");
+	if (fd >= 0)
+		close(fd);
+	fd = pc_http_connect(h, target, h->th, head, sizeof(head));
+	ok(fd >= 0 && pc_echoes(fd, (const unsigned char *)"\x16\x03", 2) ==
+			      false,
+	   "a truncated ClientHello is held, not passed");
+	if (fd >= 0)
+		close(fd);
+	/* server speaks first; a silent client just works */
+	snprintf(target, sizeof(target), "127.0.0.1:%u", banner);
+	fd = pc_http_connect(h, target, h->th, head, sizeof(head));
+	memset(head, 0, sizeof(head));
+	ok(fd >= 0 && recv(fd, head, 12, MSG_WAITALL) == 12 &&
+		   !memcmp(head, "220 banner\r\n", 12),
+	   "a server that speaks first is heard at once");
+	ok(fd >= 0 && pc_echoes(fd, (const unsigned char *)"EHLO x\r\n", 8),
+	   "then a non-TLS client is relayed");
+	if (fd >= 0)
+		close(fd);
+}
+
+static void test_big(const struct host *h, uint16_t origin)
+{
+	const uint64_t size = 1ull << 30;
+	char head[4096], target[64], *req, *cred = pc_basic("vbox", h->th);
+	int fd;
+
+	snprintf(target, sizeof(target), "127.0.0.1:%u", origin);
+	fd = pc_http_connect(h, target, h->th, head, sizeof(head));
+	req = xasprintf("GET /size/%llu HTTP/1.1\r\nHost: x\r\n"
+			"Connection: close\r\n\r\n",
+			(unsigned long long)size);
+	ok(fd >= 0 && write_all(fd, req, strlen(req)) == 0 &&
+		   read_head(fd, head, sizeof(head)) > 0 &&
+		   pc_big_read(fd, size, true),
+	   "1 GiB through a CONNECT tunnel, slow reader: byte-exact");
+	ok(fd >= 0 && pc_closed(fd), "then the end of the stream");
+	if (fd >= 0)
+		close(fd);
+	free(req);
+	fd = pc_tcp(h->http);
+	req = xasprintf("GET http://127.0.0.1:%u/size/%llu HTTP/1.1\r\n"
+			"Proxy-Authorization: Basic %s\r\n\r\n",
+			origin, (unsigned long long)size, cred);
+	ok(fd >= 0 && write_all(fd, req, strlen(req)) == 0 &&
+		   read_head(fd, head, sizeof(head)) > 0 &&
+		   pc_content_length(head) == (long)size &&
+		   pc_big_read(fd, size, true),
+	   "1 GiB as absolute-form HTTP, slow reader: byte-exact");
+	if (fd >= 0)
+		close(fd);
+	free(req);
+	free(cred);
+}
+
+/*
+ * test_both_ways - @total pattern bytes up a CONNECT tunnel to the echo
+ * peer and back at the same time, the reader pausing now and then so
+ * that both directions fill and hold back, then a half-close: every byte
+ * comes back in order, then the end of the stream.
+ */
+static void test_both_ways(const struct host *h, uint16_t echo,
+			   uint64_t total)
+{
+	static char buf[1 << 16];
+	uint64_t sent = 0, got = 0, next_pause = 16 << 20;
+	char head[4096], target[64];
+	bool good = true, eof = false;
+	int fd;
+
+	snprintf(target, sizeof(target), "127.0.0.1:%u", echo);
+	fd = pc_http_connect(h, target, h->th, head, sizeof(head));
+	if (fd < 0 || fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) != 0)
+		good = false;
+	while (good && !eof) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		ssize_t n;
+
+		if (sent < total)
+			pfd.events |= POLLOUT;
+		if (poll(&pfd, 1, 20000) <= 0) {
+			diag("both ways: stalled at %llu sent, %llu back",
+			     (unsigned long long)sent, (unsigned long long)got);
+			good = false;
+			break;
+		}
+		if ((pfd.revents & POLLOUT) && sent < total) {
+			size_t k = total - sent < PATTERN_PERIOD ?
+					   (size_t)(total - sent) :
+					   PATTERN_PERIOD;
+
+			n = send(fd, pattern_at(sent), k, MSG_NOSIGNAL);
+			if (n < 0 && errno != EAGAIN && errno != EINTR)
+				good = false;
+			if (n > 0)
+				sent += (uint64_t)n;
+			if (sent == total && shutdown(fd, SHUT_WR) != 0)
+				good = false;
+		}
+		if (pfd.revents & (POLLIN | POLLHUP | POLLERR)) {
+			n = recv(fd, buf, sizeof(buf), 0);
+			if (n == 0)
+				eof = true;
+			else if (n < 0 && errno != EAGAIN && errno != EINTR)
+				good = false;
+			else if (n > 0 && !pc_pattern_ok(buf, (size_t)n, got))
+				good = false;
+			if (n > 0)
+				got += (uint64_t)n;
+			if (got >= next_pause) {
+				usleep(100000);
+				next_pause += 64 << 20;
+			}
+		}
+	}
+	ok(good && sent == total && got == total && eof,
+	   "%llu MiB up a tunnel and back at once, slow reader, then a "
+	   "half-close: byte-exact, then EOF",
+	   (unsigned long long)(total >> 20));
+	if (fd >= 0)
+		close(fd);
+}
+
+static void test_many(const struct host *h, uint16_t echo)
+{
+	enum { N = 500 };
+	static int fds[N];
+	char head[4096], target[64], msg[32], got[32];
+	int i, opened = 0, good = 0;
+
+	snprintf(target, sizeof(target), "127.0.0.1:%u", echo);
+	for (i = 0; i < N; i++) {
+		fds[i] = pc_http_connect(h, target, h->th, head, sizeof(head));
+		opened += fds[i] >= 0;
+	}
+	is_int(opened, N, "500 tunnels open at once");
+	for (i = 0; i < N; i++) {
+		snprintf(msg, sizeof(msg), "tunnel %05d", i);
+		if (fds[i] >= 0)
+			(void)write_all(fds[i], msg, strlen(msg));
+	}
+	for (i = 0; i < N; i++) {
+		snprintf(msg, sizeof(msg), "tunnel %05d", i);
+		memset(got, 0, sizeof(got));
+		if (fds[i] >= 0 &&
+		    recv(fds[i], got, strlen(msg), MSG_WAITALL) ==
+			    (ssize_t)strlen(msg) &&
+		    !strcmp(got, msg))
+			good++;
+	}
+	is_int(good, N, "each of the 500 got its own bytes back");
+	for (i = 0; i < N; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+}
+
+static int settle_fds(pid_t pid, int want)
+{
+	int i, n = -1;
+
+	for (i = 0; i < 100; i++) {
+		n = pc_count_fds(pid);
+		if (n == want)
+			break;
+		usleep(50000);
+	}
+	return n;
+}
+
+static void test_vanish(const struct host *h, uint16_t origin, int base)
+{
+	struct linger lg = { .l_onoff = 1, .l_linger = 0 };
+	char head[4096], target[64], buf[65536], *req, *cred;
+	int fd, i;
+	size_t got = 0;
+
+	is_int(settle_fds(h->pid, base), base,
+	       "after the earlier tunnels closed, the proxy holds only its "
+	       "own fds");
+	snprintf(target, sizeof(target), "127.0.0.1:%u", origin);
+	fd = pc_http_connect(h, target, h->th, head, sizeof(head));
+	req = xasprintf("GET /size/%llu HTTP/1.1\r\nHost: x\r\n\r\n",
+			1ull << 30);
+	if (fd >= 0 && write_all(fd, req, strlen(req)) == 0)
+		while (got < (8u << 20)) {
+			ssize_t k = recv(fd, buf, sizeof(buf), 0);
+
+			if (k <= 0)
+				break;
+			got += (size_t)k;
+		}
+	ok(got >= (8u << 20), "a tunnel is mid-transfer");
+	ok(pc_count_fds(h->pid) > base,
+	   "the proxy holds its sockets and pipes");
+	setsockopt(fd, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
+	close(fd);
+	free(req);
+	is_int(settle_fds(h->pid, base), base,
+	       "the client vanished: every fd of the tunnel is closed");
+	/* the same for plain HTTP and for a client gone while resolving or
+	 * mid-request */
+	cred = pc_basic("vbox", h->th);
+	fd = pc_tcp(h->http);
+	req = xasprintf("GET http://127.0.0.1:%u/size/%llu HTTP/1.1\r\n"
+			"Proxy-Authorization: Basic %s\r\n\r\n",
+			origin, 1ull << 30, cred);
+	got = 0;
+	if (fd >= 0 && write_all(fd, req, strlen(req)) == 0)
+		while (got < (8u << 20)) {
+			ssize_t k = recv(fd, buf, sizeof(buf), 0);
+
+			if (k <= 0)
+				break;
+			got += (size_t)k;
+		}
+	setsockopt(fd, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
+	close(fd);
+	free(req);
+	is_int(settle_fds(h->pid, base), base,
+	       "plain HTTP, client vanished mid-body: no fd left");
+	for (i = 0; i < 20; i++) {
+		fd = pc_tcp(h->http);
+		(void)write_all(fd, "GET http://127.0.0.1/ HTT", 25);
+		close(fd);
+	}
+	is_int(settle_fds(h->pid, base), base,
+	       "20 clients gone mid-head: no fd left");
+	free(cred);
+}
+
+static void test_limits(uint16_t echo)
+{
+	struct host h;
+	char rules[256], head[4096], big[20000];
+	int fd;
+
+	snprintf(rules, sizeof(rules),
+		 "@default net deny\n[net]\nallow: localhost:%u\n", echo);
+	if (pc_host_start(&h, rules, true, NULL) != 0) {
+		ok(0, "start a proxy with short limits");
+		return;
+	}
+	fd = pc_tcp(h.http);
+	ok(fd >= 0 && pc_closed(fd), "a client that sends nothing is closed "
+				   "(handshake deadline)");
+	close(fd);
+	fd = pc_tcp(h.http);
+	memset(big, 'a', sizeof(big));
+	memcpy(big, "GET http://127.0.0.1/ HTTP/1.1\r\nX: ", 35);
+	ok(fd >= 0 && write_all(fd, big, sizeof(big)) == 0 &&
+		   read_head(fd, head, sizeof(head)) > 0 &&
+		   pc_status_of(head) == 431,
+	   "a head over 16 KiB: 431");
+	close(fd);
+	snprintf(head, sizeof(head), "127.0.0.1:%u", echo);
+	fd = pc_http_connect(&h, head, h.th, head, sizeof(head));
+	ok(fd >= 0 && pc_closed(fd), "an idle tunnel ends at the idle limit");
+	if (fd >= 0)
+		close(fd);
+	pc_host_stop(&h);
+}
+
+static void test_upstream(uint16_t echo, uint16_t origin)
+{
+	static const char *const kinds[] = { "http", "socks5h", "socks5" };
+	struct host b, a;
+	char rules[1024], head[4096], target[64], *req, *cred;
+	size_t k;
+	int fd;
+
+	snprintf(rules, sizeof(rules),
+		 "@default net deny\n[net]\nallow: localhost:%u\n"
+		 "allow: localhost:%u\n",
+		 echo, origin);
+	if (pc_host_start(&b, rules, false, NULL) != 0) {
+		ok(0, "start the upstream proxy");
+		return;
+	}
+	for (k = 0; k < array_size(kinds); k++) {
+		snprintf(rules, sizeof(rules),
+			 "@default net deny\n@upstream-proxy %s://vbox:%s@"
+			 "127.0.0.1:%u\n[net]\nallow: localhost:%u\n"
+			 "allow: 127.0.0.1:%u\n",
+			 kinds[k], k ? b.ts : b.th, k ? b.socks : b.http, echo,
+			 origin);
+		if (pc_host_start(&a, rules, false,
+				  "http://127.0.0.1:9") != 0) {
+			ok(0, "start a proxy chained by %s", kinds[k]);
+			continue;
+		}
+		snprintf(target, sizeof(target), "localhost:%u", echo);
+		fd = pc_http_connect(&a, target, a.th, head, sizeof(head));
+		ok(fd >= 0 && pc_echoes(fd, (const unsigned char *)"chain", 5),
+		   "CONNECT through an %s upstream", kinds[k]);
+		if (fd >= 0)
+			close(fd);
+		ok(pc_log_has(&b, k == 2 ? "CONNECT 127.0.0.1:" :
+					"CONNECT localhost:"),
+		   "the upstream saw the %s", k == 2 ? "judged address" :
+						       "name");
+		cred = pc_basic("vbox", a.th);
+		fd = pc_tcp(a.http);
+		req = xasprintf("GET http://127.0.0.1:%u/size/10 HTTP/1.1\r\n"
+				"Proxy-Authorization: Basic %s\r\n\r\n",
+				origin, cred);
+		ok(fd >= 0 && write_all(fd, req, strlen(req)) == 0 &&
+			   read_head(fd, head, sizeof(head)) > 0 &&
+			   pc_status_of(head) == 200,
+		   "plain HTTP through an %s upstream", kinds[k]);
+		close(fd);
+		free(req);
+		free(cred);
+		snprintf(target, sizeof(target), "127.0.0.1:%u",
+			 (unsigned)(echo == 65535 ? 1 : echo + 1));
+		is_int(pc_http_connect(&a, target, a.th, head, sizeof(head)),
+		       -403, "the chained proxy still judges first");
+		pc_host_stop(&a);
+	}
+	free(origin_log_take());
+	pc_host_stop(&b);
+}
+
+static void test_classes(void)
+{
+	static const struct {
+		const char *ip;
+		enum forbid_class c;
+	} t[] = {
+		{ "127.0.0.1", FORBID_LOOPBACK },
+		{ "10.1.2.3", FORBID_PRIVATE },
+		{ "172.16.0.1", FORBID_PRIVATE },
+		{ "172.32.0.1", FORBID_NONE },
+		{ "192.168.1.1", FORBID_PRIVATE },
+		{ "100.64.0.1", FORBID_CGNAT },
+		{ "100.128.0.1", FORBID_NONE },
+		{ "169.254.1.1", FORBID_LINK_LOCAL },
+		{ "169.254.169.254", FORBID_METADATA },
+		{ "100.100.100.200", FORBID_METADATA },
+		{ "168.63.129.16", FORBID_METADATA },
+		{ "224.0.0.1", FORBID_MULTICAST },
+		{ "255.255.255.255", FORBID_BROADCAST },
+		{ "0.0.0.0", FORBID_UNSPECIFIED },
+		{ "8.8.8.8", FORBID_NONE },
+		{ "::", FORBID_UNSPECIFIED },
+		{ "::1", FORBID_LOOPBACK },
+		{ "fe80::1", FORBID_LINK_LOCAL },
+		{ "fc00::1", FORBID_UNIQUE_LOCAL },
+		{ "fd00:ec2::254", FORBID_METADATA },
+		{ "ff02::1", FORBID_MULTICAST },
+		{ "::ffff:8.8.8.8", FORBID_V4_IN_V6 },
+		{ "::8.8.8.8", FORBID_V4_IN_V6 },
+		{ "64:ff9b::808:808", FORBID_V4_IN_V6 },
+		{ "2002:808:808::1", FORBID_V4_IN_V6 },
+		{ "2001:db8::1", FORBID_NONE },
+	};
+	struct judge j;
+	uint8_t a[16];
+	size_t i;
+	bool host_found = false;
+
+	judge_init(&j, false);
+	for (i = 0; i < array_size(t); i++) {
+		bool v6 = strchr(t[i].ip, ':') != NULL;
+
+		inet_pton(v6 ? AF_INET6 : AF_INET, t[i].ip, a);
+		is_int(judge_classify(&j, a, v6 ? 16 : 4), t[i].c,
+		       "%s is %s", t[i].ip, forbid_name(t[i].c));
+	}
+	ok(judge_read_host_addrs(&j) == 0 && j.nhost4 > 0,
+	   "read this machine's addresses");
+	for (i = 0; i < j.nhost4; i++)
+		if (judge_classify(&j, j.host4 + 4 * i, 4) == FORBID_NONE)
+			host_found = true;
+	for (i = 0; i < j.nhost6; i++)
+		if (judge_classify(&j, j.host6 + 16 * i, 16) == FORBID_NONE)
+			host_found = true;
+	ok(!host_found, "none of this machine's own addresses is public to "
+			"a name row");
+	judge_release(&j);
+}
+
+void proxy_run_loopback_tests(void)
+{
+	struct host h;
+	char rules[512];
+	uint16_t echo, origin, banner, denied;
+	int fd, base;
+
+	test_classes();
+	echo = peer_start("127.0.0.1", 0, PEER_ECHO);
+	origin = peer_start("127.0.0.1", 0, PEER_HTTP);
+	banner = peer_start("127.0.0.1", 0, PEER_BANNER);
+	peer_start("::1", echo, PEER_ECHO);
+	/* a port nothing is allowed to reach */
+	fd = listen_on("127.0.0.1", 0, SOCK_STREAM);
+	denied = local_port(fd);
+	ok(echo && origin && banner && denied, "origins on loopback");
+	snprintf(rules, sizeof(rules),
+		 "@default net deny\n[net]\nallow: localhost:%u\n"
+		 "deny: 127.0.0.1:%u\nallow: localhost:%u\n"
+		 "allow: localhost:%u\n",
+		 echo, denied, origin, banner);
+	if (pc_host_start(&h, rules, false, NULL) != 0) {
+		ok(0, "start the proxy");
+		return;
+	}
+	base = pc_count_fds(h.pid);
+	test_tokens(&h);
+	test_http_auth(&h, echo);
+	test_socks_codes(&h, echo, denied);
+	test_connect_basic(&h, echo, denied);
+	test_refusal_body(&h, denied);
+	test_numeric(&h, echo, denied);
+	test_plain_http(&h, origin, denied);
+	test_smuggling(&h, origin, denied);
+	test_sni(&h, echo, banner);
+	test_both_ways(&h, echo,
+		       getenv("VBOX_PROXY_SMALL") ? 16ull << 20 :
+						   256ull << 20);
+	test_many(&h, echo);
+	test_vanish(&h, origin, base);
+	if (getenv("VBOX_PROXY_SMALL"))
+		diag("VBOX_PROXY_SMALL set: the 1 GiB transfers are skipped");
+	else
+		test_big(&h, origin);
+	pc_host_stop(&h);
+	test_limits(echo);
+	test_upstream(echo, origin);
+	close(fd);
+}
