@@ -24,6 +24,7 @@
 #include "ir.h"
 #include "linux_artifact.h"
 #include "mounts.h"
+#include "pathmap.h"
 #include "strv.h"
 
 /*
@@ -81,6 +82,7 @@ struct inst {
 	struct mnt *m;
 	size_t nm;
 	size_t cap;
+	struct pathmap at;
 	char *err;
 };
 
@@ -198,10 +200,7 @@ static struct mnt *enclosing(struct inst *in, const char *path)
 {
 	size_t i;
 
-	for (i = in->nm; i-- > 0;)
-		if (path_under(in->m[i].dest, path))
-			return &in->m[i];
-	return NULL;
+	return pathmap_last_above(&in->at, path, &i) ? &in->m[i] : NULL;
 }
 
 static void push_mount(struct inst *in, const char *dest, enum mk kind,
@@ -214,13 +213,15 @@ static void push_mount(struct inst *in, const char *dest, enum mk kind,
 		if (in->m[i].remount && path_under(dest, in->m[i].dest))
 			in->m[i].remount = false;
 	GROW(in->m, in->cap, in->nm + 1);
-	in->m[in->nm++] = (struct mnt){
+	in->m[in->nm] = (struct mnt){
 		.dest = xstrdup(dest),
 		.kind = kind,
 		.host = host,
 		.mode = mode,
 		.remount = mode != 0,
 	};
+	pathmap_put_max(&in->at, in->m[in->nm].dest, in->nm);
+	in->nm++;
 }
 
 /*
@@ -712,6 +713,7 @@ out:
 	free(in.notes);
 	strv_release(&in.creates);
 	strv_release(&in.dirs);
+	pathmap_release(&in.at);
 	for (i = 0; i < in.nm; i++)
 		free(in.m[i].dest);
 	free(in.m);

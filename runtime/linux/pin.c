@@ -12,11 +12,14 @@
 #include <limits.h>
 #include <stdio.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+#include <linux/openat2.h>
 
 #include "follow.h"
 #include "ir.h"
 #include "linux_artifact.h"
+#include "pathmap.h"
 #include "pin.h"
 #include "plan.h"
 #include "strv.h"
@@ -38,12 +41,10 @@ static char *row_label(const struct plan *plan, uint32_t row)
 }
 
 /*
- * Walk @path from "/" without following any link.  0 with *@st of the
- * last component; 1 when a component is missing; -1 with
- * *@link (the symlink's path, owned) when a component is a link; -2 with
- * errno on another error.
+ * Walk @path from "/" one component at a time without following any
+ * link (walk()'s slow path, which says which component is the link).
  */
-static int walk(const char *path, struct stat *st, char **link)
+static int walk_by_component(const char *path, struct stat *st, char **link)
 {
 	char buf[PATH_MAX], *p, *slash, *seg;
 	int fd, next;
@@ -94,6 +95,39 @@ static int walk(const char *path, struct stat *st, char **link)
 	return 0;
 }
 
+/*
+ * Walk @path from "/" without following any link.  0 with *@st of the
+ * last component; 1 when a component is missing; -1 with
+ * *@link (the symlink's path, owned) when a component is a link; -2 with
+ * errno on another error.  One openat2(RESOLVE_NO_SYMLINKS) answers the
+ * common case; a link, an error or a kernel without openat2 takes the
+ * walk one component at a time, which also names the link.  (A plan of
+ * 200 rows walks 200 paths on every launch.)
+ */
+static int walk(const char *path, struct stat *st, char **link)
+{
+	struct open_how how;
+	int fd, saved;
+
+	memset(&how, 0, sizeof(how));
+	how.flags = O_PATH | O_CLOEXEC;
+	how.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
+	fd = (int)syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof(how));
+	if (fd >= 0) {
+		if (fstat(fd, st) < 0) {
+			saved = errno;
+			close(fd);
+			errno = saved;
+			return -2;
+		}
+		close(fd);
+		return 0;
+	}
+	if (errno == ENOENT && path[0] == '/')
+		return 1;
+	return walk_by_component(path, st, link);
+}
+
 static bool below(const char *path, const char *dir)
 {
 	size_t n = strlen(dir);
@@ -116,50 +150,32 @@ static struct lx_mount *mount_at(const struct mounts *ms, size_t k)
 }
 
 /*
- * Does a later mount replace mount @i's view (a tmpfs, /dev/null or
- * another tree at or above its destination)?  Its pin would then be
- * checked against the wrong file.
+ * Does a mount replace what is below its destination, so that a pin
+ * checked there would look at the wrong file?  A tmpfs, /dev/null or a
+ * bind of another tree does; a bind of a path onto itself shows the same
+ * file, and a remount or a directory makes no mount of its own.
  */
-static bool covered_later(const struct mounts *ms, size_t i)
+static bool covers(const struct lx_mount *o)
 {
-	const struct lx_mount *m = mount_at(ms, i), *o;
-	size_t j;
-
-	for (j = i + 1; j < ms->n; j++) {
-		o = mount_at(ms, j);
-		if (!o->dest || o->kind == LX_REMOUNT_RO || o->kind == LX_DIR ||
-		    !below(m->dest, o->dest))
-			continue;
-		if (!lx_kind_is_bind(o->kind) || strcmp(o->src, o->dest) != 0)
-			return true;
-	}
-	return false;
-}
-
-/* Is @dest inside a tmpfs an earlier mount made (not the host's)? */
-static bool in_own_tmpfs(const struct mounts *ms, size_t i, const char *dest)
-{
-	const struct lx_mount *o;
-	size_t j;
-
-	for (j = 0; j < i; j++) {
-		o = mount_at(ms, j);
-		if (o->kind == LX_TMPFS && o->dest && below(dest, o->dest) &&
-		    strcmp(dest, o->dest) != 0)
-			return true;
-	}
-	return false;
+	if (!o->dest || o->kind == LX_REMOUNT_RO || o->kind == LX_DIR)
+		return false;
+	return !lx_kind_is_bind(o->kind) || strcmp(o->src, o->dest) != 0;
 }
 
 /*
  * What the mount of a row touches on the host and what it gives there:
  * a bind its source (EFFECT_RO or EFFECT_RW by its kind), /dev/null or a
  * tmpfs its destination (the row's effect: a denied path, or an empty
- * placeholder of a read-only one).  NULL: nothing of the host.
+ * placeholder of a read-only one).  NULL: nothing of the host, as for a
+ * destination inside a tmpfs an earlier mount made (@tmpfs maps the
+ * destinations of the tmpfs mounts before @i).
  */
 static const char *host_side(const struct plan *plan, const struct mounts *ms,
-			     size_t i, uint8_t *effect, bool *is_bind)
+			     size_t i, const struct pathmap *tmpfs,
+			     uint8_t *effect, bool *is_bind)
 {
+	size_t j;
+
 	const struct lx_mount *m = mount_at(ms, i);
 
 	*is_bind = false;
@@ -173,7 +189,7 @@ static const char *host_side(const struct plan *plan, const struct mounts *ms,
 	}
 	if (!lx_kind_is_bind(m->kind) && m->kind != LX_TMPFS)
 		return NULL;
-	if (in_own_tmpfs(ms, i, m->dest))
+	if (pathmap_any_strictly_above(tmpfs, m->dest, &j))
 		return NULL;
 	*effect = EFFECT_DENY;
 	if (m->kind == LX_TMPFS && m->row < plan->nfs &&
@@ -320,6 +336,7 @@ int pin_check(const struct plan *plan, struct lx_artifact *lx,
 	      struct strv *followed, char **err)
 {
 	struct mounts ms = { lx, init, lx->n + init->n };
+	struct pathmap tmpfs = { 0 }, covering = { 0 };
 	struct follow_view *view = NULL;
 	struct lx_mount *m;
 	struct pin *found;
@@ -328,7 +345,7 @@ int pin_check(const struct plan *plan, struct lx_artifact *lx,
 	char *link = NULL, *label;
 	uint8_t effect = EFFECT_DENY;
 	bool is_bind, *pinned;
-	size_t i;
+	size_t i, j;
 	int rc, ret = -1;
 
 	*pins = NULL;
@@ -338,9 +355,9 @@ int pin_check(const struct plan *plan, struct lx_artifact *lx,
 	/* First every walk (and move), then the pins of the final list. */
 	for (i = 0; i < ms.n; i++) {
 		m = mount_at(&ms, i);
-		path = host_side(plan, &ms, i, &effect, &is_bind);
+		path = host_side(plan, &ms, i, &tmpfs, &effect, &is_bind);
 		if (!path)
-			continue;
+			goto next;
 		rc = walk(path, &st, &link);
 		if (rc == -1) {
 			rc = follow_link(plan, &view, &ms, i, path, link,
@@ -351,7 +368,7 @@ int pin_check(const struct plan *plan, struct lx_artifact *lx,
 			if (rc < 0)
 				goto out;
 			pinned[i] = is_bind;
-			continue;
+			goto next;
 		}
 		if (!is_bind)
 			/*
@@ -359,7 +376,7 @@ int pin_check(const struct plan *plan, struct lx_artifact *lx,
 			 * one this uid cannot reach is out of the child's
 			 * reach too.
 			 */
-			continue;
+			goto next;
 		if (rc == 1) {
 			/*
 			 * Missing now, though the instantiation saw it (a
@@ -385,10 +402,22 @@ int pin_check(const struct plan *plan, struct lx_artifact *lx,
 		found[i].dev = (uint64_t)st.st_dev;
 		found[i].ino = (uint64_t)st.st_ino;
 		pinned[i] = true;
+next:
+		/* After a move: the map borrows the final destination. */
+		if (m->kind == LX_TMPFS && m->dest)
+			pathmap_put_max(&tmpfs, m->dest, i);
+	}
+	/* A pin a later mount covers would be checked on the wrong file. */
+	for (i = ms.n; i-- > 0;) {
+		m = mount_at(&ms, i);
+		if (pinned[i] && pathmap_last_above(&covering, m->dest, &j))
+			pinned[i] = false;
+		if (covers(m))
+			pathmap_put_max(&covering, m->dest, i);
 	}
 	*pins = xcalloc(ms.n ? ms.n : 1, sizeof(**pins));
 	for (i = 0; i < ms.n; i++) {
-		if (!pinned[i] || covered_later(&ms, i))
+		if (!pinned[i])
 			continue;
 		(*pins)[*npins] = found[i];
 		(*pins)[*npins].dest = mount_at(&ms, i)->dest;
@@ -396,6 +425,8 @@ int pin_check(const struct plan *plan, struct lx_artifact *lx,
 	}
 	ret = 0;
 out:
+	pathmap_release(&tmpfs);
+	pathmap_release(&covering);
 	if (ret < 0) {
 		free(*pins);
 		*pins = NULL;

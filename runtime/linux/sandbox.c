@@ -21,6 +21,7 @@
 #include "launch.h"
 #include "linux_artifact.h"
 #include "mounts.h"
+#include "pathmap.h"
 #include "plan.h"
 #include "sandbox.h"
 #include "walls/kstate.h"
@@ -307,30 +308,18 @@ static char *plan_guard(const struct lx_artifact *a, const char *plan_path)
 	return NULL;
 }
 
-/* Is @a an ancestor of @b, or @b itself (both clean absolute paths)? */
-static bool path_under(const char *a, const char *b)
-{
-	size_t la = strlen(a);
-
-	if (strcmp(a, "/") == 0)
-		return true;
-	return strncmp(a, b, la) == 0 && (b[la] == '\0' || b[la] == '/');
-}
-
-/* The mount before @i that shows @path (the last one at or above it). */
-static const struct lx_mount *shown_by(const struct lx_artifact *a, size_t i,
+/*
+ * The mount before @i that shows @path (the last one at or above it):
+ * @shown maps the destinations of mounts 0..i-1 that show something (a
+ * remount or a directory changes nothing that is shown) to their index.
+ */
+static const struct lx_mount *shown_by(const struct lx_artifact *a,
+				       const struct pathmap *shown,
 				       const char *path)
 {
-	while (i-- > 0) {
-		const struct lx_mount *m = &a->m[i];
+	size_t j;
 
-		/* A remount or a directory changes nothing that is shown. */
-		if (m->kind == LX_REMOUNT_RO || m->kind == LX_DIR || !m->dest)
-			continue;
-		if (path_under(m->dest, path))
-			return m;
-	}
-	return NULL;
+	return pathmap_last_above(shown, path, &j) ? &a->m[j] : NULL;
 }
 
 static bool same_path_bind(const struct lx_mount *m)
@@ -346,7 +335,8 @@ static bool same_path_bind(const struct lx_mount *m)
  * /dev/null).  A writable bind is taken only from a writable region, so
  * the flags it inherits are the ones bubblewrap would give.
  */
-static bool init_can_mount(const struct lx_artifact *a, size_t i)
+static bool init_can_mount(const struct lx_artifact *a, size_t i,
+			   const struct pathmap *shown)
 {
 	const struct lx_mount *m = &a->m[i], *e;
 
@@ -359,7 +349,7 @@ static bool init_can_mount(const struct lx_artifact *a, size_t i)
 	case LX_BIND_RW:
 	case LX_BIND_RO_TRY:
 	case LX_BIND_RW_TRY:
-		e = shown_by(a, i, m->src);
+		e = shown_by(a, shown, m->src);
 		if (strcmp(m->src, "/dev/null") == 0)
 			return e && e->kind == LX_DEV &&
 			       strcmp(e->dest, "/dev") == 0;
@@ -387,13 +377,20 @@ static bool init_can_mount(const struct lx_artifact *a, size_t i)
 
 void sandbox_split_init_mounts(struct sandbox *sa)
 {
+	struct pathmap shown = { 0 };
 	struct lx_artifact *a = &sa->lx;
 	size_t start = a->n, i;
 	bool *ok;
 
 	ok = xcalloc(a->n ? a->n : 1, sizeof(*ok));
-	for (i = 0; i < a->n; i++)
-		ok[i] = init_can_mount(a, i);
+	for (i = 0; i < a->n; i++) {
+		const struct lx_mount *m = &a->m[i];
+
+		ok[i] = init_can_mount(a, i, &shown);
+		if (m->dest && m->kind != LX_REMOUNT_RO && m->kind != LX_DIR)
+			pathmap_put_max(&shown, m->dest, i);
+	}
+	pathmap_release(&shown);
 	while (start > 0 && ok[start - 1])
 		start--;
 	free(ok);
