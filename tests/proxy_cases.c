@@ -305,6 +305,21 @@ static void test_plain_http(const struct host *h, uint16_t origin,
 	free(cred);
 }
 
+/* refused_400 - send @req on a new connection: the proxy answers 400 */
+static void refused_400(const struct host *h, const char *req,
+			const char *what)
+{
+	char head[4096];
+	int fd = pc_tcp(h->http);
+
+	ok(fd >= 0 && write_all(fd, req, strlen(req)) == 0 &&
+		   read_head(fd, head, sizeof(head)) > 0 &&
+		   pc_status_of(head) == 400,
+	   "%s", what);
+	if (fd >= 0)
+		close(fd);
+}
+
 static void test_smuggling(const struct host *h, uint16_t origin,
 			   uint16_t denied)
 {
@@ -355,49 +370,29 @@ static void test_smuggling(const struct host *h, uint16_t origin,
 	close(fd);
 
 	/* ambiguous framing is refused outright */
-	fd = pc_tcp(h->http);
 	req = xasprintf("POST http://127.0.0.1:%u/echo HTTP/1.1\r\n"
 			"Proxy-Authorization: Basic %s\r\nContent-Length: 4\r\n"
 			"Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
 			origin, cred);
-	ok(write_all(fd, req, strlen(req)) == 0 &&
-		   read_head(fd, head, sizeof(head)) > 0 &&
-		   pc_status_of(head) == 400,
-	   "Content-Length with Transfer-Encoding: 400");
+	refused_400(h, req, "Content-Length with Transfer-Encoding: 400");
 	free(req);
-	close(fd);
-	fd = pc_tcp(h->http);
 	req = xasprintf("POST http://127.0.0.1:%u/echo HTTP/1.1\r\n"
 			"Proxy-Authorization: Basic %s\r\n"
 			"Transfer-Encoding: chunked, identity\r\n\r\n0\r\n\r\n",
 			origin, cred);
-	ok(write_all(fd, req, strlen(req)) == 0 &&
-		   read_head(fd, head, sizeof(head)) > 0 &&
-		   pc_status_of(head) == 400,
-	   "a coding other than chunked: 400");
+	refused_400(h, req, "a coding other than chunked: 400");
 	free(req);
-	close(fd);
-	fd = pc_tcp(h->http);
 	req = xasprintf("GET http://127.0.0.1:%u/x HTTP/1.1\r\n"
 			"Proxy-Authorization: Basic %s\r\n"
 			"X-A: 1\r\n folded\r\n\r\n",
 			origin, cred);
-	ok(write_all(fd, req, strlen(req)) == 0 &&
-		   read_head(fd, head, sizeof(head)) > 0 &&
-		   pc_status_of(head) == 400,
-	   "an obsolete line fold: 400");
+	refused_400(h, req, "an obsolete line fold: 400");
 	free(req);
-	close(fd);
-	fd = pc_tcp(h->http);
 	req = xasprintf("GET http://127.0.0.1:%u/x HTTP/1.1\n"
 			"Proxy-Authorization: Basic %s\n\n",
 			origin, cred);
-	ok(write_all(fd, req, strlen(req)) == 0 &&
-		   read_head(fd, head, sizeof(head)) > 0 &&
-		   pc_status_of(head) == 400,
-	   "bare LF line ends: 400");
+	refused_400(h, req, "bare LF line ends: 400");
 	free(req);
-	close(fd);
 	/* chunked request body with a request smuggled after the last
 	 * chunk: the body ends at the zero chunk, and what follows is a
 	 * request judged by itself */
