@@ -255,6 +255,19 @@ static int follow_link(const struct plan *plan, struct follow_view **view,
 	label = row_label(plan, m->row);
 	n = readlink(link, target, sizeof(target) - 1);
 	target[n > 0 ? n : 0] = '\0';
+	/*
+	 * Only a bind of a path onto itself can move to the resolved path;
+	 * the launcher makes no other kind for a row, but if it ever did,
+	 * refuse rather than guess where the destination should go.
+	 */
+	if (is_bind && strcmp(m->src, m->dest) != 0) {
+		*err = xasprintf("%s: '%s' on the host is a symbolic link (to "
+				 "'%s') under a bind of '%s' onto '%s'; not "
+				 "starting", label, link, target, m->src,
+				 m->dest);
+		free(label);
+		return -1;
+	}
 	/* realpath() gives up after a bounded number of links (ELOOP). */
 	if (!realpath(path, real)) {
 		*err = xasprintf("%s: '%s' on the host is a symbolic link (to "
