@@ -11,9 +11,11 @@
  */
 #include <vbox.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -164,6 +166,37 @@ static void test_selection(void)
 	lx_artifact_release(&a);
 }
 
+/*
+ * Every top-level /proc directory (not a pid, not irq and bus, which
+ * bubblewrap covers, not pressure) is in ks->proc, whatever it holds.
+ */
+static bool every_proc_dir_covered(const struct kstate *ks)
+{
+	struct dirent *de;
+	struct stat st;
+	bool all = true;
+	DIR *d = opendir("/proc");
+
+	if (!d)
+		return false;
+	while ((de = readdir(d)) != NULL) {
+		const char *n = de->d_name;
+
+		if (n[0] == '.' || (n[0] >= '0' && n[0] <= '9') ||
+		    strcmp(n, "irq") == 0 || strcmp(n, "bus") == 0 ||
+		    strcmp(n, "pressure") == 0 ||
+		    fstatat(dirfd(d), n, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+		    !S_ISDIR(st.st_mode))
+			continue;
+		if (!has(ks->proc, n)) {
+			diag("/proc/%s is not covered", n);
+			all = false;
+		}
+	}
+	closedir(d);
+	return all;
+}
+
 int main(void)
 {
 	struct kstate ks;
@@ -176,6 +209,8 @@ int main(void)
 		return done_testing();
 	}
 	ok(has(ks.proc, "sys"), "kstate: /proc/sys is covered");
+	ok(every_proc_dir_covered(&ks), "kstate: every directory of /proc "
+	   "but irq, bus and pressure is bound whole");
 	ok(access("/proc/sysrq-trigger", F_OK) < 0 ||
 	   has(ks.proc, "sysrq-trigger"), "kstate: /proc/sysrq-trigger is "
 	   "covered where it exists");

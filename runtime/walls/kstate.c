@@ -17,8 +17,6 @@
 /* Bounds on host input: entries of /proc, lines of mountinfo. */
 #define KSTATE_MAX_ENTRIES 4096
 #define KSTATE_MAX_MOUNTS 65536
-/* Entries the walk of /proc's directories (but sys) looks at, in all. */
-#define KSTATE_MAX_WALK 20000
 
 /*
  * File systems that are kernel state, wherever they are mounted: a
@@ -65,56 +63,11 @@ static bool cap_gated(const char *name)
 	return strcmp(name, "kcore") == 0 || strcmp(name, "kmsg") == 0;
 }
 
-/*
- * Does the /proc directory @name (below @dfd) hold a file with a write
- * bit, at any depth?  Looks at no more than *@budget entries; past it,
- * or on any error, says yes (the directory is then bound read-only).
- */
-static bool tree_writable(int dfd, const char *name, int depth, long *budget)
-{
-	struct dirent *de;
-	struct stat st;
-	bool found = false;
-	DIR *d;
-	int fd;
-
-	if (depth > 8)
-		return true;
-	fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC |
-		    O_NOFOLLOW);
-	if (fd < 0)
-		return errno != ENOENT;
-	d = fdopendir(fd);
-	if (!d) {
-		close(fd);
-		return true;
-	}
-	while (!found && (de = readdir(d)) != NULL) {
-		if (--*budget < 0) {
-			found = true;
-			break;
-		}
-		if (de->d_name[0] == '.')
-			continue;
-		if (fstatat(fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-			continue;
-		if (S_ISDIR(st.st_mode))
-			found = (st.st_mode & 0222) ||
-				tree_writable(fd, de->d_name, depth + 1,
-					      budget);
-		else if (!S_ISLNK(st.st_mode))
-			found = (st.st_mode & 0222) != 0;
-	}
-	closedir(d);
-	return found;
-}
-
 static int scan_proc(struct kstate *ks, const char *proc_dir, char **err)
 {
 	struct dirent *de;
 	struct stat st;
 	size_t seen = 0;
-	long budget = KSTATE_MAX_WALK;
 	DIR *d;
 	int dfd;
 
@@ -136,26 +89,41 @@ static int scan_proc(struct kstate *ks, const char *proc_dir, char **err)
 		    strcmp(de->d_name, "self") == 0 ||
 		    strcmp(de->d_name, "thread-self") == 0)
 			continue;
-		if (fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-			continue;	/* gone meanwhile */
 		/*
 		 * bubblewrap covers irq and bus itself where they are
 		 * writable; pressure is writable by every user by design
-		 * (per-fd PSI triggers).  Each mount costs bubblewrap
-		 * about a millisecond, so none is made twice.
+		 * (per-fd PSI triggers).
 		 */
 		if (strcmp(de->d_name, "irq") == 0 ||
 		    strcmp(de->d_name, "bus") == 0 ||
 		    strcmp(de->d_name, "pressure") == 0)
 			continue;
-		if (S_ISREG(st.st_mode) && !(st.st_mode & S_IROTH)) {
+		/*
+		 * Every other directory is bound read-only without looking
+		 * inside: walking them (fs, tty, driver, acpi, ...) to skip
+		 * those without a writable file cost the launch more than
+		 * the few extra mounts the sandbox's init makes, and a
+		 * directory bound whole cannot grow a writable entry later
+		 * (a module loaded after the scan).  The type comes from
+		 * readdir; only files are stat()ed, for their mode.
+		 */
+		if (de->d_type == DT_DIR) {
+			push(&ks->proc, &ks->nproc, xstrdup(de->d_name));
+			continue;
+		}
+		if (de->d_type != DT_REG && de->d_type != DT_UNKNOWN)
+			continue;	/* links (self, mounts, net), ... */
+		if (fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			continue;	/* gone meanwhile */
+		if (S_ISDIR(st.st_mode)) {
+			push(&ks->proc, &ks->nproc, xstrdup(de->d_name));
+		} else if (!S_ISREG(st.st_mode)) {
+			continue;
+		} else if (!(st.st_mode & S_IROTH)) {
 			if (!cap_gated(de->d_name))
 				push(&ks->mask, &ks->nmask,
 				     xstrdup(de->d_name));
-		} else if ((S_ISREG(st.st_mode) && (st.st_mode & 0222)) ||
-			   (S_ISDIR(st.st_mode) &&
-			    (strcmp(de->d_name, "sys") == 0 ||
-			     tree_writable(dfd, de->d_name, 0, &budget)))) {
+		} else if (st.st_mode & 0222) {
 			push(&ks->proc, &ks->nproc, xstrdup(de->d_name));
 		}
 	}
