@@ -142,8 +142,8 @@ static void *swapper(void *arg)
 	return NULL;
 }
 
-static __noreturn void child(int sock, int out, struct seccomp_prog *deny,
-			     struct seccomp_prog *notify)
+static __noreturn void child(int sock, int out,
+			     struct seccomp_prog *supervised)
 {
 	char ro[300], p[300];
 	int listener = -1, i, r[16], sv[2];
@@ -167,16 +167,15 @@ static __noreturn void child(int sock, int out, struct seccomp_prog *deny,
 		if (syscall(SYS_capset, &h, d) < 0)
 			_exit(97);
 	}
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
-	    seccomp_prog_load(deny->insns, deny->len, NULL) < 0)
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		_exit(92);
-	/* The notify filter last; the supervisor takes its listener
+	/* The launcher's one filter; the supervisor takes its listener
 	 * with pidfd_getfd() (a sendmsg() would wait for the supervisor
 	 * that does not have it yet). */
 	{
 		int dupfd;
 
-		if (seccomp_prog_load(notify->insns, notify->len,
+		if (seccomp_prog_load(supervised->insns, supervised->len,
 				      &listener) < 0)
 			_exit(93);
 		dupfd = listener;
@@ -250,7 +249,7 @@ static void on_results(struct loop *lp, struct loop_watch *w, uint32_t ev)
 
 int main(void)
 {
-	struct seccomp_prog deny, notify;
+	struct seccomp_prog deny, supervised;
 	struct unixsock_config cfg = { false, false };
 	struct results res = { .have = 0 };
 	struct loop lp;
@@ -264,7 +263,7 @@ int main(void)
 		       "(the launcher tests cover other uids)\n");
 		return 0;
 	}
-	if (seccomp_progs_build(&deny, &notify, false, &err) < 0)
+	if (seccomp_progs_build(&deny, &supervised, false, &err) < 0)
 		BUG("%s", err);
 	if (!mkdtemp(T))
 		BUG("mkdtemp: %s", strerror(errno));
@@ -296,7 +295,7 @@ int main(void)
 	if (pid == 0) {
 		close(sk[0]);
 		close(pp[0]);
-		child(sk[1], pp[1], &deny, &notify);
+		child(sk[1], pp[1], &supervised);
 	}
 	close(sk[1]);
 	close(pp[1]);
@@ -364,6 +363,6 @@ int main(void)
 	if (system(p) != 0)
 		diag("cleanup failed");
 	seccomp_prog_free(&deny);
-	seccomp_prog_free(&notify);
+	seccomp_prog_free(&supervised);
 	return done_testing();
 }

@@ -38,7 +38,9 @@
 #endif
 #define X32_BIT 0x40000000L
 
-static struct seccomp_prog deny, notify;
+static struct seccomp_prog deny, supervised;
+/* The program in_child() loads: the deny or the supervised filter. */
+static const struct seccomp_prog *loaded = &deny;
 
 /* Run @fn in a child; its exit status is the errno it saw (0: success). */
 static int in_child(bool filtered, long (*fn)(void))
@@ -54,7 +56,7 @@ static int in_child(bool filtered, long (*fn)(void))
 	if (pid == 0) {
 		if (filtered &&
 		    (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
-		     seccomp_prog_load(deny.insns, deny.len, NULL) < 0))
+		     seccomp_prog_load(loaded->insns, loaded->len, NULL) < 0))
 			_exit(250);
 		errno = 0;
 		r = fn();
@@ -262,7 +264,8 @@ static const struct allowed allowed[] = {
 	{ "ptrace reaches the kernel", p_ptrace },
 };
 
-static void test_seccomp(void)
+/* The deny list, under the program @name (set as loaded). */
+static void test_seccomp(const char *name)
 {
 	size_t i;
 	int got, base;
@@ -271,8 +274,8 @@ static void test_seccomp(void)
 	for (i = 0; i < array_size(refused); i++) {
 		base = in_child(false, refused[i].fn);
 		got = in_child(true, refused[i].fn);
-		if (!ok(got == refused[i].want, "%s is refused with %s%s",
-			refused[i].name, strerror(refused[i].want),
+		if (!ok(got == refused[i].want, "%s: %s is refused with %s%s",
+			name, refused[i].name, strerror(refused[i].want),
 			base == refused[i].want ? " (also without the wall)"
 						: ""))
 			diag("  got %d (%s), without the wall %d", got,
@@ -283,18 +286,19 @@ static void test_seccomp(void)
 	have_i386 = base < 1000;
 	for (i = 0; i < array_size(i386_calls); i++) {
 		if (!have_i386) {
-			ok(1, "# SKIP %s: this kernel has no i386 entry "
+			ok(1, "# SKIP %s: %s: this kernel has no i386 entry "
 			   "(int $0x80 killed the child with signal %d)",
-			   i386_calls[i].name, base - 1000);
+			   name, i386_calls[i].name, base - 1000);
 			continue;
 		}
 		got = in_child(true, i386_calls[i].fn);
-		is_int(got, i386_calls[i].want, "%s is refused with %s",
-		       i386_calls[i].name, strerror(i386_calls[i].want));
+		is_int(got, i386_calls[i].want, "%s: %s is refused with %s",
+		       name, i386_calls[i].name,
+		       strerror(i386_calls[i].want));
 	}
 	for (i = 0; i < array_size(allowed); i++)
-		is_int(in_child(true, allowed[i].fn), 0, "%s still works",
-		       allowed[i].name);
+		is_int(in_child(true, allowed[i].fn), 0, "%s: %s still works",
+		       name, allowed[i].name);
 }
 
 /*
@@ -314,6 +318,7 @@ static void test_no_notify(void)
 	}
 	seccomp_prog_free(&deny);
 	deny = d2;
+	loaded = &deny;
 	is_int(in_child(true, p_unix), EPERM, "no user notification: "
 	       "socket(AF_UNIX) is refused with EPERM");
 	is_int(in_child(false, p_unix), 0, "... (it works without the "
@@ -448,19 +453,23 @@ int main(void)
 {
 	char *err = NULL;
 
-	if (seccomp_progs_build(&deny, &notify, false, &err) < 0) {
+	if (seccomp_progs_build(&deny, &supervised, false, &err) < 0) {
 		ok(0, "seccomp programs build: %s", err);
 		free(err);
 		return done_testing();
 	}
-	ok(deny.len > 0 && notify.len > 0, "seccomp programs built (%zu and "
-	   "%zu bytes)", deny.len, notify.len);
+	ok(deny.len > 0 && supervised.len > deny.len, "seccomp programs "
+	   "built (%zu and %zu bytes)", deny.len, supervised.len);
 	ok(seccomp_notify_available(), "this kernel has seccomp user "
 	   "notification");
-	test_seccomp();
+	loaded = &deny;
+	test_seccomp("deny filter");
+	/* What the launcher loads when a socket supervisor runs. */
+	loaded = &supervised;
+	test_seccomp("supervised filter");
 	test_no_notify();
 	test_landlock();
 	seccomp_prog_free(&deny);
-	seccomp_prog_free(&notify);
+	seccomp_prog_free(&supervised);
 	return done_testing();
 }

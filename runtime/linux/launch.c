@@ -541,8 +541,8 @@ out:
 static void log_walls(const struct walls *w, const struct sandbox *sa)
 {
 	vx_log("walls: kernel state read-only (%zu mounts added); "
-	       "no_new_privs; seccomp deny filter (x86-64, x32, i386)",
-	       sa->kstate);
+	       "no_new_privs; seccomp %s filter (x86-64, x32, i386)",
+	       sa->kstate, w->notify ? "deny and socket" : "deny");
 	if (w->landlock_abi > 0)
 		vx_log("walls: landlock ABI %d: writes only beneath %zu "
 		       "writable regions%s", w->landlock_abi, w->nwritable,

@@ -25,10 +25,10 @@ static void print(const char *name, const struct seccomp_prog *p)
 
 int main(void)
 {
-	struct seccomp_prog deny, notify, deny_nounix, unused;
+	struct seccomp_prog deny, supervised, deny_nounix, unused;
 	char *err = NULL;
 
-	if (seccomp_progs_build(&deny, &notify, false, &err) < 0 ||
+	if (seccomp_progs_build(&deny, &supervised, false, &err) < 0 ||
 	    seccomp_progs_build(&deny_nounix, &unused, true, &err) < 0) {
 		fprintf(stderr, "gen_seccomp: %s\n", err);
 		return 1;
@@ -38,9 +38,9 @@ int main(void)
 	       "#include \"walls/seccomp.h\"\n\n");
 	print("seccomp_bpf_deny", &deny);
 	print("seccomp_bpf_deny_nounix", &deny_nounix);
-	print("seccomp_bpf_notify", &notify);
+	print("seccomp_bpf_supervised", &supervised);
 	seccomp_prog_free(&deny);
-	seccomp_prog_free(&notify);
+	seccomp_prog_free(&supervised);
 	seccomp_prog_free(&deny_nounix);
 	seccomp_prog_free(&unused);
 	return fflush(stdout) == 0 ? 0 : 1;

@@ -62,15 +62,44 @@ static const uint64_t ns_flags[] = {
 	CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET,
 };
 
-/* Socket families a sandboxed program may create. */
+static bool refuse_unix_sockets;
+
+/*
+ * Socket families a sandboxed program may create (AF_UNIX not where the
+ * kernel lacks user notification: seccomp_progs_build()'s refuse_unix).
+ */
 static bool family_allowed(unsigned f)
 {
-	return f == AF_UNIX || f == AF_INET || f == AF_INET6 ||
-	       f == AF_NETLINK;
+	return (f == AF_UNIX && !refuse_unix_sockets) || f == AF_INET ||
+	       f == AF_INET6 || f == AF_NETLINK;
 }
 
-/* Upper bound of the refused family numbers enumerated one by one. */
+/* Upper bound of the refused family numbers compared on 32 bits. */
 #define FAMILY_ENUM_MAX 64
+
+/*
+ * The largest k such that [f, f + 2^k) is aligned, below FAMILY_ENUM_MAX
+ * and holds no allowed family (f itself is refused).
+ */
+static unsigned family_block(unsigned f)
+{
+	unsigned k = 0, g;
+	bool clean;
+
+	for (;;) {
+		unsigned n = 1u << (k + 1);
+
+		if (f % n != 0 || f + n > FAMILY_ENUM_MAX)
+			return k;
+		clean = true;
+		for (g = f; g < f + n; g++)
+			if (family_allowed(g))
+				clean = false;
+		if (!clean)
+			return k;
+		k++;
+	}
+}
 
 static int add_arches(scmp_filter_ctx ctx)
 {
@@ -103,13 +132,11 @@ static int rule(scmp_filter_ctx ctx, uint32_t action, const char *name,
 	return seccomp_rule_add_array(ctx, action, nr, n, cmp);
 }
 
-static bool refuse_unix_sockets;
-
 static int build_deny(scmp_filter_ctx ctx, const char **what)
 {
 	struct scmp_arg_cmp c;
 	size_t i;
-	unsigned f;
+	unsigned f, k = 0;
 	int rc;
 
 	for (i = 0; i < array_size(deny_eperm); i++) {
@@ -157,15 +184,22 @@ static int build_deny(scmp_filter_ctx ctx, const char **what)
 		return rc;
 	/*
 	 * socket(): refuse every family but four.  The family is an int:
-	 * compare its 32 bits one by one below FAMILY_ENUM_MAX, and refuse
-	 * anything at or above it on all 64 (a value with garbage in the
-	 * upper half is then refused, never let through).
+	 * below FAMILY_ENUM_MAX the refused families are compared on their
+	 * 32 bits, grouped into aligned blocks ((family & ~(2^k - 1)) ==
+	 * start: 11 rules instead of 60, a program less than half as long,
+	 * which the kernel checks and compiles on every launch); anything at
+	 * or above it is refused on all 64 bits (a value with garbage in
+	 * the upper half is then refused, never let through).
 	 */
 	*what = "socket";
-	for (f = 0; f < FAMILY_ENUM_MAX; f++) {
-		if (family_allowed(f))
+	for (f = 0; f < FAMILY_ENUM_MAX; f += 1u << k) {
+		if (family_allowed(f)) {
+			k = 0;
 			continue;
-		c = SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu, f);
+		}
+		k = family_block(f);
+		c = SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu & ~((1u << k) - 1),
+			    f);
 		rc = rule(ctx, SCMP_ACT_ERRNO(EPERM), "socket", 1, &c);
 		if (rc < 0)
 			return rc;
@@ -174,12 +208,6 @@ static int build_deny(scmp_filter_ctx ctx, const char **what)
 	rc = rule(ctx, SCMP_ACT_ERRNO(EPERM), "socket", 1, &c);
 	if (rc < 0)
 		return rc;
-	if (refuse_unix_sockets) {
-		c = SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu, AF_UNIX);
-		rc = rule(ctx, SCMP_ACT_ERRNO(EPERM), "socket", 1, &c);
-		if (rc < 0)
-			return rc;
-	}
 	return 0;
 }
 
@@ -204,6 +232,19 @@ static int build_notify(scmp_filter_ctx ctx, const char **what)
 		return rc;
 	*what = "sendmmsg";
 	return rule(ctx, SCMP_ACT_NOTIFY, "sendmmsg", 0, NULL);
+}
+
+/*
+ * The supervised filter: the deny rules and the notify rules in one
+ * program (they name disjoint calls).  One filter instead of two saves
+ * the kernel a second check, compilation and per-call cache pass at
+ * every launch, and the command a second filter run on every call.
+ */
+static int build_supervised(scmp_filter_ctx ctx, const char **what)
+{
+	int rc = build_deny(ctx, what);
+
+	return rc < 0 ? rc : build_notify(ctx, what);
 }
 
 /* Export @ctx's BPF into @out through a memfd. */
@@ -269,6 +310,14 @@ static int build_one(int (*add)(scmp_filter_ctx, const char **),
 	}
 	/* The init sets no_new_privs itself, before it loads. */
 	rc = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_NNP, 0);
+	/*
+	 * A binary tree of system-call numbers instead of a linear chain:
+	 * when it loads a filter the kernel runs it for every system call
+	 * number of every architecture (to cache the calls it always
+	 * allows), and every call the command makes runs it again.
+	 */
+	if (rc == 0)
+		rc = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2);
 	if (rc == 0)
 		rc = add_arches(ctx);
 	if (rc == 0)
@@ -284,15 +333,16 @@ static int build_one(int (*add)(scmp_filter_ctx, const char **),
 	return rc;
 }
 
-int seccomp_progs_build(struct seccomp_prog *deny, struct seccomp_prog *notify,
-			bool refuse_unix, char **err)
+int seccomp_progs_build(struct seccomp_prog *deny,
+			struct seccomp_prog *supervised, bool refuse_unix,
+			char **err)
 {
 	refuse_unix_sockets = refuse_unix;
 	memset(deny, 0, sizeof(*deny));
-	memset(notify, 0, sizeof(*notify));
+	memset(supervised, 0, sizeof(*supervised));
 	if (build_one(build_deny, deny, "deny", err) < 0)
 		return -1;
-	if (build_one(build_notify, notify, "notify", err) < 0) {
+	if (build_one(build_supervised, supervised, "supervised", err) < 0) {
 		seccomp_prog_free(deny);
 		return -1;
 	}

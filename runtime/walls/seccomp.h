@@ -2,18 +2,25 @@
 /*
  * seccomp.h - the sandbox's system-call wall (doc/launcher.md "Walls").
  *
- * Two BPF programs are built with libseccomp (at build time, by
- * gen_seccomp; seccomp_bpf.c holds their bytes) and vbox-exec hands
- * them to the sandbox's init, which loads them with the raw seccomp() call
- * after bubblewrap built the sandbox and right before the command runs:
+ * The BPF programs are built with libseccomp (at build time, by
+ * gen_seccomp; seccomp_bpf.c holds their bytes) and vbox-exec hands one
+ * of them to the sandbox's init, which loads it with the raw seccomp()
+ * call after bubblewrap built the sandbox and right before the command
+ * runs:
  *
- *   the deny filter    refuses the calls doc/launcher.md lists (EPERM; clone3
- *                      ENOSYS), on x86-64, x32 and i386 alike;
- *   the notify filter  hands connect(), sendto() with an address,
- *                      sendmsg() and sendmmsg() to the supervisor in
- *                      vbox-exec (unixsock.h); loaded with
- *                      SECCOMP_FILTER_FLAG_NEW_LISTENER, whose listener fd
- *                      the init sends back.
+ *   the deny filter        refuses the calls doc/launcher.md lists (EPERM;
+ *                          clone3 ENOSYS), on x86-64, x32 and i386 alike;
+ *   the supervised filter  the deny filter that also hands connect(),
+ *                          sendto() with an address, sendmsg() and
+ *                          sendmmsg() to the supervisor in vbox-exec
+ *                          (unixsock.h); loaded with
+ *                          SECCOMP_FILTER_FLAG_NEW_LISTENER, whose
+ *                          listener fd vbox-exec takes.
+ *
+ * One filter, not a deny filter plus a notify filter: the kernel checks,
+ * compiles and runs over every system-call number each filter it loads
+ * (tens of microseconds per launch), and runs each on every call.  Both
+ * are binary trees of call numbers, not chains.
  *
  * Building (seccomp.c) needs libseccomp; loading (seccomp_load.c) needs
  * nothing but the kernel, so neither vbox-exec nor its shim links it.
@@ -35,12 +42,13 @@ struct seccomp_prog {
 };
 
 /*
- * Fill @deny and @notify; 0, or -1 with *@err (caller frees).  With
- * @refuse_unix the deny filter also refuses socket(AF_UNIX) (EPERM; not
+ * Fill @deny and @supervised; 0, or -1 with *@err (caller frees).  With
+ * @refuse_unix both also refuse socket(AF_UNIX) (EPERM; not
  * socketpair()): the stand-in where the kernel lacks user notification.
  */
-int seccomp_progs_build(struct seccomp_prog *deny, struct seccomp_prog *notify,
-			bool refuse_unix, char **err);
+int seccomp_progs_build(struct seccomp_prog *deny,
+			struct seccomp_prog *supervised, bool refuse_unix,
+			char **err);
 void seccomp_prog_free(struct seccomp_prog *p);
 
 /*
@@ -57,13 +65,13 @@ int seccomp_notify_available(void);
 /*
  * The programs, built at build time by gen_seccomp (seccomp_bpf.c):
  * the deny filter, the deny filter that also refuses socket(AF_UNIX),
- * and the notify filter.
+ * and the supervised filter.
  */
 extern const unsigned char seccomp_bpf_deny[];
 extern const size_t seccomp_bpf_deny_len;
 extern const unsigned char seccomp_bpf_deny_nounix[];
 extern const size_t seccomp_bpf_deny_nounix_len;
-extern const unsigned char seccomp_bpf_notify[];
-extern const size_t seccomp_bpf_notify_len;
+extern const unsigned char seccomp_bpf_supervised[];
+extern const size_t seccomp_bpf_supervised_len;
 
 #endif /* VBOX_WALLS_SECCOMP_H */

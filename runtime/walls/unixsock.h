@@ -3,7 +3,7 @@
  * unixsock.h - the supervisor of the sandbox's socket addresses
  * (doc/launcher.md "Walls", "Unix sockets"), on vbox-exec's event loop.
  *
- * The sandbox's notify filter (seccomp.h) stops connect(), sendto() with
+ * The sandbox's supervised filter (seccomp.h) stops connect(), sendto() with
  * an address, sendmsg() and sendmmsg() and hands them here.  The
  * supervisor never lets the child's call continue (a continued call
  * re-reads the child's memory and fd table, which another thread could

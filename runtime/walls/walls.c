@@ -123,7 +123,7 @@ int walls_prepare(const struct lx_artifact *lx, bool net_open,
 		  const struct pin *pins, size_t npins, struct walls *w,
 		  char **err)
 {
-	struct seccomp_prog deny, notify;
+	struct seccomp_prog filter;
 	struct walls_blob_head h;
 	struct paths p = { 0 };
 	size_t i, plen = 0;
@@ -151,12 +151,16 @@ int walls_prepare(const struct lx_artifact *lx, bool net_open,
 		w->notify = false;
 		w->no_unix = true;
 	}
-	deny.insns = (void *)(w->no_unix ? seccomp_bpf_deny_nounix :
-			      seccomp_bpf_deny);
-	deny.len = w->no_unix ? seccomp_bpf_deny_nounix_len :
-				seccomp_bpf_deny_len;
-	notify.insns = (void *)seccomp_bpf_notify;
-	notify.len = seccomp_bpf_notify_len;
+	if (w->notify) {
+		filter.insns = (void *)seccomp_bpf_supervised;
+		filter.len = seccomp_bpf_supervised_len;
+	} else if (w->no_unix) {
+		filter.insns = (void *)seccomp_bpf_deny_nounix;
+		filter.len = seccomp_bpf_deny_nounix_len;
+	} else {
+		filter.insns = (void *)seccomp_bpf_deny;
+		filter.len = seccomp_bpf_deny_len;
+	}
 	if (writable_paths(lx, &p) < 0) {
 		*err = xstrdup("landlock: cannot list the writable regions");
 		goto fail;
@@ -169,8 +173,7 @@ int walls_prepare(const struct lx_artifact *lx, bool net_open,
 	h.version = WALLS_VERSION;
 	h.flags = (w->notify ? WALLS_NOTIFY : 0) |
 		  (w->landlock_abi > 0 ? WALLS_LANDLOCK : 0);
-	h.deny_len = (uint32_t)deny.len;
-	h.notify_len = w->notify ? (uint32_t)notify.len : 0;
+	h.filter_len = (uint32_t)filter.len;
 	h.npaths = (uint32_t)p.n;
 	h.paths_len = (uint32_t)plen;
 	h.npins = (uint32_t)npins;
@@ -179,8 +182,7 @@ int walls_prepare(const struct lx_artifact *lx, bool net_open,
 					 strlen(pins[i].dest) + 1);
 	fd = memfd_create("vbox-walls", MFD_CLOEXEC | MFD_ALLOW_SEALING);
 	if (fd < 0 || write_all(fd, &h, sizeof(h)) < 0 ||
-	    write_all(fd, deny.insns, deny.len) < 0 ||
-	    (w->notify && write_all(fd, notify.insns, notify.len) < 0))
+	    write_all(fd, filter.insns, filter.len) < 0)
 		goto io;
 	for (i = 0; i < p.n; i++)
 		if (write_all(fd, p.v[i], strlen(p.v[i]) + 1) < 0)

@@ -8,14 +8,15 @@
  * (role CH_FD_WALLS).  vbox-init (walls_apply, walls_apply.c) applies
  * them in the command's process, right before the exec:
  *
- *   no_new_privs; Landlock (when the kernel has it); the deny filter;
- *   the notify filter, whose listener fd number CH_STARTED carries
- *   (CH_A_LISTENER); vbox-exec takes it with pidfd_getfd() and answers
- *   CH_LISTENER_TAKEN before the command's process closes it and execs.
+ *   no_new_privs; Landlock (when the kernel has it); one seccomp filter
+ *   (seccomp.h): the deny filter, or the supervised filter, whose
+ *   listener fd number CH_STARTED carries (CH_A_LISTENER); vbox-exec
+ *   takes it with pidfd_getfd() and answers CH_LISTENER_TAKEN before the
+ *   command's process closes it and execs.
  *
  * The blob's layout (native endianness, all u32):
- *   "VBXW" VERSION FLAGS DENY_LEN NOTIFY_LEN NPATHS PATHS_LEN NPINS
- *   PINS_LEN, then DENY_LEN + NOTIFY_LEN bytes of BPF, then PATHS_LEN
+ *   "VBXW" VERSION FLAGS FILTER_LEN NPATHS PATHS_LEN NPINS PINS_LEN,
+ *   then FILTER_LEN bytes of BPF, then PATHS_LEN
  *   bytes of NPATHS NUL-terminated paths (Landlock's), then PINS_LEN
  *   bytes of NPINS pins (u64 dev, u64 ino, NUL-terminated mount point:
  *   runtime/linux/pin.h), which the init checks first.
@@ -29,7 +30,7 @@
 
 struct lx_artifact;
 
-#define WALLS_VERSION 2
+#define WALLS_VERSION 3
 #define WALLS_MAGIC 0x57584256u	/* "VBXW" */
 #define WALLS_BLOB_MAX (4u << 20)
 #define WALLS_PATHS_MAX 4096
@@ -39,8 +40,7 @@ struct walls_blob_head {
 	uint32_t magic;
 	uint32_t version;
 	uint32_t flags;
-	uint32_t deny_len;
-	uint32_t notify_len;
+	uint32_t filter_len;
 	uint32_t npaths;
 	uint32_t paths_len;
 	uint32_t npins;
@@ -53,14 +53,14 @@ struct walls_pin_head {
 	uint64_t ino;
 };
 /* Flags of the blob. */
-#define WALLS_NOTIFY (1u << 0)		/* load the notify filter */
+#define WALLS_NOTIFY (1u << 0)		/* the filter has a listener */
 #define WALLS_LANDLOCK (1u << 1)	/* apply Landlock */
 
 /**
  * struct walls - what vbox-exec prepared, for the launch and --log
  * @fd: the sealed memfd for the init (-1 when closed)
  * @landlock_abi: the Landlock ABI the init will use (0: none)
- * @notify: a socket supervisor runs (the notify filter is loaded)
+ * @notify: a socket supervisor runs (the supervised filter is loaded)
  * @pathname_open: pathname sockets unrestricted (net open)
  * @refuse_abstract: the supervisor refuses abstract addresses
  * @no_unix: no user notification: AF_UNIX socket() is refused

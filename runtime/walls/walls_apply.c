@@ -55,17 +55,17 @@ int walls_apply(int fd, int *listener, int *abi, const char **what)
 		have += (size_t)n;
 	}
 	memcpy(&h, blob, sizeof(h));
-	body = (size_t)h.deny_len + h.notify_len + h.paths_len + h.pins_len;
+	body = (size_t)h.filter_len + h.paths_len + h.pins_len;
 	errno = EINVAL;
 	if (h.magic != WALLS_MAGIC || h.version != WALLS_VERSION ||
-	    h.deny_len == 0 || body != have - sizeof(h) ||
+	    h.filter_len == 0 || body != have - sizeof(h) ||
 	    h.npaths > WALLS_PATHS_MAX || h.npins > WALLS_PATHS_MAX)
 		goto out;
 	paths = calloc(h.npaths + 1, sizeof(*paths));
 	if (!paths)
 		goto out;
 	errno = EINVAL;
-	p = blob + sizeof(h) + h.deny_len + h.notify_len;
+	p = blob + sizeof(h) + h.filter_len;
 	end = p + h.paths_len;
 	for (i = 0; i < h.npaths; i++) {
 		q = p < end ? memchr(p, '\0', (size_t)(end - p)) : NULL;
@@ -112,15 +112,12 @@ int walls_apply(int fd, int *listener, int *abi, const char **what)
 		if (*abi < 0)
 			goto out;
 	}
-	*what = "seccomp (the deny filter)";
-	if (seccomp_prog_load(blob + sizeof(h), h.deny_len, NULL) < 0)
+	*what = h.flags & WALLS_NOTIFY ?
+		"seccomp with user notification (the supervised filter)" :
+		"seccomp (the deny filter)";
+	if (seccomp_prog_load(blob + sizeof(h), h.filter_len,
+			      h.flags & WALLS_NOTIFY ? listener : NULL) < 0)
 		goto out;
-	if (h.flags & WALLS_NOTIFY) {
-		*what = "seccomp user notification (the socket filter)";
-		if (seccomp_prog_load(blob + sizeof(h) + h.deny_len,
-				      h.notify_len, listener) < 0)
-			goto out;
-	}
 	rc = 0;
 out:
 	free(paths);
