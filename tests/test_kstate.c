@@ -197,6 +197,33 @@ static bool every_proc_dir_covered(const struct kstate *ks)
 	return all;
 }
 
+/*
+ * The scan stops at the first process, so it refuses a listing in
+ * another order than the kernel's: a process before "self" and
+ * "thread-self" (a hand-made directory standing in for /proc).
+ */
+static void test_order(void)
+{
+	char dir[] = "/tmp/vbox-kstate-XXXXXX", p[64], *err = NULL;
+	struct kstate ks;
+	int rc;
+
+	if (!mkdtemp(dir))
+		BUG("mkdtemp: %s", strerror(errno));
+	snprintf(p, sizeof(p), "%s/1", dir);
+	if (mkdir(p, 0755) < 0)
+		BUG("mkdir %s: %s", p, strerror(errno));
+	rc = kstate_scan(&ks, dir, "/proc/self/mountinfo", true, &err);
+	ok(rc < 0 && err && strstr(err, "out of the kernel's order"),
+	   "kstate: a process listed before self and thread-self fails the "
+	   "scan (%s)", err ? err : "no error");
+	if (rc == 0)
+		kstate_free(&ks);
+	free(err);
+	rmdir(p);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	struct kstate ks;
@@ -216,6 +243,7 @@ int main(void)
 	   "covered where it exists");
 	ok(has(ks.mounts, "/sys") || access("/sys/kernel", F_OK) < 0,
 	   "kstate: /sys is a mount to remount");
+	test_order();
 	diag("%zu /proc entries, %zu masks, %zu mounts", ks.nproc, ks.nmask,
 	     ks.nmounts);
 

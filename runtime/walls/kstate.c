@@ -63,71 +63,117 @@ static bool cap_gated(const char *name)
 	return strcmp(name, "kcore") == 0 || strcmp(name, "kmsg") == 0;
 }
 
+/* One /proc entry (not a pid) of the scan: bind, mask or skip it. */
+static void scan_entry(struct kstate *ks, int dfd, const char *name,
+		       unsigned char type)
+{
+	struct stat st;
+
+	/*
+	 * bubblewrap covers irq and bus itself where they are writable;
+	 * pressure is writable by every user by design (per-fd PSI
+	 * triggers).
+	 */
+	if (name[0] == '.' || strcmp(name, "irq") == 0 ||
+	    strcmp(name, "bus") == 0 || strcmp(name, "pressure") == 0)
+		return;
+	/*
+	 * Every other directory is bound read-only without looking inside:
+	 * walking them (fs, tty, driver, acpi, ...) to skip those without
+	 * a writable file cost the launch more than the few extra mounts
+	 * the sandbox's init makes, and a directory bound whole cannot grow
+	 * a writable entry later (a module loaded after the scan).  The
+	 * type comes from getdents; only files are stat()ed, for their mode.
+	 */
+	if (type == DT_DIR) {
+		push(&ks->proc, &ks->nproc, xstrdup(name));
+		return;
+	}
+	if (type != DT_REG && type != DT_UNKNOWN)
+		return;		/* links (mounts, net), ... */
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return;		/* gone meanwhile */
+	if (S_ISDIR(st.st_mode))
+		push(&ks->proc, &ks->nproc, xstrdup(name));
+	else if (!S_ISREG(st.st_mode))
+		return;
+	else if (!(st.st_mode & S_IROTH)) {
+		if (!cap_gated(name))
+			push(&ks->mask, &ks->nmask, xstrdup(name));
+	} else if (st.st_mode & 0222)
+		push(&ks->proc, &ks->nproc, xstrdup(name));
+}
+
+/*
+ * The top level of /proc.  The kernel lists its own entries first, then
+ * "self", "thread-self" and one directory per process
+ * (proc_root_readdir() in fs/proc/root.c), so the scan reads in small
+ * batches and stops at the first process: listing every process cost a
+ * launch time in proportion to the host's process count (and more than
+ * KSTATE_MAX_ENTRIES of them made it fail).  Entries after the first
+ * process would be missed, so any other order (a process before "self"
+ * and "thread-self", another entry after them) fails the scan.
+ */
 static int scan_proc(struct kstate *ks, const char *proc_dir, char **err)
 {
-	struct dirent *de;
-	struct stat st;
-	size_t seen = 0;
-	DIR *d;
+	union {
+		char bytes[2048];
+		struct dirent64 align;
+	} buf;
+	size_t seen = 0, off;
+	bool self = false, thread_self = false, done = false;
+	ssize_t n = 0;
 	int dfd;
 
-	d = opendir(proc_dir);
-	if (!d) {
+	dfd = open(proc_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0) {
 		*err = xasprintf("cannot list %s: %s", proc_dir,
 				 strerror(errno));
 		return -1;
 	}
-	dfd = dirfd(d);
-	while ((de = readdir(d)) != NULL) {
-		if (++seen > KSTATE_MAX_ENTRIES) {
-			closedir(d);
-			*err = xasprintf("%s has more than %d entries",
-					 proc_dir, KSTATE_MAX_ENTRIES);
-			return -1;
-		}
-		if (de->d_name[0] == '.' || all_digits(de->d_name) ||
-		    strcmp(de->d_name, "self") == 0 ||
-		    strcmp(de->d_name, "thread-self") == 0)
-			continue;
-		/*
-		 * bubblewrap covers irq and bus itself where they are
-		 * writable; pressure is writable by every user by design
-		 * (per-fd PSI triggers).
-		 */
-		if (strcmp(de->d_name, "irq") == 0 ||
-		    strcmp(de->d_name, "bus") == 0 ||
-		    strcmp(de->d_name, "pressure") == 0)
-			continue;
-		/*
-		 * Every other directory is bound read-only without looking
-		 * inside: walking them (fs, tty, driver, acpi, ...) to skip
-		 * those without a writable file cost the launch more than
-		 * the few extra mounts the sandbox's init makes, and a
-		 * directory bound whole cannot grow a writable entry later
-		 * (a module loaded after the scan).  The type comes from
-		 * readdir; only files are stat()ed, for their mode.
-		 */
-		if (de->d_type == DT_DIR) {
-			push(&ks->proc, &ks->nproc, xstrdup(de->d_name));
-			continue;
-		}
-		if (de->d_type != DT_REG && de->d_type != DT_UNKNOWN)
-			continue;	/* links (self, mounts, net), ... */
-		if (fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-			continue;	/* gone meanwhile */
-		if (S_ISDIR(st.st_mode)) {
-			push(&ks->proc, &ks->nproc, xstrdup(de->d_name));
-		} else if (!S_ISREG(st.st_mode)) {
-			continue;
-		} else if (!(st.st_mode & S_IROTH)) {
-			if (!cap_gated(de->d_name))
-				push(&ks->mask, &ks->nmask,
-				     xstrdup(de->d_name));
-		} else if (st.st_mode & 0222) {
-			push(&ks->proc, &ks->nproc, xstrdup(de->d_name));
+	while (!done && (n = getdents64(dfd, buf.bytes, sizeof(buf))) > 0) {
+		for (off = 0; off < (size_t)n && !done;) {
+			const struct dirent64 *de =
+				(const void *)(buf.bytes + off);
+
+			off += de->d_reclen;
+			if (++seen > KSTATE_MAX_ENTRIES) {
+				*err = xasprintf("%s has more than %d entries "
+						 "before its processes",
+						 proc_dir, KSTATE_MAX_ENTRIES);
+				close(dfd);
+				return -1;
+			}
+			if (strcmp(de->d_name, "self") == 0) {
+				self = true;
+			} else if (strcmp(de->d_name, "thread-self") == 0) {
+				thread_self = true;
+			} else if (all_digits(de->d_name) && self &&
+				   thread_self) {
+				done = true;	/* the processes: the end */
+			} else if (all_digits(de->d_name) || self ||
+				   thread_self) {
+				*err = xasprintf("%s lists '%s' out of the "
+						 "kernel's order (its own "
+						 "entries, then self, "
+						 "thread-self and the "
+						 "processes); not trusting "
+						 "the scan", proc_dir,
+						 de->d_name);
+				close(dfd);
+				return -1;
+			} else {
+				scan_entry(ks, dfd, de->d_name, de->d_type);
+			}
 		}
 	}
-	closedir(d);
+	if (n < 0) {
+		*err = xasprintf("cannot list %s: %s", proc_dir,
+				 strerror(errno));
+		close(dfd);
+		return -1;
+	}
+	close(dfd);
 	/* readdir order is the kernel's; sort for a stable list. */
 	if (ks->nproc)
 		qsort(ks->proc, ks->nproc, sizeof(*ks->proc), cmp_str);
