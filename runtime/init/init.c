@@ -318,13 +318,18 @@ static void apply_setup(struct setup *s)
 {
 	char err[512];
 
-	/* While /proc/sys is still writable: the mounts may close it. */
-	if (s->has_idmap && init_limit_userns(err, sizeof(err)) < 0)
-		fail("%s", err);
+	/*
+	 * The user-namespace limit while /proc/sys is writable: before the
+	 * mounts close it, after the procfs the list mounts (if any).
+	 */
 	if (s->mounts_fd >= 0) {
-		if (init_mounts_apply(s->mounts_fd, err, sizeof(err)) < 0)
+		if (init_mounts_apply(s->mounts_fd, s->has_idmap ?
+				      init_limit_userns : NULL, err,
+				      sizeof(err)) < 0)
 			fail("%s", err);
 		close(s->mounts_fd);
+	} else if (s->has_idmap && init_limit_userns(err, sizeof(err)) < 0) {
+		fail("%s", err);
 	}
 	if (s->has_idmap &&
 	    init_enter_userns(s->uid, s->gid, err, sizeof(err)) < 0)

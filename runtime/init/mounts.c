@@ -9,8 +9,9 @@
  * bind.  The flags are bubblewrap's: every bind nosuid and nodev,
  * read-only binds read-only down their whole tree, a writable bind
  * writable at its top; a tmpfs nosuid and nodev with its mode; a
- * read-only remount of one mount only.  The encoding is parsed here with
- * every length checked, though it comes from vbox-exec.
+ * read-only remount of one mount only.  --dev and --proc are made as
+ * bubblewrap 0.8 makes them (make_dev(), make_proc()).  The encoding is
+ * parsed here with every length checked, though it comes from vbox-exec.
  */
 #include <config.h>
 
@@ -63,6 +64,8 @@ enum {
 	K_BIND_RW = 2,
 	K_BIND_RO_TRY = 3,
 	K_BIND_RW_TRY = 4,
+	K_DEV = 5,
+	K_PROC = 6,
 	K_TMPFS = 7,
 	K_DIR = 8,
 	K_REMOUNT_RO = 9,
@@ -142,6 +145,13 @@ static int make_path(char *path, bool dir, mode_t mode)
 	return 0;
 }
 
+/* @dest into @buf (PATH_MAX), which make_path() may write into. */
+static char *path_copy(char *buf, const char *dest)
+{
+	snprintf(buf, PATH_MAX, "%s", dest);
+	return buf;
+}
+
 static int setattr(int dfd, const char *path, unsigned flags, uint64_t set,
 		   uint64_t clr)
 {
@@ -193,12 +203,200 @@ fail_errno:
 	return -1;
 }
 
+/*
+ * A clone of the device node @node as the sandbox shows it (a bind of
+ * the host's), made writable and device-capable again: the sandbox's
+ * read-only bind of the host set read-only and nodev on it, bubblewrap's
+ * own bind of the host node keeps the host mount's flags plus nosuid.
+ * A flag the host mount has is locked in this user namespace (clearing
+ * it fails with EPERM) and stays, as with bubblewrap.
+ */
+static int clone_node(const char *node, char *err, size_t errlen)
+{
+	static const uint64_t clear[] = {
+		MOUNT_ATTR_RDONLY | MOUNT_ATTR_NODEV, MOUNT_ATTR_NODEV,
+		MOUNT_ATTR_RDONLY,
+	};
+	size_t i;
+	int fd;
+
+	fd = (int)syscall(SYS_open_tree, AT_FDCWD, node,
+			  OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
+	if (fd < 0)
+		return fail(err, errlen, "cannot take '%s': %s", node,
+			    strerror(errno));
+	if (setattr(fd, "", AT_EMPTY_PATH, MOUNT_ATTR_NOSUID, 0) < 0)
+		goto fail_errno;
+	for (i = 0; i < sizeof(clear) / sizeof(clear[0]); i++) {
+		if (setattr(fd, "", AT_EMPTY_PATH, 0, clear[i]) == 0)
+			break;
+		if (errno != EPERM)
+			goto fail_errno;
+	}
+	return fd;
+fail_errno:
+	fail(err, errlen, "cannot take '%s': %s", node, strerror(errno));
+	close(fd);
+	return -1;
+}
+
+/* Attach the clone @fd onto a new empty file @dir/@name (mode 0444). */
+static int attach_node(int fd, const char *dir, const char *name, char *err,
+		       size_t errlen)
+{
+	char path[PATH_MAX];
+	int f;
+
+	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >=
+	    (int)sizeof(path))
+		return fail(err, errlen, "'%s/%s' is too long", dir, name);
+	f = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY,
+		 0444);
+	if (f < 0 || close(f) < 0 ||
+	    syscall(SYS_move_mount, fd, "", AT_FDCWD, path,
+		    MOVE_MOUNT_F_EMPTY_PATH) < 0)
+		return fail(err, errlen, "cannot bind a device onto '%s': %s",
+			    path, strerror(errno));
+	return 0;
+}
+
+/* The symbolic link @dir/@name -> @target. */
+static int make_link(const char *target, const char *dir, const char *name,
+		     char *err, size_t errlen)
+{
+	char path[PATH_MAX];
+
+	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >=
+	    (int)sizeof(path) || symlink(target, path) < 0)
+		return fail(err, errlen, "cannot make the link '%s/%s': %s",
+			    dir, name, strerror(errno));
+	return 0;
+}
+
+/*
+ * --dev @dest as bubblewrap 0.8 makes it: a tmpfs (mode 0755, nosuid,
+ * nodev) with binds of the host's null, zero, full, random, urandom and
+ * tty, the stdio and fd and core links, shm, a new devpts instance with
+ * ptmx, and, when the launcher's fd 1 is a terminal (@tty, its host
+ * path), a bind of it as console.  The nodes are cloned from the
+ * sandbox's view of the host (vbox-exec made sure the same host paths
+ * show there) before the tmpfs hides it.
+ */
+static int make_dev(const char *tty, const char *dest, char *err,
+		    size_t errlen)
+{
+	static const char *const nodes[] = {
+		"null", "zero", "full", "random", "urandom", "tty",
+	};
+	static const char *const links[][2] = {
+		{ "stdin", "/proc/self/fd/0" }, { "stdout", "/proc/self/fd/1" },
+		{ "stderr", "/proc/self/fd/2" }, { "fd", "/proc/self/fd" },
+		{ "core", "/proc/kcore" },
+	};
+	enum { NNODES = sizeof(nodes) / sizeof(nodes[0]) };
+	char path[PATH_MAX], src[32];
+	int fds[NNODES + 1], console = -1, ret = -1;
+	size_t i, n = 0;
+
+	for (i = 0; i < NNODES; i++) {
+		snprintf(src, sizeof(src), "/dev/%s", nodes[i]);
+		fds[n] = clone_node(src, err, errlen);
+		if (fds[n] < 0)
+			goto out;
+		n++;
+	}
+	if (tty[0]) {
+		console = clone_node(tty, err, errlen);
+		if (console < 0)
+			goto out;
+		fds[n++] = console;
+	}
+	if (make_path(path_copy(path, dest), true, 0755) < 0 ||
+	    mount("tmpfs", dest, "tmpfs", MS_NOSUID | MS_NODEV,
+		  "mode=0755") < 0) {
+		fail(err, errlen, "cannot mount a tmpfs on '%s': %s", dest,
+		     strerror(errno));
+		goto out;
+	}
+	for (i = 0; i < NNODES; i++)
+		if (attach_node(fds[i], dest, nodes[i], err, errlen) < 0)
+			goto out;
+	for (i = 0; i < sizeof(links) / sizeof(links[0]); i++)
+		if (make_link(links[i][1], dest, links[i][0], err, errlen) < 0)
+			goto out;
+	if (snprintf(path, sizeof(path), "%s/shm", dest) >= (int)sizeof(path) ||
+	    mkdir(path, 0755) < 0 ||
+	    snprintf(path, sizeof(path), "%s/pts", dest) >= (int)sizeof(path) ||
+	    mkdir(path, 0755) < 0 ||
+	    mount("devpts", path, "devpts", MS_NOSUID | MS_NOEXEC,
+		  "newinstance,ptmxmode=0666,mode=620") < 0) {
+		fail(err, errlen, "cannot make '%s': %s", path,
+		     strerror(errno));
+		goto out;
+	}
+	if (make_link("pts/ptmx", dest, "ptmx", err, errlen) < 0)
+		goto out;
+	if (console >= 0 &&
+	    attach_node(console, dest, "console", err, errlen) < 0)
+		goto out;
+	ret = 0;
+out:
+	for (i = 0; i < n; i++)
+		close(fds[i]);
+	return ret;
+}
+
+/*
+ * --proc @dest as bubblewrap makes it: a new procfs of the sandbox's PID
+ * namespace (nosuid, noexec, nodev), then, before bubblewrap's covers,
+ * @limit (the nested user-namespace limit, which needs this /proc/sys
+ * writable), then read-only binds of sys, sysrq-trigger, irq and bus
+ * wherever this process may write them.
+ */
+static int make_proc(const char *dest, int (*limit)(char *, size_t),
+		     char *err, size_t errlen)
+{
+	static const char *const cover[] = {
+		"sys", "sysrq-trigger", "irq", "bus",
+	};
+	char path[PATH_MAX];
+	size_t i;
+
+	if (make_path(path_copy(path, dest), true, 0755) < 0 ||
+	    mount("proc", dest, "proc", MS_NOSUID | MS_NOEXEC | MS_NODEV,
+		  NULL) < 0)
+		return fail(err, errlen, "cannot mount proc on '%s': %s", dest,
+			    strerror(errno));
+	if (limit && limit(err, errlen) < 0)
+		return -1;
+	for (i = 0; i < sizeof(cover) / sizeof(cover[0]); i++) {
+		if (snprintf(path, sizeof(path), "%s/%s", dest, cover[i]) >=
+		    (int)sizeof(path))
+			return fail(err, errlen, "'%s' is too long", dest);
+		if (access(path, W_OK) < 0) {
+			if (errno == EACCES || errno == ENOENT ||
+			    errno == EROFS)
+				continue;
+			return fail(err, errlen, "cannot access '%s': %s",
+				    path, strerror(errno));
+		}
+		if (bind(K_BIND_RO, path, path, err, errlen) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 static int one_mount(unsigned kind, unsigned mode, const char *src,
-		     char *dest, char *err, size_t errlen)
+		     char *dest, int (*limit)(char *, size_t), char *err,
+		     size_t errlen)
 {
 	char opts[32];
 
 	switch (kind) {
+	case K_DEV:
+		return make_dev(src, dest, err, errlen);
+	case K_PROC:
+		return make_proc(dest, limit, err, errlen);
 	case K_BIND_RO:
 	case K_BIND_RW:
 	case K_BIND_RO_TRY:
@@ -229,22 +427,36 @@ static int one_mount(unsigned kind, unsigned mode, const char *src,
 	}
 }
 
-static int apply(struct cursor *c, char *err, size_t errlen)
+/*
+ * Walk the list; with @run, make each mount.  @limit runs right after a
+ * --proc's procfs is mounted, or before the first mount when the list
+ * has none (*@has_proc says which, from a first walk without @run).
+ */
+static int walk(struct cursor *c, bool run, bool *has_proc,
+		int (*limit)(char *, size_t), char *err, size_t errlen)
 {
 	static char src[PATH_MAX], dest[PATH_MAX];
 	uint32_t flags, n, i, row;
 	uint16_t mode;
 	uint8_t kind, zero;
 
+	c->off = 0;
 	if (get(c, &flags, 4) < 0 || flags || get(c, &n, 4) < 0)
 		return fail(err, errlen, "bad mount list header");
+	if (run && limit && !*has_proc && limit(err, errlen) < 0)
+		return -1;
 	for (i = 0; i < n; i++) {
 		if (get(c, &kind, 1) < 0 || get(c, &zero, 1) < 0 || zero ||
 		    get(c, &mode, 2) < 0 || mode > 07777 ||
 		    get(c, &row, 4) < 0 || get_path(c, src) < 0 ||
-		    get_path(c, dest) < 0 || !dest[0])
+		    get_path(c, dest) < 0 || !dest[0] ||
+		    (kind == K_PROC && !run && *has_proc))
 			return fail(err, errlen, "bad mount %u", i);
-		if (one_mount(kind, mode, src, dest, err, errlen) < 0)
+		if (!run) {
+			*has_proc = *has_proc || kind == K_PROC;
+			continue;
+		}
+		if (one_mount(kind, mode, src, dest, limit, err, errlen) < 0)
 			return -1;
 	}
 	if (c->off != c->len)
@@ -252,9 +464,11 @@ static int apply(struct cursor *c, char *err, size_t errlen)
 	return 0;
 }
 
-int init_mounts_apply(int fd, char *err, size_t errlen)
+int init_mounts_apply(int fd, int (*limit)(char *, size_t), char *err,
+		      size_t errlen)
 {
 	static char cwd[PATH_MAX];
+	bool has_proc = false;
 	struct cursor c;
 	struct stat st;
 	void *map;
@@ -273,7 +487,9 @@ int init_mounts_apply(int fd, char *err, size_t errlen)
 	c.off = 0;
 	/* Modes are the list's, as bubblewrap's --perms. */
 	old = umask(0);
-	ret = apply(&c, err, errlen);
+	ret = walk(&c, false, &has_proc, limit, err, errlen);
+	if (ret == 0)
+		ret = walk(&c, true, &has_proc, limit, err, errlen);
 	umask(old);
 	munmap(map, (size_t)st.st_size);
 	if (ret < 0)

@@ -13,11 +13,14 @@
 
 /*
  * init_mounts_apply - make the mounts encoded in the memfd @fd (plan/
- * linux_artifact.h's encoding; binds, tmpfs, directories, read-only
- * remounts only), in order, with the new mount API; then re-enter the
- * working directory so that it is seen through the new mounts.
+ * linux_artifact.h's encoding; binds, --dev, --proc, tmpfs, directories,
+ * read-only remounts), in order, with the new mount API; then re-enter
+ * the working directory so that it is seen through the new mounts.
+ * @limit (NULL: none) runs while /proc/sys is writable: right after the
+ * list's procfs is mounted, else before the first mount.
  */
-int init_mounts_apply(int fd, char *err, size_t errlen);
+int init_mounts_apply(int fd, int (*limit)(char *, size_t), char *err,
+		      size_t errlen);
 
 /*
  * init_limit_userns - make user namespaces impossible to create below

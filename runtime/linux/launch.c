@@ -575,7 +575,7 @@ static int launch_sandbox(struct tree *t, const struct launch_request *req,
 	struct pin *pins = NULL;
 	struct strv followed = { 0 };
 	size_t npins = 0;
-	char *err = NULL;
+	char *err = NULL, *tty;
 	bool knows;
 	double t0;
 	size_t i;
@@ -668,11 +668,17 @@ static int launch_sandbox(struct tree *t, const struct launch_request *req,
 	}
 	vx_log("placeholders: %zu made, %zu held in all (registry %s)",
 	       sa.created, reg.nheld, reg.dir);
-	/* Last: everything above read the whole mount list. */
-	sandbox_split_init_mounts(&sa);
+	/*
+	 * Last: everything above read the whole mount list.  bubblewrap
+	 * gives its /dev a console when fd 1 is a terminal.
+	 */
+	tty = isatty(1) ? ttyname(1) : NULL;
+	tty = tty ? xstrdup(tty) : NULL;
+	sandbox_split_init_mounts(&sa, tty);
+	free(tty);
 	if (sa.init_mounts.n)
-		vx_log("the sandbox's init makes the last %zu mounts (bubblewrap "
-		       "%zu)", sa.init_mounts.n, sa.lx.n);
+		vx_log("the sandbox's init makes %zu mounts (bubblewrap %zu)",
+		       sa.init_mounts.n, sa.lx.n);
 	status = start_and_wait(t, req, bwrap, &sa);
 	/* Ours are removed by phreg_end() once nobody holds them. */
 	sa.created = 0;

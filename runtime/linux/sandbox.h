@@ -20,7 +20,8 @@
  *   5. --chdir DIR, the child's working directory;
  *   6. when the tail of the mount list holds SANDBOX_INIT_MOUNTS_MIN
  *      mounts or more that the sandbox's init can make exactly as
- *      bubblewrap would, that tail moves to the init (@init_mounts):
+ *      bubblewrap would, that tail moves to the init (@init_mounts),
+ *      with the --dev and --proc before it where they commute:
  *      bubblewrap re-reads the whole mount table for every bind, the
  *      init does not.  bubblewrap then keeps the
  *      capabilities (--uid 0 --gid 0 --cap-add ALL) and the init, after
@@ -110,12 +111,15 @@ int sandbox_build(const struct plan *plan, const char *plan_path,
 
 /*
  * sandbox_split_init_mounts - step 6: move the longest tail of mounts the
- * init can make to @sa->init_mounts, when it is long enough.  Called
- * last, right before the start, once everything that reads the whole
- * mount list (pins, walls, placeholders, the registry's tmpfs) has; never
- * for --dry-run, whose line cannot carry the init's setup.
+ * init can make to @sa->init_mounts, with the --dev and --proc mounts
+ * before it that the init can make and that commute with what stays,
+ * when that is long enough.  @tty is the terminal on fd 1 (bubblewrap's
+ * /dev/console) or NULL; the init's --dev carries it as its source.
+ * Called last, right before the start, once everything that reads the
+ * whole mount list (pins, walls, placeholders, the registry's tmpfs) has;
+ * never for --dry-run, whose line cannot carry the init's setup.
  */
-void sandbox_split_init_mounts(struct sandbox *sa);
+void sandbox_split_init_mounts(struct sandbox *sa, const char *tty);
 
 /*
  * placeholders_create - mkdir every placeholder, in order, failing if one

@@ -1,0 +1,133 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# tests/exec_init_devproc.sh - the sandbox's init makes bubblewrap's
+# --dev and --proc itself where they commute with what bubblewrap keeps
+# (doc/launcher.md, "Mounts in the init").  The /dev and /proc the
+# command sees must be the ones bubblewrap builds: the same entries,
+# types, modes, device numbers and link targets in /dev, the same mount
+# options for every mount at or below /dev and for /proc and its covers,
+# a working /dev/null, /dev/urandom and /dev/ptmx, /dev/console on a
+# terminal, a /proc of the sandbox's own processes whose sysrq-trigger
+# cannot be written.  Compared with bubblewrap itself building the same
+# list, as root and again as an unprivileged uid when the suite runs as
+# root.  A plan that mounts below /dev keeps --dev with bubblewrap.
+
+. "${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
+
+: "${VBOXC:?VBOXC must name the vboxc binary}"
+: "${VBOX_EXEC:?VBOX_EXEC must name the vbox-exec binary}"
+require_launcher
+
+chmod 755 "$workdir"
+W=$workdir/w
+mkdir -p "$W"
+chmod 777 "$W"
+cd "$workdir"
+printf '[fs]\nrw: %s\n' "$W" >p.rules
+"$VBOXC" compile --target=linux --emit=plan -o p.plan p.rules
+printf '[fs]\nrw: %s\nrw: /dev/shm\n' "$W" >shm.rules
+"$VBOXC" compile --target=linux --emit=plan -o shm.plan shm.rules
+chmod 644 p.plan shm.plan
+
+# What the command reports of /dev and /proc, sorted where bubblewrap
+# and the init may differ in order only (mount order of siblings).
+# /proc/sys is left out: as root the kernel-state wall binds it
+# read-only, which bubblewrap alone does not (exec_walls.sh checks it).
+# The process count is last: the init is one process more than
+# bubblewrap alone.
+cat >show.sh <<'EOF'
+for f in /dev/* /dev/pts/*; do
+	stat -c '%n %F %a %u %g %t:%T %N' "$f"
+done
+awk '$5 == "/dev" || $5 ~ /^\/dev\// || $5 == "/proc" ||
+     $5 == "/proc/sysrq-trigger" ||
+     $5 == "/proc/irq" || $5 == "/proc/bus" {
+	split($0, h, " - "); split(h[2], t, " ")
+	print "mount", $5, $6, t[1], t[3] }' /proc/self/mountinfo | sort
+echo x >/dev/null && echo "null writable"
+[ "$(head -c 16 /dev/urandom | wc -c)" = 16 ] && echo "urandom readable"
+if (exec 3<>/dev/ptmx) 2>/dev/null; then echo "ptmx opens"; fi
+if (echo x >/proc/sysrq-trigger) 2>/dev/null; then echo "SYSRQ WRITTEN"; fi
+echo "processes $(ls /proc | grep -c '^[0-9]')"
+EOF
+chmod 644 show.sh
+
+# as WHO CMD... - run CMD as root (WHO=root) or as uid/gid 65534
+as() {
+	_who=$1
+	shift
+	if [ "$_who" = root ]; then
+		"$@"
+	else
+		setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"
+	fi
+}
+
+users=root
+if [ "$(id -u)" != 0 ]; then
+	users=$(id -u)
+elif command -v setpriv >/dev/null 2>&1; then
+	users="root nobody"
+else
+	echo "# setpriv missing: the unprivileged run is skipped"
+fi
+
+for who in $users; do
+	run as "$who" "$VBOX_EXEC" --log p.plan -- sh show.sh
+	is "$rc" 0 "$who: the command runs"
+	cp out vbox.out
+	check "$who: the init made --dev and --proc (bubblewrap keeps 2)" \
+		grep -q "the sandbox's init makes [0-9]* mounts (bubblewrap 2)" \
+		err
+	# bubblewrap alone, with the plan's own mounts in the same order.
+	run as "$who" "$BWRAP" --new-session --die-with-parent \
+		--unshare-user --unshare-pid --unshare-ipc --unshare-uts \
+		--unshare-cgroup-try --unshare-net --as-pid-1 --cap-drop ALL \
+		--ro-bind / / --dev /dev --proc /proc --bind "$W" "$W" \
+		--remount-ro /dev -- sh "$workdir/show.sh"
+	is "$rc" 0 "$who: the same list under bubblewrap alone runs"
+	cp out bwrap.out
+	grep -v '^processes ' out >bwrap.cmp
+	grep -v '^processes ' vbox.out >vbox.cmp
+	if diff -u bwrap.cmp vbox.cmp >diff.out; then
+		ok "$who: /dev and /proc are bubblewrap's"
+	else
+		not_ok "$who: /dev and /proc are bubblewrap's"
+		sed 's/^/# /' diff.out
+	fi
+	check "$who: ... /dev/null is writable" grep -qx "null writable" vbox.out
+	check "$who: ... /dev/urandom is readable" \
+		grep -qx "urandom readable" vbox.out
+	check "$who: ... /dev/ptmx opens (a devpts of its own)" \
+		grep -qx "ptmx opens" vbox.out
+	check "$who: ... /proc/sysrq-trigger cannot be written" \
+		sh -c '! grep -q SYSRQ vbox.out'
+	check "$who: ... /proc shows the sandbox's processes only" \
+		grep -qx "processes [1-5]" vbox.out
+	check "$who: ... /dev/console only on a terminal" \
+		sh -c '! grep -q "^/dev/console" vbox.out'
+done
+
+# On a terminal bubblewrap binds it as /dev/console; so does the init.
+if command -v script >/dev/null 2>&1; then
+	script -qec "'$VBOX_EXEC' p.plan -- sh -c 'stat -Lc \"%F %t:%T\" \
+/dev/console /proc/self/fd/1'" /dev/null >tty.out 2>&1 || :
+	tr -d '\r' <tty.out >tty.txt
+	is "$(sed -n 1p tty.txt)" "$(sed -n 2p tty.txt)" \
+		"on a terminal: /dev/console is the terminal on fd 1"
+	check "... a character device" grep -q "^character special file" \
+		tty.txt
+else
+	ok "# SKIP no script(1) for a terminal"
+	ok "# SKIP no script(1) for a terminal"
+fi
+
+# A plan that mounts below /dev: --dev must stay first, with bubblewrap.
+run "$VBOX_EXEC" --log shm.plan -- sh -c 'echo x >/dev/shm/vbox-t && \
+rm /dev/shm/vbox-t && echo shm'
+is "$rc" 0 "a plan with a mount below /dev runs"
+check "... --dev stays with bubblewrap" \
+	sh -c '! grep -q "init makes [0-9]* mounts (bubblewrap 2)" err'
+check "... and its mount below /dev works" grep -qx shm out
+
+done_testing
