@@ -81,7 +81,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (plan.target == TARGET_LINUX &&
 	    sandbox_build(&plan, "/nonexistent/vbox-fuzz/plan.bin", "/", true,
 			  &sa, &err) == 0) {
-		sandbox_split_init_mounts(&sa);
+		/* With and without a terminal (the init's /dev/console). */
+		sandbox_split_init_mounts(&sa, size & 1 ? "/dev/pts/0" : NULL);
 		lx_render(&sa.lx, &out);
 		wbuf_release(&out);
 		sandbox_release(&sa);
