@@ -52,35 +52,17 @@ echo "processes $(ls /proc | grep -c '^[0-9]')"
 EOF
 chmod 644 show.sh
 
-# as WHO CMD... - run CMD as root (WHO=root) or as uid/gid 65534
-as() {
-	_who=$1
-	shift
-	if [ "$_who" = root ]; then
-		"$@"
-	else
-		setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"
-	fi
-}
-
-users=root
-if [ "$(id -u)" != 0 ]; then
-	users=$(id -u)
-elif command -v setpriv >/dev/null 2>&1; then
-	users="root nobody"
-else
-	echo "# setpriv missing: the unprivileged run is skipped"
-fi
+set_users
 
 for who in $users; do
-	run as "$who" "$VBOX_EXEC" --log p.plan -- sh show.sh
+	run as_user "$who" "$VBOX_EXEC" --log p.plan -- sh show.sh
 	is "$rc" 0 "$who: the command runs"
 	cp out vbox.out
 	check "$who: the init made --dev and --proc (bubblewrap keeps 2)" \
 		grep -q "the sandbox's init makes [0-9]* mounts (bubblewrap 2)" \
 		err
 	# bubblewrap alone, with the plan's own mounts in the same order.
-	run as "$who" "$BWRAP" --new-session --die-with-parent \
+	run as_user "$who" "$BWRAP" --new-session --die-with-parent \
 		--unshare-user --unshare-pid --unshare-ipc --unshare-uts \
 		--unshare-cgroup-try --unshare-net --as-pid-1 --cap-drop ALL \
 		--ro-bind / / --dev /dev --proc /proc --bind "$W" "$W" \

@@ -39,31 +39,13 @@ chmod -R a+rwX "$W"
 chmod 644 p.plan
 P=$workdir/p.plan
 
-# as WHO CMD... - run CMD as root (WHO=root) or as uid/gid 65534
-as() {
-	_who=$1
-	shift
-	if [ "$_who" = root ]; then
-		"$@"
-	else
-		setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"
-	fi
-}
-
-users=root
-if [ "$(id -u)" != 0 ]; then
-	users=$(id -u)
-elif command -v setpriv >/dev/null 2>&1; then
-	users="root nobody"
-else
-	echo "# setpriv missing: the unprivileged run is skipped"
-fi
+set_users
 
 host_userns_limit=$(cat /proc/sys/user/max_user_namespaces)
 for who in $users; do
-	want_uid=$(as "$who" id -u)
-	want_gid=$(as "$who" id -g)
-	run as "$who" "$VBOX_EXEC" --log "$P" -- sh -c '
+	want_uid=$(as_user "$who" id -u)
+	want_gid=$(as_user "$who" id -g)
+	run as_user "$who" "$VBOX_EXEC" --log "$P" -- sh -c '
 		echo "uid $(id -u) gid $(id -g)"
 		grep "^Cap" /proc/self/status | sort
 		cat '"$W"'/d3/file
@@ -107,7 +89,7 @@ for who in $users; do
 		"$who: host side: user.max_user_namespaces unchanged"
 
 	# A working directory inside a hole is seen through the hole.
-	run as "$who" "$VBOX_EXEC" -C "$W/d4" "$P" -- sh -c \
+	run as_user "$who" "$VBOX_EXEC" -C "$W/d4" "$P" -- sh -c \
 		'cat file; echo x >here || echo "cwd read-only"'
 	is "$rc" 0 "$who: -C inside a hole runs"
 	check "$who: ... and the hole holds there" grep -qx "cwd read-only" out

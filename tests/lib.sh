@@ -129,3 +129,27 @@ require_launcher() {
 	VBOX_BWRAP=$BWRAP
 	export VBOX_BWRAP
 }
+
+# as_user WHO CMD... - run CMD as root (WHO=root) or as uid/gid 65534
+as_user() {
+	_who=$1
+	shift
+	if [ "$_who" = root ]; then
+		"$@"
+	else
+		setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"
+	fi
+}
+
+# set_users - $users: "root nobody" when the suite runs as root and has
+# setpriv (the launcher tests run as both), else the running uid.
+set_users() {
+	users=root
+	if [ "$(id -u)" != 0 ]; then
+		users=$(id -u)
+	elif command -v setpriv >/dev/null 2>&1; then
+		users="root nobody"
+	else
+		echo "# setpriv missing: the unprivileged run is skipped"
+	fi
+}
