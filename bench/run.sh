@@ -14,6 +14,8 @@
 #   BENCH_OUT        also write the result table to this file
 #   BENCH_STRICT     1: exit 1 when a target is missed (default: report only)
 #   BENCH_TIMER      hyperfine|date (default: hyperfine when installed)
+#   VBOX_EXEC, VBOX_EXEC_BEFORE, BENCH_WALLS_RUNS, BENCH_WALLS_REPS
+#                    for bench/walls.sh (the walls' cost)
 # shellcheck disable=SC2016 # awk programs are single-quoted on purpose
 set -eu
 export LC_ALL=C
@@ -190,6 +192,9 @@ VBOXC=$VBOXC AWK=$AWK BENCH_TIMER=$BENCH_TIMER BENCH_RUNS=$runs \
 	BENCH_RESULTS=$out sh "$here/scale.sh"
 VBOXC=$VBOXC AWK=$AWK BENCH_TIMER=$BENCH_TIMER BENCH_RESULTS=$out \
 	sh "$here/launch.sh"
+# the walls' cost (bench/walls.sh; set VBOX_EXEC_BEFORE to a vbox-exec
+# built before the walls for the launch ratio)
+VBOXC=$VBOXC sh "$here/walls.sh" | tee -a "$out"
 if [ -n "${BENCH_OUT:-}" ]; then
 	cp "$out" "$BENCH_OUT"
 	echo "results written to $BENCH_OUT"
