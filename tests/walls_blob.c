@@ -7,14 +7,18 @@
  *   walls_blob MOUNT... -- PROGRAM [ARG...]
  *
  * MOUNT is "--bind SRC DEST", "--ro-bind SRC DEST", "--dev DEST" or
- * "--proc DEST".  The walls are prepared as under "@default net open"
+ * "--proc DEST"; "--pin PATH" pins PATH as vbox-exec pins a granted
+ * path (its device and inode now, checked by the init on the mount
+ * point PATH).  The walls are prepared as under "@default net open"
  * (no socket supervisor when Landlock scopes abstract sockets; the
  * helper refuses to run otherwise), sent in CH_SETUP on a socket pair
  * whose init end is fd 3 of PROGRAM (pass vbox-init --channel=3), and
  * PROGRAM is exec'd.  Prints "landlock ABI" on stderr first.
  *
  * tests/exec_walls_landlock.sh uses it to show that Landlock refuses a
- * write that the mounts of a different, hand-built list allow.
+ * write that the mounts of a different, hand-built list allow;
+ * tests/exec_pin_mountpoint.sh that a pin does not hold where the bind
+ * did not land.
  */
 #include <vbox.h>
 
@@ -22,15 +26,20 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "channel.h"
 #include "linux_artifact.h"
+#include "pin.h"
 #include "walls/walls.h"
 
 int main(int argc, char **argv)
 {
 	struct lx_artifact lx;
+	struct pin pins[8];
+	size_t npins = 0;
+	struct stat st;
 	struct ch_msg *m;
 	struct walls w;
 	char *err = NULL;
@@ -48,6 +57,17 @@ int main(int argc, char **argv)
 			i += 2;
 		} else if (strcmp(argv[i], "--dev") == 0 && i + 1 < argc) {
 			lx_add(&lx, LX_DEV, NULL, argv[++i], 0, LX_ROW_NONE);
+		} else if (strcmp(argv[i], "--pin") == 0 && i + 1 < argc &&
+			   npins < array_size(pins)) {
+			if (stat(argv[++i], &st) < 0) {
+				fprintf(stderr, "walls_blob: %s: %s\n",
+					argv[i], strerror(errno));
+				return 2;
+			}
+			pins[npins].dest = argv[i];
+			pins[npins].dev = (uint64_t)st.st_dev;
+			pins[npins].ino = (uint64_t)st.st_ino;
+			npins++;
 		} else if (strcmp(argv[i], "--proc") == 0 && i + 1 < argc) {
 			lx_add(&lx, LX_PROC, NULL, argv[++i], 0, LX_ROW_NONE);
 		} else {
@@ -60,7 +80,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: walls_blob MOUNT... -- PROGRAM...\n");
 		return 2;
 	}
-	if (walls_prepare(&lx, true, NULL, 0, &w, &err) < 0) {
+	if (walls_prepare(&lx, true, pins, npins, &w, &err) < 0) {
 		fprintf(stderr, "walls_blob: %s\n", err);
 		return 1;
 	}

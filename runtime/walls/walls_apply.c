@@ -6,6 +6,9 @@
 #include <config.h>
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/openat2.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -14,11 +17,67 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "landlock.h"
 #include "seccomp.h"
 #include "walls.h"
+
+/* openat2() with @resolve; the fd, or -1. */
+static int open_resolved(int dirfd, const char *path, uint64_t flags,
+			 uint64_t resolve)
+{
+	struct open_how how = {
+		.flags = flags | O_PATH | O_CLOEXEC,
+		.resolve = resolve,
+	};
+
+	return (int)syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
+}
+
+/*
+ * Does the pin on mount point @path hold?  The path has no symbolic link
+ * in the sandbox, is the host file checked (@dev, @ino), and is a mount
+ * point: a component swapped for a link when the mount was made and
+ * swapped back since would have carried the bind elsewhere and left
+ * @path the unmounted original, which the device and inode alone cannot
+ * tell.  (Resolving its last component from its parent without crossing
+ * a mount fails with EXDEV exactly when something is mounted there.)
+ */
+static bool pin_holds(const char *path, uint64_t dev, uint64_t ino)
+{
+	char parent[PATH_MAX];
+	const char *base;
+	struct stat st;
+	int fd, pfd;
+	bool ok;
+
+	fd = open_resolved(AT_FDCWD, path, 0, RESOLVE_NO_SYMLINKS);
+	if (fd < 0)
+		return false;
+	ok = fstat(fd, &st) == 0 && (uint64_t)st.st_dev == dev &&
+	     (uint64_t)st.st_ino == ino;
+	close(fd);
+	base = strrchr(path, '/');
+	if (!ok || !base || !base[1])
+		return ok;	/* "/" is a mount point */
+	if ((size_t)(base - path) >= sizeof(parent))
+		return false;
+	memcpy(parent, path, (size_t)(base - path));
+	parent[base - path] = '\0';
+	pfd = open_resolved(AT_FDCWD, parent[0] ? parent : "/", O_DIRECTORY,
+			    RESOLVE_NO_SYMLINKS);
+	if (pfd < 0)
+		return false;
+	fd = open_resolved(pfd, base + 1, 0, RESOLVE_NO_SYMLINKS |
+			   RESOLVE_NO_XDEV | RESOLVE_BENEATH);
+	ok = fd < 0 && errno == EXDEV;
+	if (fd >= 0)
+		close(fd);
+	close(pfd);
+	return ok;
+}
 
 int walls_apply(int fd, int *listener, int *abi, const char **what)
 {
@@ -92,8 +151,7 @@ int walls_apply(int fd, int *listener, int *abi, const char **what)
 		q = memchr(p, '\0', (size_t)(end - p));
 		if (!q)
 			goto out;
-		if (stat(p, &st) < 0 || (uint64_t)st.st_dev != ph.dev ||
-		    (uint64_t)st.st_ino != ph.ino) {
+		if (!pin_holds(p, ph.dev, ph.ino)) {
 			snprintf(pinmsg, sizeof(pinmsg), "granted path '%.*s' "
 				 "is not the one checked on the host (it "
 				 "changed before the mount)", 200, p);
