@@ -58,8 +58,8 @@ for who in $users; do
 	run as_user "$who" "$VBOX_EXEC" --log p.plan -- sh show.sh
 	is "$rc" 0 "$who: the command runs"
 	cp out vbox.out
-	check "$who: the init made --dev and --proc (bubblewrap keeps 2)" \
-		grep -q "the sandbox's init makes [0-9]* mounts (bubblewrap 2)" \
+	check "$who: the init made --dev, --proc and the writable root (bubblewrap keeps 1)" \
+		grep -q "the sandbox's init makes [0-9]* mounts (bubblewrap 1)" \
 		err
 	# bubblewrap alone, with the plan's own mounts in the same order.
 	run as_user "$who" "$BWRAP" --new-session --die-with-parent \
@@ -109,7 +109,46 @@ run "$VBOX_EXEC" --log shm.plan -- sh -c 'echo x >/dev/shm/vbox-t && \
 rm /dev/shm/vbox-t && echo shm'
 is "$rc" 0 "a plan with a mount below /dev runs"
 check "... --dev stays with bubblewrap" \
-	sh -c '! grep -q "init makes [0-9]* mounts (bubblewrap 2)" err'
+	sh -c '! grep -q "init makes [0-9]* mounts (bubblewrap 1)" err'
 check "... and its mount below /dev works" grep -qx shm out
+
+# Host mounts and the writable root (as root, who can mount on the
+# host).  A host mount below a writable root: bubblewrap carries it with
+# the host's flags, so the root's bind stays with bubblewrap.  A
+# writable root that is itself a read-only host mount: the init's bind
+# stays read-only, as bubblewrap's would.
+if [ "$(id -u)" = 0 ]; then
+	S=$workdir/sub-root
+	R=$workdir/ro-root
+	mkdir -p "$S/m" "$R"
+	if mount -t tmpfs -o size=1m vbox-test "$S/m" &&
+	   mount -t tmpfs -o ro,size=1m vbox-test "$R"; then
+		printf '[fs]\nrw: %s\nrw: %s\n' "$S" "$R" >m.rules
+		"$VBOXC" compile --target=linux --emit=plan -o m.plan m.rules
+		run "$VBOX_EXEC" --log m.plan -- sh -c "
+			echo x >$S/m/f && echo 'submount writable'
+			echo x >$S/f && echo 'root writable'
+			(echo x >$R/f) 2>/dev/null || echo 'ro root read-only'"
+		is "$rc" 0 "host mounts: the command runs"
+		check "... a writable root with a host mount below it stays with bubblewrap" \
+			sh -c '! grep -q "init makes [0-9]* mounts (bubblewrap 1)" err'
+		check "... the host mount below it is writable, as bubblewrap makes it" \
+			grep -qx "submount writable" out
+		check "... host side: the file is there" test -f "$S/m/f"
+		check "... the root itself is writable" grep -qx "root writable" out
+		check "... a read-only host mount as a writable root stays read-only" \
+			grep -qx "ro root read-only" out
+	else
+		for i in 1 2 3 4 5 6; do
+			ok "# SKIP cannot mount a tmpfs on the host"
+		done
+	fi
+	umount "$S/m" 2>/dev/null || :
+	umount "$R" 2>/dev/null || :
+else
+	for i in 1 2 3 4 5 6; do
+		ok "# SKIP host mounts need root"
+	done
+fi
 
 done_testing

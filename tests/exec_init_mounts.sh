@@ -62,12 +62,12 @@ for who in $users; do
 		# /proc binds: the init makes them after its own write to
 		# /proc/sys/user, so the count depends on the host's /proc.
 		check "$who: the init made the mounts (kernel-state wall too)" \
-			grep -q "the sandbox's init makes [0-9]* mounts (bubblewrap 2)" err
+			grep -q "the sandbox's init makes [0-9]* mounts (bubblewrap 1)" err
 		check "$who: ... /proc/sys read-only in the sandbox" \
 			grep -qx "sysctl read-only" out
 	else
 		check "$who: the init made the mounts, /dev and /proc too" \
-			grep -q "the sandbox's init makes 43 mounts (bubblewrap 2)" err
+			grep -q "the sandbox's init makes 44 mounts (bubblewrap 1)" err
 	fi
 	check "$who: the caller's uid and gid" \
 		grep -qx "uid $want_uid gid $want_gid" out

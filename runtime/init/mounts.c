@@ -178,10 +178,18 @@ static int bind(unsigned kind, const char *src, char *dest, char *err,
 		return fail(err, errlen, "cannot take '%s': %s", src,
 			    strerror(errno));
 	}
+	/*
+	 * A writable bind is writable at its top.  Its source may be shown
+	 * through the sandbox's read-only bind of the host (sandbox.c makes
+	 * sure no host mount lies below it); a host mount that is itself
+	 * read-only is locked so in this user namespace (EPERM) and stays
+	 * read-only, as bubblewrap's bind of it would.
+	 */
 	if (setattr(fd, "", AT_EMPTY_PATH | AT_RECURSIVE,
 		    MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
 		    (ro ? MOUNT_ATTR_RDONLY : 0), 0) < 0 ||
-	    (!ro && setattr(fd, "", AT_EMPTY_PATH, 0, MOUNT_ATTR_RDONLY) < 0))
+	    (!ro && setattr(fd, "", AT_EMPTY_PATH, 0, MOUNT_ATTR_RDONLY) < 0 &&
+	     errno != EPERM))
 		goto fail_errno;
 	if (lstat(dest, &st) < 0) {
 		struct stat sst;

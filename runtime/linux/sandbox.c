@@ -327,17 +327,46 @@ static bool same_path_bind(const struct lx_mount *m)
 	return m && lx_kind_is_bind(m->kind) && strcmp(m->src, m->dest) == 0;
 }
 
+/* Is any host mount point strictly below @dir?  (@v sorted by strcmp.) */
+static bool host_mount_below(char *const *v, size_t n, const char *dir)
+{
+	size_t lo = 0, hi = n, klen;
+	char *key;
+	bool below;
+
+	if (strcmp(dir, "/") == 0)
+		return n > 1 || (n == 1 && strcmp(v[0], "/") != 0);
+	/* Those below DIR start with "DIR/" and sort together: find the
+	 * first entry not before it. */
+	key = xasprintf("%s/", dir);
+	klen = strlen(key);
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(v[mid], key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	below = lo < n && strncmp(v[lo], key, klen) == 0;
+	free(key);
+	return below;
+}
+
 /*
  * Can the init make mount @i, after mounts 0..i-1, exactly as bubblewrap
  * would?  bubblewrap takes a bind's source from the host; the init sees
  * it through the sandbox, which shows the same thing only where the
  * source is inside a bind of the same host path (or is bubblewrap's own
- * /dev/null).  A writable bind is taken only from a writable region, so
- * the flags it inherits are the ones bubblewrap would give.
+ * /dev/null).  A writable bind shown through a read-only one is made
+ * writable at its top, which is all bubblewrap's bind is: only where no
+ * host mount lies below it (bubblewrap would carry those with the
+ * host's flags, the init's clone has the read-only ones of the sandbox).
  */
-static bool init_can_mount(const struct lx_artifact *a, size_t i,
+static bool init_can_mount(const struct sandbox *sa, size_t i,
 			   const struct pathmap *shown)
 {
+	const struct lx_artifact *a = &sa->lx;
 	const struct lx_mount *m = &a->m[i], *e;
 
 	switch ((enum lx_kind)m->kind) {
@@ -365,7 +394,9 @@ static bool init_can_mount(const struct lx_artifact *a, size_t i,
 			return false;
 		if (m->kind == LX_BIND_RW || m->kind == LX_BIND_RW_TRY)
 			return e->kind == LX_BIND_RW ||
-			       e->kind == LX_BIND_RW_TRY;
+			       e->kind == LX_BIND_RW_TRY ||
+			       !host_mount_below(sa->host_mounts,
+						 sa->nhost_mounts, m->src);
 		return true;
 	case LX_DEV:
 	case LX_PROC:
@@ -452,7 +483,7 @@ void sandbox_split_init_mounts(struct sandbox *sa, const char *tty)
 	for (i = 0; i < a->n; i++) {
 		const struct lx_mount *m = &a->m[i];
 
-		ok[i] = init_can_mount(a, i, &shown);
+		ok[i] = init_can_mount(sa, i, &shown);
 		make[i] = init_can_make(a, i, &shown, tty);
 		if (m->dest && m->kind != LX_REMOUNT_RO && m->kind != LX_DIR)
 			pathmap_put_max(&shown, m->dest, i);
@@ -562,6 +593,10 @@ int sandbox_build(const struct plan *plan, const char *plan_path,
 			err) < 0)
 		goto out;
 	out->kstate = kstate_apply(&ks, &l.sandbox);
+	out->host_mounts = ks.host;
+	out->nhost_mounts = ks.nhost;
+	ks.host = NULL;
+	ks.nhost = 0;
 	kstate_free(&ks);
 	l.sandbox.chdir = xstrdup(workdir);
 
@@ -656,6 +691,9 @@ void sandbox_release(struct sandbox *sa)
 	for (i = 0; i < sa->nplaceholders; i++)
 		free(sa->placeholders[i]);
 	free(sa->placeholders);
+	for (i = 0; i < sa->nhost_mounts; i++)
+		free(sa->host_mounts[i]);
+	free(sa->host_mounts);
 	strv_release(&sa->host_notes);
 	strv_release(&sa->warnings);
 	for (i = 0; i < sa->ncreates; i++)

@@ -62,6 +62,9 @@ struct plan;
  * @init_mounts: the mounts the init makes (step 6; no flags), in order
  *               after every mount of @lx
  * @kstate: mounts the kernel-state wall added (runtime/walls/kstate.h)
+ * @host_mounts: every mount point of the host, sorted (owned; from the
+ *               kernel-state scan): step 6 asks which lie below a bind
+ * @nhost_mounts: number of @host_mounts
  * @host_notes: one line per row whose effect depended on the host (a
  *              missing path, what was done), for --log and --dry-run
  * @warnings: the lines of @host_notes where a row grants less than it
@@ -79,6 +82,8 @@ struct sandbox {
 	bool dropped_disable_userns;
 	bool guarded_plan;
 	struct lx_artifact init_mounts;
+	char **host_mounts;
+	size_t nhost_mounts;
 	size_t kstate;
 	struct strv host_notes;
 	struct strv warnings;

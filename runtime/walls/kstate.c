@@ -256,6 +256,7 @@ static int scan_mounts(struct kstate *ks, const char *mountinfo, char **err)
 		unescape(f[4]);
 		if (f[4][0] != '/')
 			continue;
+		push(&ks->host, &ks->nhost, xstrdup(f[4]));
 		/* The sandbox has its own /proc and /dev. */
 		if (below(f[4], "/proc") || below(f[4], "/dev"))
 			continue;
@@ -269,6 +270,8 @@ static int scan_mounts(struct kstate *ks, const char *mountinfo, char **err)
 	}
 	free(line);
 	fclose(fp);
+	if (ks->nhost)
+		qsort(ks->host, ks->nhost, sizeof(*ks->host), cmp_str);
 	return 0;
 fail:
 	free(line);
@@ -305,6 +308,7 @@ void kstate_free(struct kstate *ks)
 		return;
 	list_free(ks->proc);
 	list_free(ks->mask);
+	list_free(ks->host);
 	list_free(ks->mounts);
 	memset(ks, 0, sizeof(*ks));
 }

@@ -48,6 +48,10 @@ struct lx_artifact;
  * @nmask: number of @mask entries
  * @mounts: mount points to remount read-only at the end (owned)
  * @nmounts: number of @mounts
+ * @host: every mount point of the host, sorted (owned): not for this
+ *        wall, for the launcher's split of the mounts (sandbox.c), which
+ *        must know whether a bind carries host mounts below it
+ * @nhost: number of @host
  */
 struct kstate {
 	char **proc;
@@ -56,6 +60,8 @@ struct kstate {
 	size_t nmask;
 	char **mounts;
 	size_t nmounts;
+	char **host;
+	size_t nhost;
 };
 
 /*
