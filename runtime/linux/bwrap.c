@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "bwrap.h"
@@ -349,44 +350,32 @@ int bwrap_print_dry_run(const struct launch_request *req, const char *bwrap,
 	return ret;
 }
 
-int bwrap_args_memfd(const struct sandbox *sa, char **err)
+int bwrap_args_send(const struct sandbox *sa, int fd, char **err)
 {
 	struct wbuf b = { 0 };
 	const uint8_t *p;
 	size_t len;
-	int fd;
 
-	fd = memfd_create("vbox-exec-args", MFD_CLOEXEC | MFD_ALLOW_SEALING);
-	if (fd < 0) {
-		*err = xasprintf("memfd_create: %s", strerror(errno));
-		return -1;
-	}
 	/* The one place the sandbox becomes bubblewrap's arguments. */
 	lx_render(&sa->lx, &b);
 	p = b.p;
 	len = b.len;
-	errno = 0;
 	while (len > 0) {
-		ssize_t n = write(fd, p, len);
+		/* No SIGPIPE: a bubblewrap that died is reported as such. */
+		ssize_t n = send(fd, p, len, MSG_NOSIGNAL);
 
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n <= 0)
-			goto fail;
+		if (n <= 0) {
+			*err = xasprintf("cannot hand bubblewrap its "
+					 "arguments: %s",
+					 n < 0 ? strerror(errno) : "short");
+			wbuf_release(&b);
+			return -1;
+		}
 		p += n;
 		len -= (size_t)n;
 	}
-	/* Nobody can change the list once bubblewrap may read it. */
-	if (fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW |
-		  F_SEAL_WRITE | F_SEAL_SEAL) < 0 ||
-	    lseek(fd, 0, SEEK_SET) != 0)
-		goto fail;
 	wbuf_release(&b);
-	return fd;
-fail:
-	*err = xasprintf("cannot write the argument memfd: %s",
-			 strerror(errno ? errno : EIO));
-	wbuf_release(&b);
-	close(fd);
-	return -1;
+	return 0;
 }

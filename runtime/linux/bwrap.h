@@ -62,10 +62,11 @@ void bwrap_diagnose_userns(void);
 const char *init_path(void);
 
 /*
- * bwrap_args_memfd - a sealed memfd holding @sa's rendered argument list
- * at offset 0, for `--args`.  Returns the fd, or -1 with *@err.
+ * bwrap_args_send - render @sa's argument list (lx_render()) and send it
+ * whole on the stream socket @fd, bubblewrap's --args (the caller closes
+ * @fd: the end of the list).  0, or -1 with *@err.
  */
-int bwrap_args_memfd(const struct sandbox *sa, char **err);
+int bwrap_args_send(const struct sandbox *sa, int fd, char **err);
 
 /*
  * bwrap_argv - the whole command line after the argument memfd:

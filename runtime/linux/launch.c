@@ -155,6 +155,7 @@ struct tree {
 	bool started;
 	double t_spawn;
 	double t_started;
+	int args_fd;
 	struct walls walls;
 	struct unixsock *sup;
 	struct bridge bridge;
@@ -430,21 +431,114 @@ static void on_listener(struct init_link *l, int fd, void *ctx)
 }
 
 /* Everything the runner gets; *@pass as proc_spawn wants it. */
-static int open_fds(struct tree *t, const struct launch_request *req,
-		    const struct sandbox *sa, int pass[BWRAP_NFDS], char **err)
+/*
+ * Start bubblewrap before the instantiation, its argument list to come
+ * on a socket (its fd BWRAP_FD_ARGS; @t->args_fd is ours): its exec,
+ * dynamic loading and start-up run on another processor while vbox-exec
+ * instantiates the plan, pins the paths and prepares the walls
+ * (bench/README.md).  bubblewrap reads the whole list before it makes
+ * anything, so until send_args() it has built nothing; a launch that
+ * fails meanwhile kills it (abort_start()).  The sandbox's init never
+ * runs the command without vbox-exec's CH_SETUP either.
+ */
+static int start_early(struct tree *t, const struct launch_request *req,
+		       const char *bwrap, char **err)
 {
+	int pass[BWRAP_NFDS] = { -1, -1, -1 }, sv[2];
 	const char *init = init_path();
+	struct proc_spawn sp;
+	char **argv = NULL;
+	int ret = -1;
+	size_t i;
+	pid_t pid;
 
+	/* the egress proxy, before the init asks for its sockets */
+	if (bridge_prepare(&t->bridge, req->plan, err) < 0 ||
+	    bridge_start(&t->bridge, supervisor_loop(&t->sv), req->plan,
+			 req->env, err) < 0)
+		return -1;
 	pass[BWRAP_FD_INIT] = open(init, O_RDONLY | O_CLOEXEC);
 	if (pass[BWRAP_FD_INIT] < 0) {
 		*err = xasprintf("cannot open the sandbox's init %s: %s",
 				 init, strerror(errno));
-		return -1;
+		goto out;
 	}
-	pass[BWRAP_FD_ARGS] = bwrap_args_memfd(sa, err);
-	if (pass[BWRAP_FD_ARGS] < 0)
-		return -1;
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0) {
+		*err = xasprintf("cannot make the argument socket: %s",
+				 strerror(errno));
+		goto out;
+	}
+	t->args_fd = sv[0];
+	pass[BWRAP_FD_ARGS] = sv[1];
 	if (init_link_open(&t->link, err) < 0)
+		goto out;
+	pass[BWRAP_FD_CHANNEL] = t->link.peer;
+	/*
+	 * Orphans of the tree (the sandbox's init once bubblewrap is gone)
+	 * come to vbox-exec, which reaps them: no zombie outlives it.
+	 */
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1) < 0) {
+		*err = xasprintf("cannot become a child subreaper: %s",
+				 strerror(errno));
+		goto out;
+	}
+	argv = bwrap_argv(bwrap, req);
+	sp.path = bwrap;
+	sp.argv = argv;
+	sp.envp = t->bridge.envp ? t->bridge.envp : req->env->v;
+	sp.pass = pass;
+	sp.npass = BWRAP_NFDS;
+	t->t_spawn = proc_now_ms();
+	pid = supervisor_spawn(&t->sv, &sp, err);
+	if (pid < 0)
+		goto out;
+	t->runner = pid;
+	/* The runner has its copy; ours would keep the channel open. */
+	init_link_handed_over(&t->link);
+	pass[BWRAP_FD_CHANNEL] = -1;
+	ret = 0;
+out:
+	for (i = 0; i < BWRAP_NFDS; i++)
+		if (pass[i] >= 0 && i != BWRAP_FD_CHANNEL)
+			close(pass[i]);
+	bwrap_argv_free(argv);
+	return ret;
+}
+
+/*
+ * The launch failed before bubblewrap had its arguments: it is still
+ * reading them and has made nothing.  Kill it first, then close the
+ * socket (an end of the list must never reach it), then reap it.
+ */
+static void abort_start(struct tree *t)
+{
+	int status;
+
+	if (t->runner > 0) {
+		kill(t->runner, SIGKILL);
+		if (t->args_fd >= 0) {
+			close(t->args_fd);
+			t->args_fd = -1;
+		}
+		while (waitpid(t->runner, &status, 0) < 0 && errno == EINTR)
+			;
+		t->runner = 0;
+	}
+	if (t->args_fd >= 0) {
+		close(t->args_fd);
+		t->args_fd = -1;
+	}
+}
+
+/* The sandbox is decided: hand bubblewrap its list, the init its setup. */
+static int send_setup(struct tree *t, const struct launch_request *req,
+		      const struct sandbox *sa, char **err)
+{
+	int rc = bwrap_args_send(sa, t->args_fd, err);
+
+	close(t->args_fd);
+	t->args_fd = -1;
+	if (rc < 0)
 		return -1;
 	t->link.on_ready = on_ready;
 	t->link.walls_fd = t->walls.fd;
@@ -455,57 +549,20 @@ static int open_fds(struct tree *t, const struct launch_request *req,
 		t->link.nlisten = t->bridge.nports;
 		t->link.on_listener = on_listener;
 	}
-	if (init_link_setup(&t->link, req, sa, err) < 0)
-		return -1;
-	pass[BWRAP_FD_CHANNEL] = t->link.peer;
-	return 0;
+	return init_link_setup(&t->link, req, sa, err);
 }
 
-static int start_and_wait(struct tree *t, const struct launch_request *req,
-			  const char *bwrap, const struct sandbox *sa)
+/* Supervise the started tree to its end; vbox-exec's exit status. */
+static int wait_tree(struct tree *t, const struct launch_request *req)
 {
-	int pass[BWRAP_NFDS] = { -1, -1, -1 };
-	int status = EXIT_LAUNCHER;
 	struct proc_result res;
-	struct proc_spawn sp;
-	char **argv = NULL, *err = NULL;
-	size_t i;
-	pid_t pid;
+	char *err = NULL;
+	int status;
 
-	/* the egress proxy, before the init asks for its sockets */
-	if (bridge_prepare(&t->bridge, req->plan, &err) < 0 ||
-	    bridge_start(&t->bridge, supervisor_loop(&t->sv), req->plan,
-			 req->env, &err) < 0)
-		goto out_err;
-	if (open_fds(t, req, sa, pass, &err) < 0)
-		goto out_err;
-	/*
-	 * Orphans of the tree (the sandbox's init once bubblewrap is gone)
-	 * come to vbox-exec, which reaps them: no zombie outlives it.
-	 */
-	if (prctl(PR_SET_CHILD_SUBREAPER, 1) < 0) {
-		err = xasprintf("cannot become a child subreaper: %s",
-				strerror(errno));
-		goto out_err;
-	}
-	argv = bwrap_argv(bwrap, req);
-	sp.path = bwrap;
-	sp.argv = argv;
-	sp.envp = t->bridge.envp ? t->bridge.envp : req->env->v;
-	sp.pass = pass;
-	sp.npass = BWRAP_NFDS;
-	t->t_spawn = proc_now_ms();
-	pid = supervisor_spawn(&t->sv, &sp, &err);
-	if (pid < 0)
-		goto out_err;
-	t->runner = pid;
-	/* The runner has its copy; ours would keep the channel open. */
-	init_link_handed_over(&t->link);
-	pass[BWRAP_FD_CHANNEL] = -1;
 	if (init_link_watch(&t->link, supervisor_loop(&t->sv), &err) < 0) {
 		/* The tree is started: end it, then report. */
 		tree_kill(t);
-		kill(pid, SIGKILL);
+		kill(t->runner, SIGKILL);
 		vx_error("%s", err);
 		free(err);
 		err = NULL;
@@ -524,20 +581,9 @@ static int start_and_wait(struct tree *t, const struct launch_request *req,
 	status = outcome(t, &res);
 	if (res.timed_out)
 		vx_timed_out(req->timeout_ms);
-	goto out;
-
-out_err:
-	vx_error("%s", err);
-	free(err);
-out:
-	for (i = 0; i < BWRAP_NFDS; i++)
-		if (pass[i] >= 0 && i != BWRAP_FD_CHANNEL)
-			close(pass[i]);
-	bwrap_argv_free(argv);
 	return status;
 }
 
-/* --log: which walls this launch has (doc/launcher.md, "Walls"). */
 static void log_walls(const struct walls *w, const struct sandbox *sa)
 {
 	vx_log("walls: kernel state read-only (%zu mounts added); "
@@ -576,7 +622,7 @@ static int launch_sandbox(struct tree *t, const struct launch_request *req,
 	struct strv followed = { 0 };
 	size_t npins = 0;
 	char *err = NULL, *tty;
-	bool knows;
+	bool knows, waited = false;
 	double t0;
 	size_t i;
 	int status = EXIT_LAUNCHER;
@@ -590,20 +636,24 @@ static int launch_sandbox(struct tree *t, const struct launch_request *req,
 	 * what exists) until this launch holds what it mounts over.
 	 */
 	memset(&reg, 0, sizeof(reg));
+	memset(&sa, 0, sizeof(sa));
 	reg.dirfd = reg.lockfd = reg.watch_fd = -1;
+	if (!req->dry_run && start_early(t, req, bwrap, &err) < 0) {
+		vx_error("%s", err);
+		free(err);
+		goto out;
+	}
 	if (!req->dry_run && phreg_begin(&reg, &err) < 0) {
 		vx_error("%s", err);
 		free(err);
-		phreg_end(&reg);
-		return EXIT_LAUNCHER;
+		goto out;
 	}
 	t0 = proc_now_ms();
 	if (sandbox_build(req->plan, req->plan_path, req->workdir, knows, &sa,
 			  &err) < 0) {
 		vx_error("%s", err);
 		free(err);
-		phreg_end(&reg);
-		return EXIT_LAUNCHER;
+		goto out;
 	}
 	vx_log("stage: instantiation took %.3f ms (%zu launch rows, %zu "
 	       "placeholders, %zu mounts, %zu hardening flags added)",
@@ -679,10 +729,23 @@ static int launch_sandbox(struct tree *t, const struct launch_request *req,
 	if (sa.init_mounts.n)
 		vx_log("the sandbox's init makes %zu mounts (bubblewrap %zu)",
 		       sa.init_mounts.n, sa.lx.n);
-	status = start_and_wait(t, req, bwrap, &sa);
+	waited = true;
+	if (send_setup(t, req, &sa, &err) < 0) {
+		vx_error("%s", err);
+		free(err);
+		/* bubblewrap may have its list: end the whole tree. */
+		tree_kill(t);
+		kill(t->runner, SIGKILL);
+		(void)wait_tree(t, req);
+	} else {
+		status = wait_tree(t, req);
+	}
 	/* Ours are removed by phreg_end() once nobody holds them. */
 	sa.created = 0;
 out:
+	/* Not yet handed its list, bubblewrap is killed before it has any. */
+	if (!waited)
+		abort_start(t);
 	free(pins);
 	strv_release(&followed);
 	phreg_end(&reg);
@@ -698,6 +761,7 @@ int launch_run(const struct launch_request *req)
 	int status = EXIT_LAUNCHER;
 
 	t->init_pidfd = t->cmd_pidfd = -1;
+	t->args_fd = -1;
 	t->link.sock = t->link.peer = -1;
 	t->walls.fd = -1;
 	/* Before anything exists on the host that must be cleaned up. */
