@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * bwrap.h - bubblewrap itself: which one runs, what it supports, the
- * argument memfd it reads, the init's command line, and the --dry-run
+ * argument list it reads, the init's command line, and the --dry-run
  * line (doc/launcher.md, "How a launch works").
  *
  * The fds bubblewrap gets, in proc_spawn order (fd 3 + index):
  *   3  the init binary (vbox-init), executed as /proc/self/fd/3 so it
  *      runs even where the policy hides its path;
- *   4  a sealed memfd with the rendered argument list (`--args 4`);
+ *   4  its end of the argument socket, the rendered list (`--args 4`);
  *   5  the init's end of the init channel (runtime/channel.h).
  */
 #ifndef VBOX_BWRAP_H
@@ -69,7 +69,7 @@ const char *init_path(void);
 int bwrap_args_send(const struct sandbox *sa, int fd, char **err);
 
 /*
- * bwrap_argv - the whole command line after the argument memfd:
+ * bwrap_argv - the whole command line around the argument list:
  * BWRAP --args 4 -- /proc/self/fd/3 --channel=5 --
  * COMMAND [ARG...]; NULL-terminated, the strings owned by the vector
  * (free with bwrap_argv_free()).
