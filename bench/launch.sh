@@ -3,7 +3,8 @@
 # launch time grows with the plan (10, 100, 1,000 rows).  Run by run.sh
 # ("make bench"); see bench/README.md.
 #
-# First two targets, each one hyperfine run:
+# First two targets, each one run of interleaved hyperfine rounds
+# (medians_of() below):
 #
 #   launch cost   vbox-exec PLAN -- /bin/true for the one-row plan
 #                 "rw: W" against the bare
@@ -46,6 +47,8 @@
 #   BENCH_LAUNCH_RUNS  timed runs per command, at least 10 (default: 60;
 #                      10 for tables over 100 rows, where bubblewrap
 #                      itself takes seconds)
+#   BENCH_LAUNCH_ROUNDS the first two targets' runs are split into this
+#                      many interleaved hyperfine rounds (default: 6)
 #   BENCH_TIMER        hyperfine|date (default: hyperfine when installed)
 #   BENCH_RESULTS      also append the result lines to this file
 set -eu
@@ -57,6 +60,8 @@ AWK=${AWK:-awk}
 sizes=${BENCH_LAUNCH_ROWS:-10 100 1000}
 runs=${BENCH_LAUNCH_RUNS:-60}
 [ "$runs" -ge 10 ] 2>/dev/null || runs=10
+rounds=${BENCH_LAUNCH_ROUNDS:-6}
+[ "$rounds" -ge 1 ] 2>/dev/null || rounds=1
 results=${BENCH_RESULTS:-/dev/null}
 if [ -z "${BENCH_TIMER:-}" ]; then
 	if command -v hyperfine >/dev/null 2>&1; then
@@ -129,19 +134,41 @@ medians() {
 	echo
 }
 
-# medians_of RUNS CMD... - one hyperfine run of every CMD; their medians
-# in milliseconds, in order
+# medians_of RUNS CMD... - every CMD RUNS times, in BENCH_LAUNCH_ROUNDS
+# interleaved hyperfine rounds (hyperfine runs one command's runs in a
+# block; on a shared machine the speed drifts between blocks, which
+# alone moved the ratio by +-0.1), without a shell between (-N: these
+# commands take a few ms, less than the shell's start hyperfine would
+# subtract); the medians of all runs of each CMD, in milliseconds.
 medians_of() {
 	_runs=$1
 	shift
-	if ! hyperfine --style none --runs "$_runs" --warmup 3 \
-		--export-csv "$work/hf.csv" "$@" >/dev/null 2>"$work/hf.err"; then
-		cat "$work/hf.err" >&2
-		echo "bench: launch: a command failed" >&2
-		return 1
-	fi
-	tail -n "$#" "$work/hf.csv" |
-		"$AWK" -F, '{ printf "%.2f ", $(NF - 4) * 1e3 }'
+	_per=$(( (_runs + rounds - 1) / rounds ))
+	[ "$_per" -ge 3 ] || _per=3
+	: >"$work/times"
+	_r=0
+	while [ "$_r" -lt "$rounds" ]; do
+		if ! hyperfine -N --style none --runs "$_per" --warmup 3 \
+			--export-json "$work/hf.json" "$@" >/dev/null \
+			2>"$work/hf.err"; then
+			cat "$work/hf.err" >&2
+			echo "bench: launch: a command failed" >&2
+			return 1
+		fi
+		jq -r '.results | to_entries[] | .key as $k |
+			.value.times[] | "\($k) \(.)"' "$work/hf.json" \
+			>>"$work/times"
+		_r=$((_r + 1))
+	done
+	_k=0
+	for _c in "$@"; do
+		"$AWK" -v k="$_k" '$1 == k { print $2 }' "$work/times" |
+			sort -g | "$AWK" '{ v[NR] = $1 } END {
+				h = NR / 2
+				m = NR % 2 ? v[(NR + 1) / 2] : (v[h] + v[h + 1]) / 2
+				printf "%.2f ", m * 1e3 }'
+		_k=$((_k + 1))
+	done
 	echo
 }
 
@@ -153,7 +180,9 @@ verdict() {
 	"$AWK" -v r="$1" -v t="$2" 'BEGIN { print (r <= t) ? "ok" : "MISSED" }'
 }
 
-if [ "$BENCH_TIMER" = hyperfine ]; then
+if [ "$BENCH_TIMER" = hyperfine ] && ! command -v jq >/dev/null 2>&1; then
+	line "launch cost" - - - "skipped: no jq to read hyperfine's runs"
+elif [ "$BENCH_TIMER" = hyperfine ]; then
 	w=$work/cost
 	mkdir -p "$w/root"
 	printf '[fs]\nrw: %s\n' "$w/root" >"$w/one.rules"
