@@ -13,10 +13,7 @@
 : "${VBOX_EXEC:?VBOX_EXEC must name the vbox-exec binary}"
 : "${VBOXC:=${top_builddir:-.}/vboxc}"
 require_launcher
-BLOB=${top_builddir:-.}/tests/walls_blob
-INIT=${top_builddir:-.}/vbox-init
-[ -x "$BLOB" ] || skip_all "no $BLOB"
-[ -x "$INIT" ] || skip_all "no $INIT"
+require_walls_blob
 
 chmod 755 "$workdir"
 T=$workdir/t

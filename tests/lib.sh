@@ -153,3 +153,13 @@ set_users() {
 		echo "# setpriv missing: the unprivileged run is skipped"
 	fi
 }
+
+# require_walls_blob - $BLOB (tests/walls_blob, which hands vbox-init the
+# walls of a list) and $INIT (the build's vbox-init), or skip the whole
+# script saying which is missing.
+require_walls_blob() {
+	BLOB=${top_builddir:-.}/tests/walls_blob
+	INIT=${top_builddir:-.}/vbox-init
+	[ -x "$BLOB" ] || skip_all "no $BLOB"
+	[ -x "$INIT" ] || skip_all "no $INIT"
+}
