@@ -430,14 +430,13 @@ static void on_listener(struct init_link *l, int fd, void *ctx)
 	bridge_take_listener(&t->bridge, fd);
 }
 
-/* Everything the runner gets; *@pass as proc_spawn wants it. */
 /*
  * Start bubblewrap before the instantiation, its argument list to come
  * on a socket (its fd BWRAP_FD_ARGS; @t->args_fd is ours): its exec,
  * dynamic loading and start-up run on another processor while vbox-exec
  * instantiates the plan, pins the paths and prepares the walls
  * (bench/README.md).  bubblewrap reads the whole list before it makes
- * anything, so until send_args() it has built nothing; a launch that
+ * anything, so until send_setup() it has built nothing; a launch that
  * fails meanwhile kills it (abort_start()).  The sandbox's init never
  * runs the command without vbox-exec's CH_SETUP either.
  */
@@ -584,6 +583,7 @@ static int wait_tree(struct tree *t, const struct launch_request *req)
 	return status;
 }
 
+/* --log: which walls this launch has (doc/launcher.md, "Walls"). */
 static void log_walls(const struct walls *w, const struct sandbox *sa)
 {
 	vx_log("walls: kernel state read-only (%zu mounts added); "
