@@ -264,6 +264,31 @@ static const struct allowed allowed[] = {
 	{ "ptrace reaches the kernel", p_ptrace },
 };
 
+/*
+ * Every family below 64 but the four allowed, and a few above, is
+ * refused with EPERM (the filter groups them into blocks: a block one
+ * too wide or too narrow shows here).  The first family that is not
+ * refused, plus one, is the child's status; 0 when all are.
+ */
+static long c_families(void)
+{
+	static const int above[] = { 64, 65, 127, 128, 255, 1 << 16 };
+	int f;
+	size_t i;
+
+	for (f = 0; f < 64; f++) {
+		if (f == AF_UNIX || f == AF_INET || f == AF_INET6 ||
+		    f == AF_NETLINK)
+			continue;
+		if (socket(f, SOCK_DGRAM, 0) >= 0 || errno != EPERM)
+			_exit(f + 1);
+	}
+	for (i = 0; i < array_size(above); i++)
+		if (socket(above[i], SOCK_DGRAM, 0) >= 0 || errno != EPERM)
+			_exit(100 + (int)i);
+	return 0;
+}
+
 /* The deny list, under the program @name (set as loaded). */
 static void test_seccomp(const char *name)
 {
@@ -299,6 +324,10 @@ static void test_seccomp(const char *name)
 	for (i = 0; i < array_size(allowed); i++)
 		is_int(in_child(true, allowed[i].fn), 0, "%s: %s still works",
 		       name, allowed[i].name);
+	got = in_child(true, c_families);
+	if (!ok(got == 0, "%s: every other socket family is refused with "
+		"EPERM", name))
+		diag("  family %d was not (status %d)", got - 1, got);
 }
 
 /*
@@ -463,6 +492,8 @@ int main(void)
 	ok(seccomp_notify_available(), "this kernel has seccomp user "
 	   "notification");
 	loaded = &deny;
+	ok(in_child(false, c_families) != 0, "control: without a filter some "
+	   "family is not refused with EPERM (the family check can fail)");
 	test_seccomp("deny filter");
 	/* What the launcher loads when a socket supervisor runs. */
 	loaded = &supervised;
