@@ -11,12 +11,17 @@
  *   after it mounts at, above or below /proc, at the end of the list,
  *   where the sandbox's init can make them):
  *     --ro-bind /proc/X /proc/X  for every top-level /proc entry that is
- *                                a directory (sys, irq, bus, fs, acpi,
- *                                driver, pressure, ...) or a file with a
- *                                write bit (sysrq-trigger, mtrr, ...);
+ *                                a directory, bound whole (sys, fs, tty,
+ *                                acpi, driver, ...; not irq and bus,
+ *                                which bubblewrap covers, nor pressure,
+ *                                writable by every user by design) or a
+ *                                file with a write bit (sysrq-trigger,
+ *                                mtrr, ...);
  *     --ro-bind /dev/null /proc/X  for every top-level /proc file that
- *                                only its owner (root) may read (kmsg,
- *                                kcore, timer_list, slabinfo, ...): what
+ *                                only its owner (root) may read
+ *                                (timer_list, slabinfo, kpageflags, ...;
+ *                                not kmsg and kcore, which the kernel
+ *                                gates behind a capability): what
  *                                an ordinary user cannot read, a child
  *                                mapped to root does not read either;
  *   at the end of the list, over whatever the plan mounted there:
