@@ -137,7 +137,8 @@ static pid_t parent_of(pid_t pid)
  * @ns_dev, @ns_ino, @have_ns: its PID namespace
  * @cmd_pid, @cmd_pidfd: the command (0 and -1 until the init reported)
  * @started: the init reported: the command is about to be exec'd
- * @t_spawn, @t_started: clock readings for --log
+ * @t_spawn, @t_args, @t_started: clock readings for --log (bubblewrap's
+ *                               start, its argument list sent, CH_STARTED)
  * @walls: the walls prepared for this launch (runtime/walls/walls.h)
  * @sup: the socket supervisor, once the command's listener is taken
  */
@@ -154,6 +155,7 @@ struct tree {
 	int cmd_pidfd;
 	bool started;
 	double t_spawn;
+	double t_args;
 	double t_started;
 	int args_fd;
 	struct walls walls;
@@ -252,8 +254,10 @@ static void on_started(struct init_link *l, void *ctx)
 	t->t_started = proc_now_ms();
 	if (t->cmd_pid > 0)
 		t->cmd_pidfd = pidfd_open_(t->cmd_pid);
-	vx_log("stage: sandbox start took %.3f ms (command is host pid %d)",
-	       t->t_started - t->t_spawn, (int)t->cmd_pid);
+	vx_log("stage: sandbox start took %.3f ms from bubblewrap's start, "
+	       "%.3f ms from its argument list (command is host pid %d)",
+	       t->t_started - t->t_spawn, t->t_started - t->t_args,
+	       (int)t->cmd_pid);
 	if ((l->listener >= 0 && supervisor_take(t, l->listener) < 0) ||
 	    (l->listener < 0 && t->walls.notify)) {
 		if (l->listener < 0)
@@ -535,6 +539,7 @@ static int send_setup(struct tree *t, const struct launch_request *req,
 {
 	int rc = bwrap_args_send(sa, t->args_fd, err);
 
+	t->t_args = proc_now_ms();
 	close(t->args_fd);
 	t->args_fd = -1;
 	if (rc < 0)
