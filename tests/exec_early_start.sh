@@ -6,17 +6,22 @@
 # is a link the table does not follow, a placeholder that appeared)
 # must exit 125 with its message, run nothing, and leave no process
 # behind: checked by running vbox-exec under a subreaper that counts
-# what is left to reap once vbox-exec has exited.
+# what is left to reap once vbox-exec has exited, and on the host side
+# (no marker file).  As root and, under root, as uid 65534.
 
 . "${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
 
 : "${VBOXC:?VBOXC must name the vboxc binary}"
 : "${VBOX_EXEC:?VBOX_EXEC must name the vbox-exec binary}"
 require_launcher
-command -v python3 >/dev/null 2>&1 || skip_all "no python3"
+# The system python3: one reachable by uid 65534 too.
+PY=/usr/bin/python3
+[ -x "$PY" ] || skip_all "no $PY"
 
+chmod 755 "$workdir"
 cd "$workdir"
 mkdir -p w
+chmod 777 w
 ln -s /etc w/link
 printf '[fs]\nrw: %s/w\n' "$workdir" >ok.rules
 printf '[fs]\nrw: %s/w/link\n' "$workdir" >link.rules
@@ -45,13 +50,21 @@ while time.time() < deadline:
 print(rc, left)
 PYEOF
 
-run python3 reap.py "$VBOX_EXEC" link.plan -- sh -c "echo ran >$workdir/w/marker"
-is "$(cat out)" "125 0" "refused after the start: 125, nothing left to reap"
-check "... the refusal names the link" grep -q "is a symbolic link" err
-check "... the command never ran" test ! -e w/marker
+chmod 644 ok.plan link.plan reap.py
+set_users
+for who in $users; do
+	rm -f w/marker
+	run as_user "$who" "$PY" reap.py "$VBOX_EXEC" link.plan -- \
+		sh -c "echo ran >$workdir/w/marker"
+	is "$(cat out)" "125 0" \
+		"$who: refused after the start: 125, nothing left to reap"
+	check "$who: ... the refusal names the link" \
+		grep -q "is a symbolic link" err
+	check "$who: ... host side: the command never ran" test ! -e w/marker
 
-run python3 reap.py "$VBOX_EXEC" ok.plan -- sh -c "echo ran >$workdir/w/marker"
-is "$(cat out)" "0 0" "a launch that runs: 0, nothing left to reap"
-check "... the command ran" test -e w/marker
-
+	run as_user "$who" "$PY" reap.py "$VBOX_EXEC" ok.plan -- \
+		sh -c "echo ran >$workdir/w/marker"
+	is "$(cat out)" "0 0" "$who: a launch that runs: 0, nothing left to reap"
+	check "$who: ... host side: the command ran" test -e w/marker
+done
 done_testing
