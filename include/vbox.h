@@ -21,7 +21,6 @@
 
 #define __printf(a, b) __attribute__((format(printf, a, b)))
 #define __noreturn __attribute__((noreturn))
-#define __unused __attribute__((unused))
 #define __must_check __attribute__((warn_unused_result))
 
 #define array_size(arr) (sizeof(arr) / sizeof((arr)[0]))

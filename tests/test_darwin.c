@@ -997,7 +997,7 @@ static void test_injection(void)
 
 /* ---- (a) every darwin case in testdata/ ---- */
 
-static void run_case(const struct tl_case *tc, void *ctx __unused)
+static void run_case(const struct tl_case *tc, void *ctx)
 {
 	const struct tl_source src = {
 		.path = tc->path,
@@ -1008,6 +1008,7 @@ static void run_case(const struct tl_case *tc, void *ctx __unused)
 	};
 	struct tl_compiled c;
 
+	(void)ctx;
 	if (!ok(!tl_compile_source(&c, &src), "%s compiles for darwin",
 		tc->name)) {
 		tl_compiled_free(&c);

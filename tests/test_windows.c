@@ -979,10 +979,11 @@ static int check_case(const char *name, const char *what, const char *text,
 	return posture;
 }
 
-static void run_case(const struct tl_case *tc, void *ctx __unused)
+static void run_case(const struct tl_case *tc, void *ctx)
 {
 	char *open_text;
 
+	(void)ctx;
 	/*
 	 * Most cases keep the built-in deny posture, which windows refuses
 	 * as a whole; run their rows once more in the open posture so the

@@ -131,7 +131,7 @@ static int scan_proc(struct kstate *ks, const char *proc_dir, char **err)
 				 strerror(errno));
 		return -1;
 	}
-	while (!done && (n = getdents64(dfd, buf.bytes, sizeof(buf))) > 0) {
+	while (!done && (n = getdents64(dfd, (void *)buf.bytes, sizeof(buf))) > 0) {
 		for (off = 0; off < (size_t)n && !done;) {
 			const struct dirent64 *de =
 				(const void *)(buf.bytes + off);
