@@ -76,6 +76,9 @@ extern bool vx_log_enabled;
  */
 __attribute__((format(printf, 1, 2))) void vx_log(const char *fmt, ...);
 
+/* vx_log_origin - vx_log()'s time origin (proc_now_ms()'s clock). */
+double vx_log_origin(void);
+
 /* vx_error - "vbox-exec: MESSAGE" on stderr. */
 __attribute__((format(printf, 1, 2))) void vx_error(const char *fmt, ...);
 

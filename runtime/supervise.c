@@ -206,6 +206,12 @@ pid_t supervisor_spawn(struct supervisor *sv, const struct proc_spawn *sp,
 	return pid;
 }
 
+pid_t supervisor_spawn_helper(struct supervisor *sv,
+			      const struct proc_spawn *sp, char **err)
+{
+	return proc_start(sp, &sv->old_mask, err);
+}
+
 int supervisor_run(struct supervisor *sv, double timeout_ms,
 		   struct proc_result *res)
 {

@@ -110,6 +110,14 @@ pid_t supervisor_spawn(struct supervisor *sv, const struct proc_spawn *sp,
 		       char **err);
 
 /*
+ * supervisor_spawn_helper - start a helper of the launch as
+ * supervisor_spawn() starts the runner, but not watched: its owner reaps
+ * it.  Returns its pid, or -1 with *@err.
+ */
+pid_t supervisor_spawn_helper(struct supervisor *sv,
+			      const struct proc_spawn *sp, char **err);
+
+/*
  * supervisor_run - run the loop until the runner is reaped, ending the
  * tree @timeout_ms after the spawn (0: never), then call @ops->settle.
  * Fills *@res.  Returns 0, or -1 when waiting itself failed (the tree is

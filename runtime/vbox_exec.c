@@ -51,6 +51,11 @@ void vx_log(const char *fmt, ...)
 	fflush(stderr);
 }
 
+double vx_log_origin(void)
+{
+	return t_start;
+}
+
 void vx_error(const char *fmt, ...)
 {
 	va_list ap;

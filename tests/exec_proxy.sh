@@ -131,6 +131,58 @@ else
 	ok "# SKIP not root or no setpriv: the ordinary-user run needs both"
 fi
 
+# The proxy runs in its own process, vbox-proxy.  After a launch it is
+# gone and reaped; killed from the host while the command runs, its end
+# is reported and the command's connections through it fail: nothing
+# falls back to a direct path.
+proxy_pid() {
+	sed -n 's/.*served by .*vbox-proxy (host pid \([0-9]*\)).*/\1/p' "$1"
+}
+run "$VBOX_EXEC" --log plan -- true
+ppid_=$(proxy_pid err)
+check "--log names vbox-proxy's pid" [ -n "$ppid_" ]
+check "vbox-proxy is gone and reaped after the launch" \
+	[ -n "$ppid_" ] && [ ! -e "/proc/$ppid_" ]
+rm -f go
+"$VBOX_EXEC" --log plan -- sh -c 'i=0; while [ ! -e go ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i+1)); done; curl -s -o /dev/null -w "%{http_code}" --noproxy "" --max-time 10 "$1"; echo " curl $?"' \
+	sh "http://127.0.0.1:$P/size/10" >out 2>err &
+vpid=$!
+i=0
+while ! grep -q "sandbox init is host pid" err && [ $i -lt 200 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+ppid_=$(proxy_pid err)
+[ -n "$ppid_" ] && kill -9 "$ppid_"
+touch go
+wait "$vpid"
+rc=$?
+is "$rc" 0 "the command ran to its end without vbox-proxy"
+check "a request through the killed proxy fails (no direct path)" \
+	grep -Eq '^000 curl [1-9][0-9]*$' out
+check "vbox-proxy's end is reported" \
+	grep -q "the egress proxy (vbox-proxy) ended (signal 9) while the command ran" err
+check "and it was reaped" [ -n "$ppid_" ] && [ ! -e "/proc/$ppid_" ]
+
+# A launch whose vbox-proxy cannot start is refused before the command
+# runs: a copy of vbox-exec outside the build tree looks for the
+# installed one.
+cp "$VBOX_EXEC" ./vbox-exec-copy
+installed=$(./vbox-exec-copy --dry-run plan -- true 2>/dev/null |
+	sed -n "s|.*[ <']\(/[^ ']*\)/vbox-init.*|\1|p")
+if [ -n "$installed" ] && [ ! -e "$installed/vbox-proxy" ]; then
+	rm -f ran
+	run ./vbox-exec-copy plan -- touch ran
+	is "$rc" 125 "no vbox-proxy: the launch is refused (125)"
+	check "the message names the proxy" \
+		grep -q "cannot run $installed/vbox-proxy: No such file" err
+	check "the command did not run" [ ! -e ran ]
+else
+	ok "# SKIP vbox-proxy is installed at '$installed' (or no path found)"
+	ok "# SKIP as above"
+	ok "# SKIP as above"
+fi
+
 # a loopback row below 1024: the sandbox may not listen there, so it is
 # served through the proxy only, and the launch still works
 printf '@default net deny\n[net]\nallow: localhost:80\n' >low.rules

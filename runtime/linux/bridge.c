@@ -4,18 +4,32 @@
  */
 #include <vbox.h>
 
+#include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "bridge.h"
+#include "bwrap.h"
 #include "emit.h"
 #include "env.h"
 #include "ir.h"
 #include "launch.h"
+#include "pconfig.h"
 #include "plan.h"
 #include "planjudge.h"
+#include "process.h"
+#include "supervise.h"
+#include "wire.h"
+
+extern char **environ;
 
 /* First choices for the proxy's ports inside the namespace. */
 #define BRIDGE_HTTP_PORT 3128
@@ -53,6 +67,7 @@ int bridge_prepare(struct bridge *b, const struct plan *p, char **err)
 	bool allow = false;
 
 	memset(b, 0, sizeof(*b));
+	b->ctl = -1;
 	if (p->default_net != EFFECT_DENY)
 		return 0;
 	for (i = 0; i < p->nnet; i++)
@@ -108,46 +123,224 @@ int bridge_prepare(struct bridge *b, const struct plan *p, char **err)
 	return 0;
 }
 
-static void log_line(void *ctx, const char *line)
+_Static_assert(BRIDGE_MAX_PORTS <= PCONFIG_MAX_PORTS,
+	       "vbox-proxy serves every port the bridge may choose");
+
+/* The configuration in a sealed memory file: fd, or -1 with *@err. */
+static int config_file(const struct bridge *b, const struct plan *p,
+		       char **err)
 {
-	(void)ctx;
-	vx_log("%s", line);
+	struct pconfig c;
+	struct wbuf w = { 0 };
+	size_t off = 0;
+	ssize_t n;
+	int fd;
+
+	memset(&c, 0, sizeof(c));
+	c.log = vx_log_enabled;
+	c.t0_ms = vx_log_origin();
+	memcpy(c.token, b->token, sizeof(c.token));
+	memcpy(c.ports, b->ports, b->nports * sizeof(*b->ports));
+	c.nports = b->nports;
+	c.upstream = p->upstream_proxy;
+	pconfig_encode(&w, &c, p);
+	fd = memfd_create("vbox-proxy-config", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	if (fd < 0) {
+		*err = xasprintf("cannot make the proxy's configuration "
+				 "file: %s", strerror(errno));
+		wbuf_release(&w);
+		return -1;
+	}
+	while (off < w.len) {
+		n = write(fd, w.p + off, w.len - off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		off += (size_t)n;
+	}
+	wbuf_release(&w);
+	if (off < w.len || fcntl(fd, F_ADD_SEALS, F_SEAL_SEAL | F_SEAL_SHRINK |
+				 F_SEAL_GROW | F_SEAL_WRITE) != 0) {
+		*err = xasprintf("cannot write the proxy's configuration: %s",
+				 strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return fd;
 }
 
-int bridge_start(struct bridge *b, struct loop *lp, const struct plan *p,
-		 const struct env_list *env, char **err)
+int bridge_start(struct bridge *b, struct supervisor *sv,
+		 const struct plan *p, const struct env_list *env,
+		 char **err)
 {
+	static char name[] = "vbox-proxy";
+	char *argv[] = { name, NULL };
+	int pass[2] = { -1, -1 }, pair[2], rc;
+	struct proc_spawn sp;
 	char *http, *socks;
+	pid_t pid;
 
 	if (!b->active)
 		return 0;
-	if (proxy_init(&b->px, lp, &b->judge, p->upstream_proxy, err) != 0)
+	rc = proxy_token_make(b->token[PROXY_HTTP]);
+	if (!rc)
+		rc = proxy_token_make(b->token[PROXY_SOCKS5]);
+	if (rc) {
+		*err = xasprintf("random bytes for the proxy's tokens: %s",
+				 strerror(-rc));
 		return -1;
-	b->started = true;
-	b->px.log = vx_log_enabled ? log_line : NULL;
-	http = xasprintf("http://vbox:%s@127.0.0.1:%u",
-			 b->px.token[PROXY_HTTP], b->ports[0]);
+	}
+	pass[1] = config_file(b, p, err);
+	if (pass[1] < 0)
+		return -1;
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pair) < 0) {
+		*err = xasprintf("cannot make the proxy's control socket: %s",
+				 strerror(errno));
+		close(pass[1]);
+		return -1;
+	}
+	b->ctl = pair[0];
+	pass[0] = pair[1];
+	sp.path = proxy_path();
+	sp.argv = argv;
+	/* vbox-exec's own: c-ares reads RES_OPTIONS and LOCALDOMAIN */
+	sp.envp = environ;
+	sp.pass = pass;
+	sp.npass = 2;
+	pid = supervisor_spawn_helper(sv, &sp, err);
+	close(pass[0]);
+	close(pass[1]);
+	if (pid < 0)
+		return -1;
+	b->helper = pid;
+	http = xasprintf("http://vbox:%s@127.0.0.1:%u", b->token[PROXY_HTTP],
+			 b->ports[0]);
 	socks = xasprintf("socks5h://vbox:%s@127.0.0.1:%u",
-			  b->px.token[PROXY_SOCKS5], b->ports[1]);
+			  b->token[PROXY_SOCKS5], b->ports[1]);
 	/* set last: nothing the caller gave can override them */
 	b->envp = env_with_proxy(env, http, socks);
 	vx_log("egress proxy: HTTP on 127.0.0.1:%u, SOCKS5 on 127.0.0.1:%u in "
-	       "the sandbox, %zu loopback forward%s",
-	       b->ports[0], b->ports[1], b->nports - 2,
-	       b->nports == 3 ? "" : "s");
+	       "the sandbox, %zu loopback forward%s; served by %s (host pid "
+	       "%ld)", b->ports[0], b->ports[1], b->nports - 2,
+	       b->nports == 3 ? "" : "s", sp.path, (long)pid);
 	free(http);
 	free(socks);
 	return 0;
 }
 
+/* How vbox-proxy ended, once it has: "exit status 1", "signal 9". */
+static void helper_end(struct bridge *b, char *buf, size_t size)
+{
+	int status;
+	pid_t got;
+
+	snprintf(buf, size, "still running");
+	if (b->helper <= 0)
+		return;
+	do
+		got = waitpid(b->helper, &status, 0);
+	while (got < 0 && errno == EINTR);
+	if (got != b->helper) {
+		snprintf(buf, size, "already reaped");
+		b->helper = 0;
+		return;
+	}
+	b->helper = 0;
+	if (WIFSIGNALED(status))
+		snprintf(buf, size, "signal %d", WTERMSIG(status));
+	else
+		snprintf(buf, size, "exit status %d", WEXITSTATUS(status));
+}
+
+/* vbox-proxy's socket: it has nothing to say once ready, but its end. */
+static void on_helper(struct loop *lp, struct loop_watch *w, uint32_t ev)
+{
+	struct bridge *b = w->ctx;
+	char how[64], byte;
+	ssize_t n;
+
+	(void)ev;
+	n = recv(b->ctl, &byte, 1, MSG_DONTWAIT);
+	if (n > 0 || (n < 0 && (errno == EINTR || errno == EAGAIN)))
+		return;
+	loop_watch_remove(lp, w);
+	b->lp = NULL;
+	close(b->ctl);
+	b->ctl = -1;
+	helper_end(b, how, sizeof(how));
+	vx_error("the egress proxy (vbox-proxy) ended (%s) while the "
+		 "command ran: the command's connections through it fail "
+		 "from now on", how);
+}
+
+int bridge_ready(struct bridge *b, struct supervisor *sv, char **err)
+{
+	struct pollfd pfd = { .fd = b->ctl, .events = POLLIN };
+	double deadline = proc_now_ms() + BRIDGE_READY_MS, left;
+	char msg[PCONFIG_MAX_MSG + 1], how[64];
+	ssize_t n = -1;
+	int rc;
+
+	if (!b->active)
+		return 0;
+	for (;;) {
+		left = deadline - proc_now_ms();
+		rc = poll(&pfd, 1, left > 0 ? (int)left + 1 : 0);
+		if (rc < 0 && errno == EINTR)
+			continue;
+		if (rc <= 0)
+			break;
+		n = recv(b->ctl, msg, sizeof(msg) - 1, 0);
+		if (n < 0 && errno == EINTR)
+			continue;
+		break;
+	}
+	if (n == 1 && msg[0] == 'R') {
+		b->ready = true;
+		b->lp = supervisor_loop(sv);
+		loop_watch_init(&b->watch, b->ctl, on_helper, b);
+		if (loop_watch_add(b->lp, &b->watch, LOOP_IN) < 0)
+			b->lp = NULL;
+		vx_log("egress proxy: vbox-proxy serves");
+		return 0;
+	}
+	if (n > 1 && msg[0] == 'E') {
+		msg[n] = '\0';
+		*err = xasprintf("the egress proxy cannot start: %s", msg + 1);
+		return -1;
+	}
+	if (n < 0 && rc <= 0) {
+		*err = xasprintf("the egress proxy (%s) did not start within "
+				 "%d s", proxy_path(), BRIDGE_READY_MS / 1000);
+		return -1;
+	}
+	helper_end(b, how, sizeof(how));
+	*err = xasprintf("the egress proxy (%s) ended before it served (%s)",
+			 proxy_path(), how);
+	return -1;
+}
+
 void bridge_take_listener(struct bridge *b, int fd)
 {
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} cbuf;
 	struct sockaddr_storage ss;
 	socklen_t len = sizeof(ss);
+	unsigned char msg[3];
+	struct iovec iov = { .iov_base = msg, .iov_len = sizeof(msg) };
+	struct msghdr mh = {
+		.msg_iov = &iov,
+		.msg_iovlen = 1,
+		.msg_control = cbuf.buf,
+		.msg_controllen = sizeof(cbuf.buf),
+	};
+	struct cmsghdr *cm;
 	uint16_t port;
-	int ret;
 
-	if (!b->started ||
+	if (!b->ready || b->ctl < 0 ||
 	    getsockname(fd, (struct sockaddr *)&ss, &len) < 0 ||
 	    (ss.ss_family != AF_INET && ss.ss_family != AF_INET6)) {
 		close(fd);
@@ -156,27 +349,44 @@ void bridge_take_listener(struct bridge *b, int fd)
 	port = ntohs(ss.ss_family == AF_INET ?
 			     ((struct sockaddr_in *)&ss)->sin_port :
 			     ((struct sockaddr_in6 *)&ss)->sin6_port);
-	if (port == b->ports[0])
-		ret = proxy_listen(&b->px, fd, PROXY_HTTP);
-	else if (port == b->ports[1])
-		ret = proxy_listen(&b->px, fd, PROXY_SOCKS5);
-	else if (port_taken(b, port))
-		ret = proxy_listen_forward(&b->px, fd, port);
-	else {
+	if (!port_taken(b, port)) {
 		close(fd);
 		return;
 	}
-	if (ret < 0)
-		vx_error("cannot serve the proxy port %u: %s", port,
-			 strerror(-ret));
+	msg[0] = 'L';
+	msg[1] = (unsigned char)(port & 0xff);
+	msg[2] = (unsigned char)(port >> 8);
+	memset(&cbuf, 0, sizeof(cbuf));
+	cm = CMSG_FIRSTHDR(&mh);
+	if (!cm)
+		BUG("no room for SCM_RIGHTS in a control buffer of its size");
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cm), &fd, sizeof(int));
+	if (sendmsg(b->ctl, &mh, MSG_NOSIGNAL) != (ssize_t)sizeof(msg))
+		vx_error("cannot hand the proxy port %u to vbox-proxy: %s",
+			 port, strerror(errno));
+	/* vbox-proxy has its own copy: the sandbox's port lives there */
+	close(fd);
 }
 
 void bridge_release(struct bridge *b)
 {
-	if (b->started)
-		proxy_release(&b->px);
+	char how[64];
+
+	if (b->lp)
+		loop_watch_remove(b->lp, &b->watch);
+	if (b->ctl >= 0)
+		close(b->ctl);
+	/* The sandbox is gone: nobody is left to serve. */
+	if (b->helper > 0) {
+		kill(b->helper, SIGKILL);
+		helper_end(b, how, sizeof(how));
+	}
 	if (b->active)
 		judge_release(&b->judge);
 	env_vector_free(b->envp);
 	memset(b, 0, sizeof(*b));
+	b->ctl = -1;
 }

@@ -5,10 +5,11 @@
  *
  * The sandbox keeps its own network namespace.  Its init makes the
  * listening sockets there (127.0.0.1:PORT and [::1]:PORT) and hands them
- * over the init channel; vbox-exec accepts on them from outside, on the
- * supervisor's loop, and dials from the host's namespace: one relay in
- * user space per connection.  Loopback-class rows with a port are also
- * forwarded as plain TCP at their own port number.
+ * over the init channel; vbox-exec passes them on to the proxy's own
+ * process, vbox-proxy (runtime/proxy/vbox_proxy.c, pconfig.h), which
+ * accepts on them from outside and dials from the host's namespace: one
+ * relay in user space per connection.  Loopback-class rows with a port
+ * are also forwarded as plain TCP at their own port number.
  */
 #ifndef VBOX_BRIDGE_H
 #define VBOX_BRIDGE_H
@@ -17,35 +18,49 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <sys/types.h>
+
 #include "judge.h"
+#include "loop.h"
 #include "proxy.h"
 
 struct plan;
-struct loop;
 struct env_list;
+struct supervisor;
 
 /* Ports the init can listen on: CH_MAX_FDS sockets, two per port. */
 #define BRIDGE_MAX_PORTS 8
+
+/* How long vbox-proxy may take to start serving. */
+#define BRIDGE_READY_MS 10000
 
 /**
  * struct bridge - the proxy of one launch
  * @active: the plan needs a proxy (a network allow row under
  *          @default net deny)
- * @started: @px is running on a loop
- * @judge: the plan's network rows
- * @px: the proxy
+ * @judge: the plan's network rows (to choose the forwarded ports)
+ * @token: per endpoint (enum proxy_proto), in the child's environment
  * @ports: ports the init listens on: [0] HTTP, [1] SOCKS5, then forwards
  * @nports: number of @ports
  * @envp: the child's environment with the proxy variables, set last
+ * @helper: vbox-proxy's pid, or 0
+ * @ctl: our end of its control socket, or -1
+ * @ready: it said it serves
+ * @lp: the loop @watch is on
+ * @watch: @ctl, once ready: its end is reported
  */
 struct bridge {
 	bool active;
-	bool started;
 	struct judge judge;
-	struct proxy px;
+	char token[2][PROXY_TOKEN_LEN + 1];
 	uint16_t ports[BRIDGE_MAX_PORTS];
 	size_t nports;
 	char **envp;
+	pid_t helper;
+	int ctl;
+	bool ready;
+	struct loop *lp;
+	struct loop_watch watch;
 };
 
 /*
@@ -55,16 +70,26 @@ struct bridge {
 int bridge_prepare(struct bridge *b, const struct plan *p, char **err);
 
 /*
- * bridge_start - start the proxy on @lp and make the child's environment
- * from @env.  Returns 0, or -1 with *@err.
+ * bridge_start - start vbox-proxy (supervisor_spawn_helper() of @sv) with
+ * its configuration, and make the child's environment from @env.  It
+ * does not wait for the proxy: see bridge_ready().  Returns 0, or -1
+ * with *@err.
  */
-int bridge_start(struct bridge *b, struct loop *lp, const struct plan *p,
-		 const struct env_list *env, char **err);
+int bridge_start(struct bridge *b, struct supervisor *sv,
+		 const struct plan *p, const struct env_list *env,
+		 char **err);
+
+/*
+ * bridge_ready - wait (at most BRIDGE_READY_MS) until vbox-proxy serves;
+ * before the command may run.  From then on its end is reported on
+ * @sv's loop.  Returns 0, or -1 with *@err (it cannot serve).
+ */
+int bridge_ready(struct bridge *b, struct supervisor *sv, char **err);
 
 /* bridge_take_listener - a listening socket from the init (taken). */
 void bridge_take_listener(struct bridge *b, int fd);
 
-/* bridge_release - stop the proxy, free everything. */
+/* bridge_release - end vbox-proxy and reap it, free everything. */
 void bridge_release(struct bridge *b);
 
 #endif /* VBOX_BRIDGE_H */

@@ -210,19 +210,37 @@ void bwrap_diagnose_userns(void)
 			 strerror(WEXITSTATUS(status) - 1));
 }
 
-const char *init_path(void)
+/* Is this the build tree's vbox-exec (init_path())? */
+static bool in_build_tree(void)
 {
-#if defined(VBOX_BUILD_EXE_PATH) && defined(VBOX_BUILD_INIT_PATH)
+#ifdef VBOX_BUILD_EXE_PATH
 	char self[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 
 	if (n > 0) {
 		self[n] = '\0';
-		if (strcmp(self, VBOX_BUILD_EXE_PATH) == 0)
-			return VBOX_BUILD_INIT_PATH;
+		return strcmp(self, VBOX_BUILD_EXE_PATH) == 0;
 	}
 #endif
+	return false;
+}
+
+const char *init_path(void)
+{
+#ifdef VBOX_BUILD_INIT_PATH
+	if (in_build_tree())
+		return VBOX_BUILD_INIT_PATH;
+#endif
 	return VBOX_INIT_PATH;
+}
+
+const char *proxy_path(void)
+{
+#ifdef VBOX_BUILD_PROXY_PATH
+	if (in_build_tree())
+		return VBOX_BUILD_PROXY_PATH;
+#endif
+	return VBOX_PROXY_PATH;
 }
 
 /* The init's part of the command line, from "--" on. */

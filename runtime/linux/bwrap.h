@@ -62,6 +62,13 @@ void bwrap_diagnose_userns(void);
 const char *init_path(void);
 
 /*
+ * proxy_path - the egress proxy's program, vbox-proxy: VBOX_PROXY_PATH
+ * ($(pkglibexecdir)/vbox-proxy), or the build tree's for the build
+ * tree's vbox-exec, as init_path() chooses.
+ */
+const char *proxy_path(void);
+
+/*
  * bwrap_args_send - render @sa's argument list (lx_render()) and send it
  * whole on the stream socket @fd, bubblewrap's --args (the caller closes
  * @fd: the end of the list).  0, or -1 with *@err.

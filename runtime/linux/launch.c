@@ -457,8 +457,7 @@ static int start_early(struct tree *t, const struct launch_request *req,
 
 	/* the egress proxy, before the init asks for its sockets */
 	if (bridge_prepare(&t->bridge, req->plan, err) < 0 ||
-	    bridge_start(&t->bridge, supervisor_loop(&t->sv), req->plan,
-			 req->env, err) < 0)
+	    bridge_start(&t->bridge, &t->sv, req->plan, req->env, err) < 0)
 		return -1;
 	pass[BWRAP_FD_INIT] = open(init, O_RDONLY | O_CLOEXEC);
 	if (pass[BWRAP_FD_INIT] < 0) {
@@ -734,6 +733,12 @@ static int launch_sandbox(struct tree *t, const struct launch_request *req,
 	if (sa.init_mounts.n)
 		vx_log("the sandbox's init makes %zu mounts (bubblewrap %zu)",
 		       sa.init_mounts.n, sa.lx.n);
+	/* The command never runs before its egress proxy serves. */
+	if (bridge_ready(&t->bridge, &t->sv, &err) < 0) {
+		vx_error("%s", err);
+		free(err);
+		goto out;
+	}
 	waited = true;
 	if (send_setup(t, req, &sa, &err) < 0) {
 		vx_error("%s", err);
@@ -769,6 +774,7 @@ int launch_run(const struct launch_request *req)
 	t->args_fd = -1;
 	t->link.sock = t->link.peer = -1;
 	t->walls.fd = -1;
+	t->bridge.ctl = -1;
 	/* Before anything exists on the host that must be cleaned up. */
 	if (!req->dry_run && supervisor_init(&t->sv, &tree_ops, t, &err) < 0)
 		goto out_err;

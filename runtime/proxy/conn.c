@@ -906,6 +906,15 @@ int proxy_init(struct proxy *px, struct loop *lp, struct judge *j,
 	return 0;
 }
 
+void proxy_set_tokens(struct proxy *px, const char *http, const char *socks)
+{
+	if (strlen(http) != PROXY_TOKEN_LEN || strlen(socks) != PROXY_TOKEN_LEN)
+		BUG("proxy_set_tokens: a token is not %d characters",
+		    PROXY_TOKEN_LEN);
+	memcpy(px->token[PROXY_HTTP], http, PROXY_TOKEN_LEN + 1);
+	memcpy(px->token[PROXY_SOCKS5], socks, PROXY_TOKEN_LEN + 1);
+}
+
 static int add_listener(struct proxy *px, int fd, enum proxy_proto proto,
 			uint16_t port)
 {

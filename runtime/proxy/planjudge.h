@@ -7,6 +7,14 @@
 
 struct judge;
 struct plan;
+struct plan_row;
+
+/*
+ * plan_net_by_prio - @p's network rows in priority order, checked to be
+ * a permutation: a new array of borrowed rows (caller frees the array),
+ * or NULL with *@err.
+ */
+const struct plan_row **plan_net_by_prio(const struct plan *p, char **err);
 
 /*
  * judge_from_plan - @j gets @p's network rows in priority order and its

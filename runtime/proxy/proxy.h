@@ -100,6 +100,13 @@ int proxy_init(struct proxy *px, struct loop *lp, struct judge *j,
 	       const char *upstream, char **err);
 
 /*
+ * proxy_set_tokens - use these tokens (PROXY_TOKEN_LEN characters each,
+ * made by proxy_token_make()) instead of proxy_init()'s: the process
+ * that puts them in the command's environment made them.
+ */
+void proxy_set_tokens(struct proxy *px, const char *http, const char *socks);
+
+/*
  * proxy_listen - serve @proto on the listening socket @fd (the proxy
  * owns it from now on, success or not).  Returns 0 or -errno.
  */

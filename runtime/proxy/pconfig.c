@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pconfig.c - the egress proxy process's configuration (pconfig.h).
+ *
+ * Layout, little-endian: "VBPX", u8 version, u8 flags (1: --log, 2: the
+ * network posture allows), u64 t0 in microseconds, the two tokens as
+ * strings, u8 port count and u16 ports, the upstream URL as a string
+ * ("" for none), u32 row count, then per row in priority order: u8
+ * allow, u8 level, u32 index, the target, u8 "has a source", the source.
+ */
+#include <vbox.h>
+
+#include <stdio.h>
+
+#include "ir.h"
+#include "judge.h"
+#include "pconfig.h"
+#include "plan.h"
+#include "planjudge.h"
+#include "wire.h"
+
+#define PCONFIG_MAGIC "VBPX"
+#define PCONFIG_VERSION 1
+#define PCONFIG_LOG 1u
+#define PCONFIG_DEFAULT_ALLOW 2u
+/* allow, level, index, target length, source flag */
+#define PCONFIG_ROW_MIN_BYTES (1 + 1 + 4 + 4 + 1)
+
+void pconfig_encode(struct wbuf *out, const struct pconfig *c,
+		    const struct plan *p)
+{
+	const struct plan_row **by_prio;
+	char *err = NULL;
+	uint64_t t0_us;
+	size_t i;
+
+	by_prio = plan_net_by_prio(p, &err);
+	if (!by_prio)
+		BUG("pconfig_encode: %s (judge_from_plan checks this first)",
+		    err);
+	if (c->nports < 2 || c->nports > PCONFIG_MAX_PORTS)
+		BUG("pconfig_encode: %zu ports", c->nports);
+	wbuf_put(out, PCONFIG_MAGIC, 4);
+	wbuf_u8(out, PCONFIG_VERSION);
+	wbuf_u8(out, (c->log ? PCONFIG_LOG : 0) |
+			     (p->default_net == EFFECT_ALLOW ?
+				      PCONFIG_DEFAULT_ALLOW : 0));
+	t0_us = c->t0_ms > 0 ? (uint64_t)(c->t0_ms * 1e3 + 0.5) : 0;
+	wbuf_le(out, t0_us, 8);
+	wbuf_string(out, c->token[PROXY_HTTP]);
+	wbuf_string(out, c->token[PROXY_SOCKS5]);
+	wbuf_u8(out, (unsigned)c->nports);
+	for (i = 0; i < c->nports; i++)
+		wbuf_u16(out, c->ports[i]);
+	wbuf_string(out, c->upstream ? c->upstream : "");
+	wbuf_u32(out, (uint32_t)p->nnet);
+	for (i = 0; i < p->nnet; i++) {
+		const struct plan_row *r = by_prio[i];
+
+		wbuf_u8(out, r->effect == EFFECT_ALLOW);
+		wbuf_u8(out, r->level);
+		wbuf_u32(out, r->index);
+		wbuf_string(out, r->target);
+		wbuf_u8(out, r->source != NULL);
+		wbuf_string(out, r->source ? r->source : "");
+	}
+	free(by_prio);
+}
+
+static int read_token(struct wire_reader *r, char *out, const char *what)
+{
+	char *s = NULL;
+
+	if (wire_string(r, &s, what))
+		return -1;
+	if (strlen(s) != PROXY_TOKEN_LEN) {
+		free(s);
+		return wire_corrupt(r, "%s: not %d characters", what,
+				    PROXY_TOKEN_LEN);
+	}
+	memcpy(out, s, PROXY_TOKEN_LEN + 1);
+	free(s);
+	return 0;
+}
+
+static int read_rows(struct wire_reader *r, struct judge *j)
+{
+	uint32_t n, i;
+
+	if (wire_count(r, &n, PCONFIG_ROW_MIN_BYTES, PLAN_MAX_ROWS))
+		return -1;
+	for (i = 0; i < n; i++) {
+		uint8_t allow, level, has_source;
+		char *target = NULL, *source = NULL;
+		uint32_t index;
+		int rc;
+
+		snprintf(r->ctx, sizeof(r->ctx), "proxy configuration, row %u",
+			 i);
+		if (wire_u8(r, &allow, "allow") || wire_u8(r, &level, "level") ||
+		    wire_u32(r, &index, "index") ||
+		    wire_string(r, &target, "target"))
+			return -1;
+		if (wire_u8(r, &has_source, "source flag") ||
+		    wire_string(r, &source, "source")) {
+			free(target);
+			return -1;
+		}
+		rc = allow > 1 || has_source > 1 ?
+			     wire_corrupt(r, "a flag is not 0 or 1") :
+			     judge_add_row(j, allow, target, index, level,
+					   has_source ? source : NULL, r->err);
+		free(target);
+		free(source);
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
+
+int pconfig_decode(const uint8_t *buf, size_t len, struct pconfig *c,
+		   struct judge *j, char **err)
+{
+	struct wire_reader r = { .p = buf, .len = len, .err = err };
+	uint8_t version, flags, nports;
+	uint16_t port;
+	uint64_t t0_us;
+	size_t i;
+
+	memset(c, 0, sizeof(*c));
+	judge_init(j, false);
+	snprintf(r.ctx, sizeof(r.ctx), "proxy configuration");
+	if (len < 4 + 1 + 1 + 8 || memcmp(buf, PCONFIG_MAGIC, 4) != 0) {
+		wire_corrupt(&r, "no proxy configuration");
+		goto fail;
+	}
+	r.off = 4;
+	if (wire_u8(&r, &version, "version") || wire_u8(&r, &flags, "flags"))
+		goto fail;
+	if (version != PCONFIG_VERSION ||
+	    (flags & ~(PCONFIG_LOG | PCONFIG_DEFAULT_ALLOW))) {
+		wire_corrupt(&r, "version %u, flags %#x: not this build's",
+			     version, flags);
+		goto fail;
+	}
+	t0_us = le_load(buf + r.off, 8);
+	r.off += 8;
+	c->log = flags & PCONFIG_LOG;
+	c->t0_ms = (double)t0_us / 1e3;
+	judge_init(j, flags & PCONFIG_DEFAULT_ALLOW);
+	if (read_token(&r, c->token[PROXY_HTTP], "HTTP token") ||
+	    read_token(&r, c->token[PROXY_SOCKS5], "SOCKS5 token") ||
+	    wire_u8(&r, &nports, "port count"))
+		goto fail;
+	if (nports < 2 || nports > PCONFIG_MAX_PORTS) {
+		wire_corrupt(&r, "%u ports", nports);
+		goto fail;
+	}
+	for (i = 0; i < nports; i++) {
+		if (wire_u16(&r, &port, "port"))
+			goto fail;
+		if (port == 0) {
+			wire_corrupt(&r, "port 0");
+			goto fail;
+		}
+		c->ports[c->nports++] = port;
+	}
+	if (wire_string(&r, &c->upstream, "upstream proxy"))
+		goto fail;
+	if (!c->upstream[0]) {
+		free(c->upstream);
+		c->upstream = NULL;
+	}
+	if (read_rows(&r, j))
+		goto fail;
+	if (wire_left(&r)) {
+		wire_corrupt(&r, "%zu bytes after the rows", wire_left(&r));
+		goto fail;
+	}
+	return 0;
+fail:
+	pconfig_release(c);
+	judge_release(j);
+	return -1;
+}
+
+void pconfig_release(struct pconfig *c)
+{
+	free(c->upstream);
+	memset(c, 0, sizeof(*c));
+}

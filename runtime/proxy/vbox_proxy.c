@@ -1,0 +1,247 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * vbox_proxy.c - vbox-proxy, the egress proxy's own process
+ * (doc/proxy.md "The proxy's process").
+ *
+ * vbox-exec starts it for a plan whose network rows need the proxy, with
+ * the control socket on fd 3 and the sealed configuration on fd 4
+ * (pconfig.h).  It judges and relays the sandbox's connections on its
+ * own event loop, apart from vbox-exec's supervisor: the code that
+ * parses what the sandbox sends (HTTP, SOCKS5, TLS hellos) and resolves
+ * names (c-ares) runs in a process that holds nothing else of the
+ * launch, and vbox-exec itself needs neither c-ares nor the proxy core.
+ * It ends when vbox-exec closes the control socket or dies (vbox-exec
+ * starts it with a parent-death SIGKILL).
+ */
+#include <vbox.h>
+
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "judge.h"
+#include "loop.h"
+#include "pconfig.h"
+#include "proxy.h"
+
+struct helper {
+	struct loop lp;
+	struct judge judge;
+	struct pconfig cfg;
+	struct proxy px;
+	bool px_ready;
+	struct loop_watch ctl;
+};
+
+static void say(const char *fmt, ...) __printf(1, 2);
+
+static void say(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("vbox-proxy: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* --log lines in vbox-exec's format and on its clock. */
+static void log_line(void *ctx, const char *line)
+{
+	const struct helper *h = ctx;
+
+	fprintf(stderr, "vbox-exec: [%9.3f ms] %s\n",
+		loop_now_ms() - h->cfg.t0_ms, line);
+	fflush(stderr);
+}
+
+/* The configuration, read whole from its memory file. */
+static int read_config(struct helper *h, char **err)
+{
+	struct stat st;
+	uint8_t *buf;
+	size_t off = 0;
+	ssize_t n;
+	int rc;
+
+	if (fstat(PCONFIG_FD_CONFIG, &st) != 0 || !S_ISREG(st.st_mode)) {
+		*err = xstrdup("no configuration on fd 4: vbox-proxy is "
+			       "started by vbox-exec only");
+		return -1;
+	}
+	if (st.st_size <= 0 || (uint64_t)st.st_size > PCONFIG_MAX_BYTES) {
+		*err = xasprintf("configuration of %lld bytes",
+				 (long long)st.st_size);
+		return -1;
+	}
+	buf = xmalloc((size_t)st.st_size);
+	while (off < (size_t)st.st_size) {
+		n = pread(PCONFIG_FD_CONFIG, buf + off,
+			  (size_t)st.st_size - off, (off_t)off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			*err = xasprintf("cannot read the configuration: %s",
+					 n ? strerror(errno) : "short file");
+			free(buf);
+			return -1;
+		}
+		off += (size_t)n;
+	}
+	close(PCONFIG_FD_CONFIG);
+	rc = pconfig_decode(buf, off, &h->cfg, &h->judge, err);
+	free(buf);
+	return rc;
+}
+
+static void send_msg(const void *msg, size_t len)
+{
+	/* vbox-exec gone: it ends us anyway */
+	if (send(PCONFIG_FD_CONTROL, msg, len, MSG_NOSIGNAL) < 0)
+		return;
+}
+
+/* A listening socket for @port: serve what the port is for. */
+static void take_listener(struct helper *h, uint16_t port, int fd)
+{
+	int rc;
+	size_t i;
+
+	if (port == h->cfg.ports[0])
+		rc = proxy_listen(&h->px, fd, PROXY_HTTP);
+	else if (port == h->cfg.ports[1])
+		rc = proxy_listen(&h->px, fd, PROXY_SOCKS5);
+	else {
+		for (i = 2; i < h->cfg.nports && h->cfg.ports[i] != port; i++)
+			;
+		if (i == h->cfg.nports) {
+			say("a listening socket for port %u, which is not "
+			    "served: closed", port);
+			close(fd);
+			return;
+		}
+		rc = proxy_listen_forward(&h->px, fd, port);
+	}
+	if (rc < 0)
+		say("cannot serve port %u: %s", port, strerror(-rc));
+}
+
+static void on_control(struct loop *lp, struct loop_watch *w, uint32_t ev)
+{
+	struct helper *h = w->ctx;
+	unsigned char msg[8];
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} cbuf;
+	struct iovec iov = { .iov_base = msg, .iov_len = sizeof(msg) };
+	struct msghdr mh = {
+		.msg_iov = &iov,
+		.msg_iovlen = 1,
+		.msg_control = cbuf.buf,
+		.msg_controllen = sizeof(cbuf.buf),
+	};
+	struct cmsghdr *cm;
+	int fd = -1;
+	ssize_t n;
+
+	(void)ev;
+	n = recvmsg(w->fd, &mh, MSG_CMSG_CLOEXEC | MSG_DONTWAIT);
+	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		return;
+	if (n <= 0) {
+		/* vbox-exec is done (or gone): so are we */
+		loop_stop(lp);
+		return;
+	}
+	cm = CMSG_FIRSTHDR(&mh);
+	if (cm && cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS &&
+	    cm->cmsg_len == CMSG_LEN(sizeof(int)))
+		memcpy(&fd, CMSG_DATA(cm), sizeof(int));
+	if (n != 3 || msg[0] != 'L' || fd < 0 ||
+	    (mh.msg_flags & (MSG_TRUNC | MSG_CTRUNC))) {
+		say("a control message it does not know (%zd bytes): ended",
+		    n);
+		if (fd >= 0)
+			close(fd);
+		loop_stop(lp);
+		return;
+	}
+	take_listener(h, (uint16_t)(msg[1] | msg[2] << 8), fd);
+}
+
+static int start(struct helper *h, char **err)
+{
+	int rc;
+
+	if (read_config(h, err) < 0)
+		return -1;
+	rc = loop_init(&h->lp);
+	if (rc) {
+		*err = xasprintf("cannot make the event loop: %s",
+				 strerror(-rc));
+		return -1;
+	}
+	if (proxy_init(&h->px, &h->lp, &h->judge, h->cfg.upstream, err) != 0)
+		return -1;
+	h->px_ready = true;
+	proxy_set_tokens(&h->px, h->cfg.token[PROXY_HTTP],
+			 h->cfg.token[PROXY_SOCKS5]);
+	if (h->cfg.log) {
+		h->px.log = log_line;
+		h->px.log_ctx = h;
+	}
+	loop_watch_init(&h->ctl, PCONFIG_FD_CONTROL, on_control, h);
+	rc = loop_watch_add(&h->lp, &h->ctl, LOOP_IN);
+	if (rc) {
+		*err = xasprintf("cannot watch the control socket: %s",
+				 strerror(-rc));
+		return -1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct helper *h = xzalloc(sizeof(*h));
+	char *err = NULL, *msg;
+	int rc, status = 0;
+
+	(void)argv;
+	h->lp.fd = -1;
+	/* a client that went away is an EPIPE, not the end of the proxy */
+	signal(SIGPIPE, SIG_IGN);
+	if (argc != 1) {
+		say("started by vbox-exec only, with no arguments");
+		return 2;
+	}
+	if (start(h, &err) < 0) {
+		msg = xasprintf("E%s", err);
+		send_msg(msg, strnlen(msg, PCONFIG_MAX_MSG));
+		free(msg);
+		free(err);
+		status = 1;
+	} else {
+		send_msg("R", 1);
+		rc = loop_run(&h->lp);
+		if (rc) {
+			say("the event loop failed: %s", strerror(-rc));
+			status = 1;
+		}
+		loop_watch_remove(&h->lp, &h->ctl);
+	}
+	if (h->px_ready)
+		proxy_release(&h->px);
+	if (h->lp.fd >= 0)
+		loop_release(&h->lp);
+	judge_release(&h->judge);
+	pconfig_release(&h->cfg);
+	free(h);
+	return status;
+}
