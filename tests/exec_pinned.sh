@@ -132,8 +132,14 @@ round() { # WHO RUNAS...
 	has err "does not resolve: No such file or directory" "... saying why"
 	run "$@" "$VBOX_EXEC" "$T/loop.plan" -- true
 	is "$rc" 125 "$who: a loop of symbolic links refuses the launch"
-	has err "does not resolve: Too many levels of symbolic links" \
-		"... saying why"
+	# the C library's words for ELOOP: glibc's, or musl's (vbox-exec
+	# built with musl-gcc)
+	if grep -qF "does not resolve: Symbolic link loop" "$workdir/err"; then
+		has err "does not resolve: Symbolic link loop" "... saying why"
+	else
+		has err "does not resolve: Too many levels of symbolic links" \
+			"... saying why"
+	fi
 	run "$@" "$VBOX_EXEC" "$T/denyno.plan" -- cat "$T/srv/work/dlink/key"
 	is "$rc" 125 "$who: a denied symbolic link to a readable target refuses the launch"
 	has err "would land on '$T/secret' and give deny to it" \
