@@ -170,16 +170,10 @@ static int config_file(const struct bridge *b, const struct plan *p,
 	return fd;
 }
 
-int bridge_start(struct bridge *b, struct supervisor *sv,
-		 const struct plan *p, const struct env_list *env,
-		 char **err)
+int bridge_env(struct bridge *b, const struct env_list *env, char **err)
 {
-	static char name[] = "vbox-proxy";
-	char *argv[] = { name, NULL };
-	int pass[2] = { -1, -1 }, pair[2], rc;
-	struct proc_spawn sp;
 	char *http, *socks;
-	pid_t pid;
+	int rc;
 
 	if (!b->active)
 		return 0;
@@ -191,6 +185,30 @@ int bridge_start(struct bridge *b, struct supervisor *sv,
 				 strerror(-rc));
 		return -1;
 	}
+	http = xasprintf("http://vbox:%s@127.0.0.1:%u", b->token[PROXY_HTTP],
+			 b->ports[0]);
+	socks = xasprintf("socks5h://vbox:%s@127.0.0.1:%u",
+			  b->token[PROXY_SOCKS5], b->ports[1]);
+	/* set last: nothing the caller gave can override them */
+	b->envp = env_with_proxy(env, http, socks);
+	free(http);
+	free(socks);
+	return 0;
+}
+
+int bridge_start(struct bridge *b, struct supervisor *sv,
+		 const struct plan *p, char **err)
+{
+	static char name[] = "vbox-proxy";
+	char *argv[] = { name, NULL };
+	int pass[2] = { -1, -1 }, pair[2];
+	struct proc_spawn sp;
+	pid_t pid;
+
+	if (!b->active)
+		return 0;
+	if (!b->envp)
+		BUG("bridge_start before bridge_env");
 	pass[1] = config_file(b, p, err);
 	if (pass[1] < 0)
 		return -1;
@@ -214,18 +232,10 @@ int bridge_start(struct bridge *b, struct supervisor *sv,
 	if (pid < 0)
 		return -1;
 	b->helper = pid;
-	http = xasprintf("http://vbox:%s@127.0.0.1:%u", b->token[PROXY_HTTP],
-			 b->ports[0]);
-	socks = xasprintf("socks5h://vbox:%s@127.0.0.1:%u",
-			  b->token[PROXY_SOCKS5], b->ports[1]);
-	/* set last: nothing the caller gave can override them */
-	b->envp = env_with_proxy(env, http, socks);
 	vx_log("egress proxy: HTTP on 127.0.0.1:%u, SOCKS5 on 127.0.0.1:%u in "
 	       "the sandbox, %zu loopback forward%s; served by %s (host pid "
 	       "%ld)", b->ports[0], b->ports[1], b->nports - 2,
 	       b->nports == 3 ? "" : "s", sp.path, (long)pid);
-	free(http);
-	free(socks);
 	return 0;
 }
 

@@ -70,14 +70,20 @@ struct bridge {
 int bridge_prepare(struct bridge *b, const struct plan *p, char **err);
 
 /*
+ * bridge_env - make the proxy's tokens and the child's environment with
+ * them from @env (@b->envp), before bubblewrap starts with it.  Returns
+ * 0, or -1 with *@err.
+ */
+int bridge_env(struct bridge *b, const struct env_list *env, char **err);
+
+/*
  * bridge_start - start vbox-proxy (supervisor_spawn_helper() of @sv) with
- * its configuration, and make the child's environment from @env.  It
- * does not wait for the proxy: see bridge_ready().  Returns 0, or -1
- * with *@err.
+ * its configuration; after bridge_env(), and after bubblewrap's start
+ * (which the proxy's start would delay).  It does not wait for the
+ * proxy: see bridge_ready().  Returns 0, or -1 with *@err.
  */
 int bridge_start(struct bridge *b, struct supervisor *sv,
-		 const struct plan *p, const struct env_list *env,
-		 char **err);
+		 const struct plan *p, char **err);
 
 /*
  * bridge_ready - wait (at most BRIDGE_READY_MS) until vbox-proxy serves;

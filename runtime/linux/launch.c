@@ -137,6 +137,8 @@ static pid_t parent_of(pid_t pid)
  * @ns_dev, @ns_ino, @have_ns: its PID namespace
  * @cmd_pid, @cmd_pidfd: the command (0 and -1 until the init reported)
  * @started: the init reported: the command is about to be exec'd
+ * @ended_by_us: vbox-exec ended the tree before the command started, and
+ *               said why
  * @t_spawn, @t_args, @t_started: clock readings for --log (bubblewrap's
  *                               start, its argument list sent, CH_STARTED)
  * @walls: the walls prepared for this launch (runtime/walls/walls.h)
@@ -154,6 +156,7 @@ struct tree {
 	pid_t cmd_pid;
 	int cmd_pidfd;
 	bool started;
+	bool ended_by_us;
 	double t_spawn;
 	double t_args;
 	double t_started;
@@ -410,6 +413,8 @@ static int outcome(const struct tree *t, const struct proc_result *res)
 		vx_error("%s; the command did not run", t->link.error);
 	if (t->link.protocol_error)
 		return EXIT_LAUNCHER;
+	if (!t->started && t->ended_by_us)
+		return EXIT_LAUNCHER;
 	if (!t->started) {
 		vx_error("bubblewrap failed before the command started "
 			 "(%s %d); the command did not run",
@@ -455,9 +460,9 @@ static int start_early(struct tree *t, const struct launch_request *req,
 	size_t i;
 	pid_t pid;
 
-	/* the egress proxy, before the init asks for its sockets */
+	/* the egress proxy's ports and variables, in bubblewrap's env */
 	if (bridge_prepare(&t->bridge, req->plan, err) < 0 ||
-	    bridge_start(&t->bridge, &t->sv, req->plan, req->env, err) < 0)
+	    bridge_env(&t->bridge, req->env, err) < 0)
 		return -1;
 	pass[BWRAP_FD_INIT] = open(init, O_RDONLY | O_CLOEXEC);
 	if (pass[BWRAP_FD_INIT] < 0) {
@@ -498,6 +503,9 @@ static int start_early(struct tree *t, const struct launch_request *req,
 	/* The runner has its copy; ours would keep the channel open. */
 	init_link_handed_over(&t->link);
 	pass[BWRAP_FD_CHANNEL] = -1;
+	/* The proxy's process, while bubblewrap starts (a failure ends it). */
+	if (bridge_start(&t->bridge, &t->sv, req->plan, err) < 0)
+		goto out;
 	ret = 0;
 out:
 	for (i = 0; i < BWRAP_NFDS; i++)
@@ -542,6 +550,12 @@ static int send_setup(struct tree *t, const struct launch_request *req,
 	close(t->args_fd);
 	t->args_fd = -1;
 	if (rc < 0)
+		return -1;
+	/*
+	 * The command never runs before its egress proxy serves; bubblewrap
+	 * builds the sandbox meanwhile (a proxy that fails ends the tree).
+	 */
+	if (bridge_ready(&t->bridge, &t->sv, err) < 0)
 		return -1;
 	t->link.on_ready = on_ready;
 	t->link.walls_fd = t->walls.fd;
@@ -733,17 +747,12 @@ static int launch_sandbox(struct tree *t, const struct launch_request *req,
 	if (sa.init_mounts.n)
 		vx_log("the sandbox's init makes %zu mounts (bubblewrap %zu)",
 		       sa.init_mounts.n, sa.lx.n);
-	/* The command never runs before its egress proxy serves. */
-	if (bridge_ready(&t->bridge, &t->sv, &err) < 0) {
-		vx_error("%s", err);
-		free(err);
-		goto out;
-	}
 	waited = true;
 	if (send_setup(t, req, &sa, &err) < 0) {
 		vx_error("%s", err);
 		free(err);
 		/* bubblewrap may have its list: end the whole tree. */
+		t->ended_by_us = true;
 		tree_kill(t);
 		kill(t->runner, SIGKILL);
 		(void)wait_tree(t, req);

@@ -100,11 +100,10 @@ static int read_config(struct helper *h, char **err)
 	return rc;
 }
 
-static void send_msg(const void *msg, size_t len)
+/* To vbox-exec; 0, or -1 when there is nobody to tell. */
+static int send_msg(const void *msg, size_t len)
 {
-	/* vbox-exec gone: it ends us anyway */
-	if (send(PCONFIG_FD_CONTROL, msg, len, MSG_NOSIGNAL) < 0)
-		return;
+	return send(PCONFIG_FD_CONTROL, msg, len, MSG_NOSIGNAL) < 0 ? -1 : 0;
 }
 
 /* A listening socket for @port: serve what the port is for. */
@@ -222,13 +221,18 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (start(h, &err) < 0) {
+		/* vbox-exec says it; a caller that is not vbox-exec sees it */
 		msg = xasprintf("E%s", err);
-		send_msg(msg, strnlen(msg, PCONFIG_MAX_MSG));
+		if (send_msg(msg, strnlen(msg, PCONFIG_MAX_MSG)) < 0)
+			say("%s", err);
 		free(msg);
 		free(err);
 		status = 1;
+	} else if (send_msg("R", 1) < 0) {
+		say("no control socket on fd 3: vbox-proxy is started by "
+		    "vbox-exec only");
+		status = 1;
 	} else {
-		send_msg("R", 1);
 		rc = loop_run(&h->lp);
 		if (rc) {
 			say("the event loop failed: %s", strerror(-rc));
