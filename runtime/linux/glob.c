@@ -20,6 +20,16 @@
  * Split the normalized absolute @text (modified: '/' become NULs) into
  * segments.  Returns the count, or -1 when there are too many.
  */
+size_t glob_seg_bound(const char *text)
+{
+	size_t n = 1;
+
+	/* every segment but the first follows a '/' */
+	for (; *text; text++)
+		n += *text == '/';
+	return n < GLOB_MAX_SEGS ? n : GLOB_MAX_SEGS;
+}
+
 int glob_split(char *text, struct pseg *segs, size_t max)
 {
 	size_t n = 0;
@@ -217,7 +227,7 @@ int glob_expand(const char *pattern, char ***paths, size_t *npaths,
 	struct pseg *segs;
 	struct walk w;
 	char *text;
-	size_t i, n;
+	size_t i, n, max;
 	int nsegs, ret = -1;
 
 	*paths = NULL;
@@ -228,8 +238,9 @@ int glob_expand(const char *pattern, char ***paths, size_t *npaths,
 		return -1;
 	}
 	text = xstrdup(pattern);
-	segs = xcalloc(GLOB_MAX_SEGS, sizeof(*segs));
-	nsegs = glob_split(text, segs, GLOB_MAX_SEGS);
+	max = glob_seg_bound(text);
+	segs = xcalloc(max, sizeof(*segs));
+	nsegs = glob_split(text, segs, max);
 	memset(&w, 0, sizeof(w));
 	if (nsegs < 0) {
 		*err = xasprintf("'%s' has too many segments", pattern);

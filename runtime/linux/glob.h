@@ -33,6 +33,14 @@ struct pseg {
 };
 
 /*
+ * glob_seg_bound - how many segments glob_split() can find in @text, at
+ * most GLOB_MAX_SEGS: the size of the array to give it (an array of
+ * GLOB_MAX_SEGS for every row cost an mmap and munmap each with musl's
+ * allocator).
+ */
+size_t glob_seg_bound(const char *text);
+
+/*
  * glob_split - split the normalized absolute @text (modified: '/' become
  * NULs) into at most @max segments.  Returns the count, or -1 when there
  * are more.

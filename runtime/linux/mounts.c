@@ -509,15 +509,16 @@ static int launch_row(struct inst *in, const struct linux_launch_row *r)
 	struct pseg *segs = NULL;
 	char *text = NULL, *base = NULL, *msg;
 	char **paths = NULL;
-	size_t npaths = 0, i, nlit = 0, nbase;
+	size_t npaths = 0, i, nlit = 0, nbase, nmax;
 	int nsegs, ret = -1;
 
 	if (r->pattern[0] != '/' || strlen(r->pattern) >= PATH_MAX)
 		return inst_error(in, "row %u: '%s' is not an absolute "
 				  "pattern", r->index, r->pattern);
 	text = xstrdup(r->pattern);
-	segs = xcalloc(GLOB_MAX_SEGS, sizeof(*segs));
-	nsegs = glob_split(text, segs, GLOB_MAX_SEGS);
+	nmax = glob_seg_bound(text);
+	segs = xcalloc(nmax, sizeof(*segs));
+	nsegs = glob_split(text, segs, nmax);
 	if (nsegs < 0) {
 		inst_error(in, "row %u: too many segments", r->index);
 		goto out;
