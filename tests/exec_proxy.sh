@@ -153,6 +153,13 @@ while ! grep -q "sandbox init is host pid" err && [ $i -lt 200 ]; do
 	i=$((i + 1))
 done
 ppid_=$(proxy_pid err)
+# from the host side: the running proxy is confined (confine.h)
+status=/proc/${ppid_:-0}/status
+check "the running vbox-proxy has no_new_privs and a seccomp filter" \
+	sh -c "grep -q '^NoNewPrivs:[[:space:]]*1\$' '$status' &&
+		grep -q '^Seccomp:[[:space:]]*2\$' '$status'"
+check "--log says vbox-proxy is confined" \
+	grep -q "egress proxy: vbox-proxy confined: not dumpable, no_new_privs, no exec or ptrace (seccomp)" err
 [ -n "$ppid_" ] && kill -9 "$ppid_"
 touch go
 wait "$vpid"

@@ -11,7 +11,8 @@
  * names (c-ares) runs in a process that holds nothing else of the
  * launch, and vbox-exec itself needs neither c-ares nor the proxy core.
  * It ends when vbox-exec closes the control socket or dies (vbox-exec
- * starts it with a parent-death SIGKILL).
+ * starts it with a parent-death SIGKILL).  Before it serves it confines
+ * itself (confine.h): no exec, no ptrace, no file written.
  */
 #include <vbox.h>
 
@@ -24,6 +25,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "confine.h"
 #include "judge.h"
 #include "loop.h"
 #include "pconfig.h"
@@ -177,7 +179,7 @@ static void on_control(struct loop *lp, struct loop_watch *w, uint32_t ev)
 
 static int start(struct helper *h, char **err)
 {
-	int rc;
+	int rc, abi;
 
 	if (read_config(h, err) < 0)
 		return -1;
@@ -195,6 +197,20 @@ static int start(struct helper *h, char **err)
 	if (h->cfg.log) {
 		h->px.log = log_line;
 		h->px.log_ctx = h;
+	}
+	/* Everything it reads at its start is read: the walls go up. */
+	abi = proxy_confine(err);
+	if (abi < 0)
+		return -1;
+	if (h->cfg.log) {
+		char *line = xasprintf("egress proxy: vbox-proxy confined: not "
+				       "dumpable, no_new_privs, no exec or "
+				       "ptrace (seccomp), %s", abi > 0 ?
+				       "no file written (landlock)" :
+				       "no landlock on this kernel");
+
+		log_line(h, line);
+		free(line);
 	}
 	loop_watch_init(&h->ctl, PCONFIG_FD_CONTROL, on_control, h);
 	rc = loop_watch_add(&h->lp, &h->ctl, LOOP_IN);

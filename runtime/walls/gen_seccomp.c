@@ -25,11 +25,12 @@ static void print(const char *name, const struct seccomp_prog *p)
 
 int main(void)
 {
-	struct seccomp_prog deny, supervised, deny_nounix, unused;
+	struct seccomp_prog deny, supervised, deny_nounix, unused, proxy;
 	char *err = NULL;
 
 	if (seccomp_progs_build(&deny, &supervised, false, &err) < 0 ||
-	    seccomp_progs_build(&deny_nounix, &unused, true, &err) < 0) {
+	    seccomp_progs_build(&deny_nounix, &unused, true, &err) < 0 ||
+	    seccomp_proxy_build(&proxy, &err) < 0) {
 		fprintf(stderr, "gen_seccomp: %s\n", err);
 		return 1;
 	}
@@ -39,9 +40,11 @@ int main(void)
 	print("seccomp_bpf_deny", &deny);
 	print("seccomp_bpf_deny_nounix", &deny_nounix);
 	print("seccomp_bpf_supervised", &supervised);
+	print("seccomp_bpf_proxy", &proxy);
 	seccomp_prog_free(&deny);
 	seccomp_prog_free(&supervised);
 	seccomp_prog_free(&deny_nounix);
 	seccomp_prog_free(&unused);
+	seccomp_prog_free(&proxy);
 	return fflush(stdout) == 0 ? 0 : 1;
 }

@@ -247,6 +247,31 @@ static int build_supervised(scmp_filter_ctx ctx, const char **what)
 	return rc < 0 ? rc : build_notify(ctx, what);
 }
 
+/*
+ * The egress proxy's own process (vbox-proxy) once it serves: the deny
+ * rules, and nothing that reaches beyond its sockets: no program run,
+ * no other process traced or its memory read or written.  Code that
+ * took over the proxy (it parses what the sandbox sends) keeps the
+ * user's network, not the user's processes or a shell.
+ */
+static const char *const deny_proxy_eperm[] = {
+	"execve", "execveat", "ptrace", "process_vm_readv",
+	"process_vm_writev",
+};
+
+static int build_proxy(scmp_filter_ctx ctx, const char **what)
+{
+	size_t i;
+	int rc = build_deny(ctx, what);
+
+	for (i = 0; rc >= 0 && i < array_size(deny_proxy_eperm); i++) {
+		*what = deny_proxy_eperm[i];
+		rc = rule(ctx, SCMP_ACT_ERRNO(EPERM), deny_proxy_eperm[i], 0,
+			  NULL);
+	}
+	return rc;
+}
+
 /* Export @ctx's BPF into @out through a memfd. */
 static int export(scmp_filter_ctx ctx, struct seccomp_prog *out, char **err)
 {
@@ -347,6 +372,13 @@ int seccomp_progs_build(struct seccomp_prog *deny,
 		return -1;
 	}
 	return 0;
+}
+
+int seccomp_proxy_build(struct seccomp_prog *proxy, char **err)
+{
+	refuse_unix_sockets = false;
+	memset(proxy, 0, sizeof(*proxy));
+	return build_one(build_proxy, proxy, "proxy", err);
 }
 
 void seccomp_prog_free(struct seccomp_prog *p)

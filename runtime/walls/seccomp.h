@@ -10,6 +10,8 @@
  *
  *   the deny filter        refuses the calls doc/launcher.md lists (EPERM;
  *                          clone3 ENOSYS), on x86-64, x32 and i386 alike;
+ *   the proxy filter       the deny filter that also refuses exec and
+ *                          tracing, for vbox-proxy (runtime/proxy/confine.h);
  *   the supervised filter  the deny filter that also hands connect(),
  *                          sendto() with an address, sendmsg() and
  *                          sendmmsg() to the supervisor in vbox-exec
@@ -52,6 +54,13 @@ int seccomp_progs_build(struct seccomp_prog *deny,
 void seccomp_prog_free(struct seccomp_prog *p);
 
 /*
+ * Fill @proxy: the deny filter that also refuses execve(), execveat(),
+ * ptrace() and process_vm_readv()/writev() (EPERM), for the egress
+ * proxy's process (runtime/proxy/confine.h).  0, or -1 with *@err.
+ */
+int seccomp_proxy_build(struct seccomp_prog *proxy, char **err);
+
+/*
  * Load @len bytes of BPF (no_new_privs must be set).  With @listener
  * non-NULL the filter is loaded with SECCOMP_FILTER_FLAG_NEW_LISTENER and
  * *@listener receives the notification fd (close-on-exec).  0, or -1 with
@@ -73,5 +82,7 @@ extern const unsigned char seccomp_bpf_deny_nounix[];
 extern const size_t seccomp_bpf_deny_nounix_len;
 extern const unsigned char seccomp_bpf_supervised[];
 extern const size_t seccomp_bpf_supervised_len;
+extern const unsigned char seccomp_bpf_proxy[];
+extern const size_t seccomp_bpf_proxy_len;
 
 #endif /* VBOX_WALLS_SECCOMP_H */
