@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <stdio.h>
@@ -88,7 +89,8 @@ static void child(int out, const char *dir, pid_t parent, uint16_t port)
 	_exit(0);
 }
 
-int main(void)
+/* The checks, as the calling user (@who, for the messages). */
+static void run_checks(const char *who)
 {
 	char dir[] = "/tmp/vbox-confine-XXXXXX", path[512];
 	struct sockaddr_in sin;
@@ -125,8 +127,8 @@ int main(void)
 	if (read(p[0], &s, sizeof(s)) != (ssize_t)sizeof(s))
 		s.confined = -2;
 	waitpid(pid, &status, 0);
-	ok(s.confined >= 0, "vbox-proxy's walls go up (landlock ABI %d)",
-	   s.confined);
+	ok(s.confined >= 0, "%s: vbox-proxy's walls go up (landlock ABI %d)",
+	   who, s.confined);
 	ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
 	   "the confined process ran to its end");
 	is_int(s.exec, EPERM, "execve() is refused (EPERM)");
@@ -156,5 +158,50 @@ int main(void)
 	unlink(path);
 	rmdir(dir);
 	close(lfd);
+	close(p[0]);
+}
+
+int main(void)
+{
+	struct { int n, failed; } sub;
+	int p[2], status;
+	pid_t pid;
+
+	run_checks(geteuid() == 0 ? "root" : "this user");
+	if (geteuid() != 0) {
+		ok(1, "# SKIP not root: the run as uid 65534 needs root");
+		return done_testing();
+	}
+	/* again as an ordinary user, whose own processes it could trace */
+	if (pipe(p) != 0)
+		BUG("pipe: %s", strerror(errno));
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		BUG("fork: %s", strerror(errno));
+	if (pid == 0) {
+		close(p[0]);
+		if (setgroups(0, NULL) != 0 || setgid(65534) != 0 ||
+		    setuid(65534) != 0)
+			_exit(2);
+		run_checks("uid 65534");
+		sub.n = tap_n;
+		sub.failed = tap_failed;
+		fflush(stdout);
+		_exit(write(p[1], &sub, sizeof(sub)) == (ssize_t)sizeof(sub) ?
+		      0 : 3);
+	}
+	close(p[1]);
+	memset(&sub, 0, sizeof(sub));
+	if (read(p[0], &sub, sizeof(sub)) != (ssize_t)sizeof(sub) ||
+	    waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) != 0) {
+		ok(0, "the run as uid 65534 reported its results");
+	} else {
+		/* its points were printed by it, numbered on from ours */
+		tap_n = sub.n;
+		tap_failed = sub.failed;
+	}
+	close(p[0]);
 	return done_testing();
 }
