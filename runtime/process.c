@@ -31,6 +31,60 @@ double proc_now_ms(void)
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
+int proc_pidfd_open(pid_t pid)
+{
+#if defined(__linux__) && defined(SYS_pidfd_open)
+	return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+	(void)pid;
+	errno = ENOSYS;
+	return -1;
+#endif
+}
+
+int proc_signal(int pidfd, pid_t pid, int sig)
+{
+#if defined(__linux__) && defined(SYS_pidfd_send_signal)
+	if (pidfd >= 0)
+		return (int)syscall(SYS_pidfd_send_signal, pidfd, sig, NULL, 0);
+#else
+	(void)pidfd;
+#endif
+	return kill(pid, sig);
+}
+
+#ifndef P_PIDFD
+#define P_PIDFD 3
+#endif
+
+int proc_reap(int pidfd, pid_t pid, int *status)
+{
+	int rc;
+
+#ifdef __linux__
+	if (pidfd >= 0) {
+		siginfo_t si;
+
+		memset(&si, 0, sizeof(si));
+		do
+			rc = waitid((idtype_t)P_PIDFD, (id_t)pidfd, &si,
+				    WEXITED);
+		while (rc < 0 && errno == EINTR);
+		if (rc < 0)
+			return -1;
+		*status = si.si_code == CLD_EXITED ? (si.si_status & 0xff) << 8 :
+						     si.si_status & 0x7f;
+		return 0;
+	}
+#else
+	(void)pidfd;
+#endif
+	do
+		rc = (int)waitpid(pid, status, 0);
+	while (rc < 0 && errno == EINTR);
+	return rc < 0 ? -1 : 0;
+}
+
 /* Close every fd from @from up, in the child after fork(). */
 static void close_from(int from)
 {

@@ -71,4 +71,23 @@ int proc_exit_status(const struct proc_result *res);
 /* proc_now_ms - a monotonic clock in milliseconds. */
 double proc_now_ms(void);
 
+/*
+ * proc_pidfd_open - a pidfd for @pid (Linux 5.3), or -1 with errno
+ * (ENOSYS where the kernel or the build has none).
+ */
+int proc_pidfd_open(pid_t pid);
+
+/*
+ * proc_signal - @sig to the process: through @pidfd when it is one
+ * (never a recycled pid), else with kill(@pid).  0, or -1 with errno.
+ */
+int proc_signal(int pidfd, pid_t pid, int sig);
+
+/*
+ * proc_reap - wait for our child @pid to end (through @pidfd when it is
+ * one) and put its wait status in *@status.  Returns 0, or -1 with errno
+ * (ECHILD: someone reaped it already).
+ */
+int proc_reap(int pidfd, pid_t pid, int *status);
+
 #endif /* VBOX_PROCESS_H */

@@ -22,17 +22,6 @@
 static const int forwarded[SV_NFORWARD] = { SIGINT, SIGTERM, SIGHUP,
 					    SIGQUIT };
 
-static int pidfd_open_(pid_t pid)
-{
-#ifdef SYS_pidfd_open
-	return (int)syscall(SYS_pidfd_open, pid, 0);
-#else
-	(void)pid;
-	errno = ENOSYS;
-	return -1;
-#endif
-}
-
 static void pending_add(struct supervisor *sv, int sig)
 {
 	size_t i;
@@ -194,7 +183,7 @@ pid_t supervisor_spawn(struct supervisor *sv, const struct proc_spawn *sp,
 		return -1;
 	sv->runner = pid;
 	/* SIGCHLD covers a kernel without pidfds. */
-	sv->runner_pidfd = pidfd_open_(pid);
+	sv->runner_pidfd = proc_pidfd_open(pid);
 	if (sv->runner_pidfd >= 0) {
 		loop_watch_init(&sv->runner_watch, sv->runner_pidfd, on_runner,
 				sv);

@@ -67,7 +67,7 @@ int bridge_prepare(struct bridge *b, const struct plan *p, char **err)
 	bool allow = false;
 
 	memset(b, 0, sizeof(*b));
-	b->ctl = -1;
+	b->ctl = b->helper_pidfd = -1;
 	if (p->default_net != EFFECT_DENY)
 		return 0;
 	for (i = 0; i < p->nnet; i++)
@@ -232,6 +232,7 @@ int bridge_start(struct bridge *b, struct supervisor *sv,
 	if (pid < 0)
 		return -1;
 	b->helper = pid;
+	b->helper_pidfd = proc_pidfd_open(pid);
 	vx_log("egress proxy: HTTP on 127.0.0.1:%u, SOCKS5 on 127.0.0.1:%u in "
 	       "the sandbox, %zu loopback forward%s; served by %s (host pid "
 	       "%ld)", b->ports[0], b->ports[1], b->nports - 2,
@@ -239,28 +240,30 @@ int bridge_start(struct bridge *b, struct supervisor *sv,
 	return 0;
 }
 
-/* How vbox-proxy ended, once it has: "exit status 1", "signal 9". */
+/*
+ * End vbox-proxy (SIGKILL: it has nothing left to do, or it has ended)
+ * and reap it; how it ended goes to @buf: "exit status 1", "signal 9".
+ * Through its pidfd: the subreaper's final sweep may have reaped it, and
+ * its pid may then be another process's.
+ */
 static void helper_end(struct bridge *b, char *buf, size_t size)
 {
 	int status;
-	pid_t got;
 
-	snprintf(buf, size, "still running");
+	snprintf(buf, size, "not started");
 	if (b->helper <= 0)
 		return;
-	do
-		got = waitpid(b->helper, &status, 0);
-	while (got < 0 && errno == EINTR);
-	if (got != b->helper) {
+	proc_signal(b->helper_pidfd, b->helper, SIGKILL);
+	if (proc_reap(b->helper_pidfd, b->helper, &status) < 0)
 		snprintf(buf, size, "already reaped");
-		b->helper = 0;
-		return;
-	}
-	b->helper = 0;
-	if (WIFSIGNALED(status))
+	else if (WIFSIGNALED(status))
 		snprintf(buf, size, "signal %d", WTERMSIG(status));
 	else
 		snprintf(buf, size, "exit status %d", WEXITSTATUS(status));
+	if (b->helper_pidfd >= 0)
+		close(b->helper_pidfd);
+	b->helper_pidfd = -1;
+	b->helper = 0;
 }
 
 /* vbox-proxy's socket: it has nothing to say once ready, but its end. */
@@ -394,14 +397,13 @@ void bridge_release(struct bridge *b)
 	 * its leaks are checked unconfined by tests/test_proxy).
 	 */
 	if (b->helper > 0)
-		kill(b->helper, SIGKILL);
+		proc_signal(b->helper_pidfd, b->helper, SIGKILL);
 	if (b->ctl >= 0)
 		close(b->ctl);
-	if (b->helper > 0)
-		helper_end(b, how, sizeof(how));
+	helper_end(b, how, sizeof(how));
 	if (b->active)
 		judge_release(&b->judge);
 	env_vector_free(b->envp);
 	memset(b, 0, sizeof(*b));
-	b->ctl = -1;
+	b->ctl = b->helper_pidfd = -1;
 }

@@ -44,6 +44,7 @@ struct supervisor;
  * @nports: number of @ports
  * @envp: the child's environment with the proxy variables, set last
  * @helper: vbox-proxy's pid, or 0
+ * @helper_pidfd: a pidfd for it, or -1 (no pidfds: @helper alone)
  * @ctl: our end of its control socket, or -1
  * @ready: it said it serves
  * @lp: the loop @watch is on
@@ -57,6 +58,7 @@ struct bridge {
 	size_t nports;
 	char **envp;
 	pid_t helper;
+	int helper_pidfd;
 	int ctl;
 	bool ready;
 	struct loop *lp;

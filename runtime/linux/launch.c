@@ -62,29 +62,7 @@ int launch_platform(void)
 }
 
 /* ------------------------------------------------------------------ */
-/* pidfds (Linux 5.3); without them, plain pids, checked by namespace */
-
-static int pidfd_open_(pid_t pid)
-{
-#ifdef SYS_pidfd_open
-	return (int)syscall(SYS_pidfd_open, pid, 0);
-#else
-	(void)pid;
-	errno = ENOSYS;
-	return -1;
-#endif
-}
-
-static int signal_pid(int pidfd, pid_t pid, int sig)
-{
-#ifdef SYS_pidfd_send_signal
-	if (pidfd >= 0)
-		return (int)syscall(SYS_pidfd_send_signal, pidfd, sig, NULL, 0);
-#else
-	(void)pidfd;
-#endif
-	return kill(pid, sig);
-}
+/* pidfds (process.h); without them, plain pids, checked by namespace */
 
 /* The PID namespace @pid lives in, as the inode of its ns link. */
 static int pid_ns_of(pid_t pid, dev_t *dev, ino_t *ino)
@@ -188,7 +166,7 @@ static void adopt_init(struct tree *t, long pid)
 
 	if (pid <= 1 || pid > INT32_MAX || t->init_pid)
 		return;
-	fd = pidfd_open_((pid_t)pid);
+	fd = proc_pidfd_open((pid_t)pid);
 	if (parent_of((pid_t)pid) != t->runner) {
 		if (fd >= 0)
 			close(fd);
@@ -256,7 +234,7 @@ static void on_started(struct init_link *l, void *ctx)
 	t->cmd_pid = l->cmd_pid;
 	t->t_started = proc_now_ms();
 	if (t->cmd_pid > 0)
-		t->cmd_pidfd = pidfd_open_(t->cmd_pid);
+		t->cmd_pidfd = proc_pidfd_open(t->cmd_pid);
 	vx_log("stage: sandbox start took %.3f ms from bubblewrap's start, "
 	       "%.3f ms from its argument list (command is host pid %d)",
 	       t->t_started - t->t_spawn, t->t_started - t->t_args,
@@ -290,7 +268,7 @@ static bool tree_forward(void *ctx, int sig)
 		return true;
 	if (t->have_ns ? in_sandbox_ns(t, t->cmd_pid) : t->cmd_pidfd >= 0) {
 		vx_log("forwarding signal %d to the command", sig);
-		signal_pid(t->cmd_pidfd, t->cmd_pid, sig);
+		proc_signal(t->cmd_pidfd, t->cmd_pid, sig);
 	}
 	return true;
 }
@@ -324,9 +302,9 @@ static void tree_terminate(void *ctx)
 		    pid == t->init_pid || !in_sandbox_ns(t, (pid_t)pid))
 			continue;
 		/* Pin the process, then check it is still the one. */
-		fd = pidfd_open_((pid_t)pid);
+		fd = proc_pidfd_open((pid_t)pid);
 		if (in_sandbox_ns(t, (pid_t)pid))
-			signal_pid(fd, (pid_t)pid, SIGTERM);
+			proc_signal(fd, (pid_t)pid, SIGTERM);
 		if (fd >= 0)
 			close(fd);
 	}
@@ -339,7 +317,7 @@ static void tree_kill(void *ctx)
 
 	vx_log("killing the whole tree");
 	if (t->init_pid)
-		signal_pid(t->init_pidfd, t->init_pid, SIGKILL);
+		proc_signal(t->init_pidfd, t->init_pid, SIGKILL);
 }
 
 /*
@@ -357,7 +335,7 @@ static void tree_settle(void *ctx)
 	int left;
 
 	if (t->init_pidfd >= 0) {
-		signal_pid(t->init_pidfd, t->init_pid, SIGKILL);
+		proc_signal(t->init_pidfd, t->init_pid, SIGKILL);
 		p.fd = t->init_pidfd;
 		p.events = POLLIN;
 		for (;;) {
@@ -783,7 +761,7 @@ int launch_run(const struct launch_request *req)
 	t->args_fd = -1;
 	t->link.sock = t->link.peer = -1;
 	t->walls.fd = -1;
-	t->bridge.ctl = -1;
+	t->bridge.ctl = t->bridge.helper_pidfd = -1;
 	/* Before anything exists on the host that must be cleaned up. */
 	if (!req->dry_run && supervisor_init(&t->sv, &tree_ops, t, &err) < 0)
 		goto out_err;
