@@ -4,9 +4,9 @@
  *
  * vbox-exec hands over the tail of the sandbox's mount list that the init
  * can make exactly as bubblewrap would (runtime/linux/sandbox.c decides
- * which): each is one open_tree() clone, one mount_setattr() and one
- * move_mount(), where bubblewrap re-reads the whole mount table for every
- * bind.  The flags are bubblewrap's: every bind nosuid and nodev,
+ * which): a bind is one recursive bind with mount(2) and one or two
+ * mount_setattr() calls on it, where bubblewrap re-reads the whole mount
+ * table for every bind.  The flags are bubblewrap's: every bind nosuid and nodev,
  * read-only binds read-only down their whole tree, a writable bind
  * writable at its top; a tmpfs nosuid and nodev with its mode; a
  * read-only remount of one mount only.  --dev and --proc are made as
@@ -165,18 +165,32 @@ static int bind(unsigned kind, const char *src, char *dest, char *err,
 		size_t errlen)
 {
 	bool ro = kind == K_BIND_RO || kind == K_BIND_RO_TRY;
+	bool try_bind = kind == K_BIND_RO_TRY || kind == K_BIND_RW_TRY;
 	struct stat st;
-	int fd;
 
-	fd = (int)syscall(SYS_open_tree, AT_FDCWD, src,
-			  OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
-	if (fd < 0) {
-		/* A try-bind whose source went away is skipped, as bwrap. */
-		if (errno == ENOENT && (kind == K_BIND_RO_TRY ||
-					kind == K_BIND_RW_TRY))
-			return 0;
-		return fail(err, errlen, "cannot take '%s': %s", src,
-			    strerror(errno));
+	/*
+	 * mount(2)'s recursive bind, then the flags on the attached tree:
+	 * two calls where open_tree(), mount_setattr(), lstat(),
+	 * move_mount() and close() were five, about 3 µs less per mount
+	 * (bench/README.md), and the same clone of the same tree.  Nothing
+	 * runs in the sandbox yet: the moment the new mount has its
+	 * source's flags is seen by no one, and a failure ends the launch.
+	 */
+	if (mount(src, dest, NULL, MS_BIND | MS_REC, NULL) < 0) {
+		if (errno != ENOENT)
+			goto fail_errno;
+		/* The source is missing (a try-bind's is skipped, as by
+		 * bubblewrap), or the destination is, and is made. */
+		if (stat(src, &st) < 0) {
+			if (errno == ENOENT && try_bind)
+				return 0;
+			return fail(err, errlen, "cannot take '%s': %s", src,
+				    strerror(errno));
+		}
+		if (make_path(dest, S_ISDIR(st.st_mode),
+			      S_ISDIR(st.st_mode) ? 0755 : 0444) < 0 ||
+		    mount(src, dest, NULL, MS_BIND | MS_REC, NULL) < 0)
+			goto fail_errno;
 	}
 	/*
 	 * A writable bind is writable at its top.  Its source may be shown
@@ -185,30 +199,16 @@ static int bind(unsigned kind, const char *src, char *dest, char *err,
 	 * read-only is locked so in this user namespace (EPERM) and stays
 	 * read-only, as bubblewrap's bind of it would.
 	 */
-	if (setattr(fd, "", AT_EMPTY_PATH | AT_RECURSIVE,
+	if (setattr(AT_FDCWD, dest, AT_RECURSIVE,
 		    MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
 		    (ro ? MOUNT_ATTR_RDONLY : 0), 0) < 0 ||
-	    (!ro && setattr(fd, "", AT_EMPTY_PATH, 0, MOUNT_ATTR_RDONLY) < 0 &&
+	    (!ro && setattr(AT_FDCWD, dest, 0, 0, MOUNT_ATTR_RDONLY) < 0 &&
 	     errno != EPERM))
 		goto fail_errno;
-	if (lstat(dest, &st) < 0) {
-		struct stat sst;
-
-		if (fstat(fd, &sst) < 0 ||
-		    make_path(dest, S_ISDIR(sst.st_mode), S_ISDIR(sst.st_mode) ?
-			      0755 : 0444) < 0)
-			goto fail_errno;
-	}
-	if (syscall(SYS_move_mount, fd, "", AT_FDCWD, dest,
-		    MOVE_MOUNT_F_EMPTY_PATH) < 0)
-		goto fail_errno;
-	close(fd);
 	return 0;
 fail_errno:
-	fail(err, errlen, "cannot bind '%s' onto '%s': %s", src, dest,
-	     strerror(errno));
-	close(fd);
-	return -1;
+	return fail(err, errlen, "cannot bind '%s' onto '%s': %s", src, dest,
+		    strerror(errno));
 }
 
 /*

@@ -115,8 +115,8 @@ static pid_t parent_of(pid_t pid)
  * @ns_dev, @ns_ino, @have_ns: its PID namespace
  * @cmd_pid, @cmd_pidfd: the command (0 and -1 until the init reported)
  * @started: the init reported: the command is about to be exec'd
- * @ended_by_us: vbox-exec ended the tree before the command started, and
- *               said why
+ * @ended_by_us: vbox-exec ended the tree before the command started for a
+ *               reason of its own (its egress proxy), and said why
  * @t_spawn, @t_args, @t_started: clock readings for --log (bubblewrap's
  *                               start, its argument list sent, CH_STARTED)
  * @walls: the walls prepared for this launch (runtime/walls/walls.h)
@@ -533,8 +533,10 @@ static int send_setup(struct tree *t, const struct launch_request *req,
 	 * The command never runs before its egress proxy serves; bubblewrap
 	 * builds the sandbox meanwhile (a proxy that fails ends the tree).
 	 */
-	if (bridge_ready(&t->bridge, &t->sv, err) < 0)
+	if (bridge_ready(&t->bridge, &t->sv, err) < 0) {
+		t->ended_by_us = true;
 		return -1;
+	}
 	t->link.on_ready = on_ready;
 	t->link.walls_fd = t->walls.fd;
 	t->link.on_started = on_started;
@@ -730,7 +732,6 @@ static int launch_sandbox(struct tree *t, const struct launch_request *req,
 		vx_error("%s", err);
 		free(err);
 		/* bubblewrap may have its list: end the whole tree. */
-		t->ended_by_us = true;
 		tree_kill(t);
 		kill(t->runner, SIGKILL);
 		(void)wait_tree(t, req);
