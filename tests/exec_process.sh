@@ -231,4 +231,19 @@ bg=
 is "$rc" 0 "a short command exits 0"
 gone "... and leaves nothing" tree
 
+# bubblewrap is started off vbox-exec's processor (process.c), which
+# must not narrow the processors the command may run on
+mine=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status)
+run "$VBOX_EXEC" "$P" -- sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' \
+	/proc/self/status
+is "$(cat "$workdir/out")" "$mine" "the command may run on the processors vbox-exec may ($mine)"
+if command -v taskset >/dev/null 2>&1; then
+	first=$(printf '%s\n' "$mine" | sed 's/[-,].*//')
+	run taskset -c "$first" "$VBOX_EXEC" "$P" -- \
+		sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status
+	is "$(cat "$workdir/out")" "$first" "... and no more: started on processor $first alone, it stays there"
+else
+	ok "# SKIP no taskset"
+fi
+
 done_testing
