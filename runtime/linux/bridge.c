@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
-#include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -336,21 +335,8 @@ int bridge_ready(struct bridge *b, struct supervisor *sv, char **err)
 
 void bridge_take_listener(struct bridge *b, int fd)
 {
-	union {
-		char buf[CMSG_SPACE(sizeof(int))];
-		struct cmsghdr align;
-	} cbuf;
 	struct sockaddr_storage ss;
 	socklen_t len = sizeof(ss);
-	unsigned char msg[3];
-	struct iovec iov = { .iov_base = msg, .iov_len = sizeof(msg) };
-	struct msghdr mh = {
-		.msg_iov = &iov,
-		.msg_iovlen = 1,
-		.msg_control = cbuf.buf,
-		.msg_controllen = sizeof(cbuf.buf),
-	};
-	struct cmsghdr *cm;
 	uint16_t port;
 
 	if (!b->ready || b->ctl < 0 ||
@@ -362,22 +348,8 @@ void bridge_take_listener(struct bridge *b, int fd)
 	port = ntohs(ss.ss_family == AF_INET ?
 			     ((struct sockaddr_in *)&ss)->sin_port :
 			     ((struct sockaddr_in6 *)&ss)->sin6_port);
-	if (!port_taken(b, port)) {
-		close(fd);
-		return;
-	}
-	msg[0] = 'L';
-	msg[1] = (unsigned char)(port & 0xff);
-	msg[2] = (unsigned char)(port >> 8);
-	memset(&cbuf, 0, sizeof(cbuf));
-	cm = CMSG_FIRSTHDR(&mh);
-	if (!cm)
-		BUG("no room for SCM_RIGHTS in a control buffer of its size");
-	cm->cmsg_level = SOL_SOCKET;
-	cm->cmsg_type = SCM_RIGHTS;
-	cm->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(cm), &fd, sizeof(int));
-	if (sendmsg(b->ctl, &mh, MSG_NOSIGNAL) != (ssize_t)sizeof(msg))
+	if (port_taken(b, port) &&
+	    pconfig_send_listener(b->ctl, port, fd) < 0)
 		vx_error("cannot hand the proxy port %u to vbox-proxy: %s",
 			 port, strerror(errno));
 	/* vbox-proxy has its own copy: the sandbox's port lives there */

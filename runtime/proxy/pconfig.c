@@ -10,7 +10,11 @@
  */
 #include <vbox.h>
 
+#include <errno.h>
 #include <stdio.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <unistd.h>
 
 #include "ir.h"
 #include "judge.h"
@@ -188,4 +192,75 @@ void pconfig_release(struct pconfig *c)
 {
 	free(c->upstream);
 	memset(c, 0, sizeof(*c));
+}
+
+/* One fd's worth of SCM_RIGHTS space, aligned for struct cmsghdr. */
+union fd_cmsg {
+	char buf[CMSG_SPACE(sizeof(int))];
+	struct cmsghdr align;
+};
+
+/* @mh over @len bytes at @buf (through @iov), with @cbuf for one fd. */
+static void msg_init(struct msghdr *mh, struct iovec *iov, void *buf,
+		     size_t len, union fd_cmsg *cbuf)
+{
+	memset(mh, 0, sizeof(*mh));
+	memset(cbuf, 0, sizeof(*cbuf));
+	iov->iov_base = buf;
+	iov->iov_len = len;
+	mh->msg_iov = iov;
+	mh->msg_iovlen = 1;
+	mh->msg_control = cbuf->buf;
+	mh->msg_controllen = sizeof(cbuf->buf);
+}
+
+int pconfig_send_listener(int sock, uint16_t port, int fd)
+{
+	unsigned char msg[3] = { 'L', (unsigned char)(port & 0xff),
+				 (unsigned char)(port >> 8) };
+	union fd_cmsg cbuf;
+	struct iovec iov;
+	struct msghdr mh;
+	struct cmsghdr *cm;
+
+	msg_init(&mh, &iov, msg, sizeof(msg), &cbuf);
+	cm = CMSG_FIRSTHDR(&mh);
+	if (!cm)
+		BUG("no room for SCM_RIGHTS in a control buffer of its size");
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cm), &fd, sizeof(int));
+	return sendmsg(sock, &mh, MSG_NOSIGNAL) == (ssize_t)sizeof(msg) ? 0 :
+									-1;
+}
+
+int pconfig_recv_listener(int sock, uint16_t *port, int *fd)
+{
+	unsigned char msg[8];
+	union fd_cmsg cbuf;
+	struct iovec iov;
+	struct msghdr mh;
+	struct cmsghdr *cm;
+	ssize_t n;
+
+	*fd = -1;
+	msg_init(&mh, &iov, msg, sizeof(msg), &cbuf);
+	n = recvmsg(sock, &mh, MSG_CMSG_CLOEXEC | MSG_DONTWAIT);
+	if (n <= 0)
+		return n == 0 ? 0 : -1;
+	cm = CMSG_FIRSTHDR(&mh);
+	if (cm && cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS &&
+	    cm->cmsg_len == CMSG_LEN(sizeof(int)))
+		memcpy(fd, CMSG_DATA(cm), sizeof(int));
+	if (n != 3 || msg[0] != 'L' || *fd < 0 ||
+	    (mh.msg_flags & (MSG_TRUNC | MSG_CTRUNC))) {
+		if (*fd >= 0)
+			close(*fd);
+		*fd = -1;
+		errno = EPROTO;
+		return -1;
+	}
+	*port = (uint16_t)(msg[1] | msg[2] << 8);
+	return 1;
 }

@@ -82,4 +82,19 @@ int pconfig_decode(const uint8_t *buf, size_t len, struct pconfig *c,
 /* pconfig_release - free what @c holds. */
 void pconfig_release(struct pconfig *c);
 
+/*
+ * pconfig_send_listener - "L" @port with @fd on the control socket @sock
+ * (the caller keeps @fd).  0, or -1 with errno.
+ */
+int pconfig_send_listener(int sock, uint16_t port, int fd);
+
+/*
+ * pconfig_recv_listener - the next message on @sock, without waiting.
+ * Returns 1 with *@port and *@fd (close-on-exec, the caller's) for an
+ * "L" message; 0 at the end of the stream; -1 with errno EAGAIN (or
+ * EINTR) when nothing is there yet, EPROTO for any other message (its
+ * fd, if any, is closed), or the call's error.
+ */
+int pconfig_recv_listener(int sock, uint16_t *port, int *fd);
+
 #endif /* VBOX_PCONFIG_H */

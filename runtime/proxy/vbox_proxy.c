@@ -22,7 +22,6 @@
 #include <stdio.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/uio.h>
 #include <unistd.h>
 
 #include "confine.h"
@@ -136,45 +135,22 @@ static void take_listener(struct helper *h, uint16_t port, int fd)
 static void on_control(struct loop *lp, struct loop_watch *w, uint32_t ev)
 {
 	struct helper *h = w->ctx;
-	unsigned char msg[8];
-	union {
-		char buf[CMSG_SPACE(sizeof(int))];
-		struct cmsghdr align;
-	} cbuf;
-	struct iovec iov = { .iov_base = msg, .iov_len = sizeof(msg) };
-	struct msghdr mh = {
-		.msg_iov = &iov,
-		.msg_iovlen = 1,
-		.msg_control = cbuf.buf,
-		.msg_controllen = sizeof(cbuf.buf),
-	};
-	struct cmsghdr *cm;
-	int fd = -1;
-	ssize_t n;
+	uint16_t port;
+	int fd, rc;
 
 	(void)ev;
-	n = recvmsg(w->fd, &mh, MSG_CMSG_CLOEXEC | MSG_DONTWAIT);
-	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+	rc = pconfig_recv_listener(w->fd, &port, &fd);
+	if (rc < 0 && (errno == EINTR || errno == EAGAIN))
 		return;
-	if (n <= 0) {
-		/* vbox-exec is done (or gone): so are we */
+	if (rc < 0)
+		say("the control socket: %s: ended", errno == EPROTO ?
+		    "a message it does not know" : strerror(errno));
+	if (rc <= 0) {
+		/* vbox-exec is done (or gone, or confused): so are we */
 		loop_stop(lp);
 		return;
 	}
-	cm = CMSG_FIRSTHDR(&mh);
-	if (cm && cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS &&
-	    cm->cmsg_len == CMSG_LEN(sizeof(int)))
-		memcpy(&fd, CMSG_DATA(cm), sizeof(int));
-	if (n != 3 || msg[0] != 'L' || fd < 0 ||
-	    (mh.msg_flags & (MSG_TRUNC | MSG_CTRUNC))) {
-		say("a control message it does not know (%zd bytes): ended",
-		    n);
-		if (fd >= 0)
-			close(fd);
-		loop_stop(lp);
-		return;
-	}
-	take_listener(h, (uint16_t)(msg[1] | msg[2] << 8), fd);
+	take_listener(h, port, fd);
 }
 
 static int start(struct helper *h, char **err)
