@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <sys/epoll.h>
 #include <linux/capability.h>
+#include <netinet/in.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -99,6 +100,36 @@ static int conn(const char *path)
 	return rc;
 }
 
+/* Loopback TCP ports: one listening (never accepting), one closed. */
+static uint16_t tcp_open_port, tcp_closed_port;
+
+/*
+ * A blocking TCP connect: the supervisor makes it non-blocking for its
+ * loop and answers when the connection is made or refused.
+ */
+static int tcp_conn(uint16_t port)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET,
+				   .sin_port = htons(port),
+				   .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), rc;
+
+	rc = connect(fd, (struct sockaddr *)&sin, sizeof(sin));
+	rc = rc < 0 ? errno : 0;
+	close(fd);
+	return rc;
+}
+
+static uint16_t tcp_port(int fd)
+{
+	struct sockaddr_in sin;
+	socklen_t len = sizeof(sin);
+
+	if (getsockname(fd, (struct sockaddr *)&sin, &len) < 0)
+		BUG("getsockname: %s", strerror(errno));
+	return ntohs(sin.sin_port);
+}
+
 static int dgram_to(const char *path, bool use_sendmsg)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
@@ -146,7 +177,7 @@ static __noreturn void child(int sock, int out,
 			     struct seccomp_prog *supervised)
 {
 	char ro[300], p[300];
-	int listener = -1, i, r[16], sv[2];
+	int listener = -1, i, r[20], sv[2];
 	pthread_t th;
 	size_t k = 0;
 	int race_bad = 0, race_ok = 0;
@@ -203,6 +234,8 @@ static __noreturn void child(int sock, int out,
 	r[k++] = dgram_to(dgram_rw, true);
 	r[k++] = dgram_to(dgram_ro, true);
 	r[k++] = socketpair(AF_UNIX, SOCK_STREAM, 0, sv) < 0 ? errno : 0;
+	r[k++] = tcp_conn(tcp_open_port);
+	r[k++] = tcp_conn(tcp_closed_port);
 	/* the race: a symlink flipped between rw and ro */
 	pthread_create(&th, NULL, swapper, NULL);
 	snprintf(p, sizeof(p), "%s/rw/swap", T);
@@ -227,7 +260,7 @@ static __noreturn void child(int sock, int out,
 
 struct results {
 	struct loop_watch w;
-	int r[16];
+	int r[20];
 	size_t have;
 };
 
@@ -287,6 +320,22 @@ int main(void)
 	listen_at(&lp, &d_rw, dgram_rw, SOCK_DGRAM);
 	listen_at(&lp, &d_ro, dgram_ro, SOCK_DGRAM);
 
+	{
+		struct sockaddr_in sin = {
+			.sin_family = AF_INET,
+			.sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+		int t1 = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		int t2 = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+		if (t1 < 0 || t2 < 0 ||
+		    bind(t1, (struct sockaddr *)&sin, sizeof(sin)) < 0 ||
+		    listen(t1, 8) < 0 ||
+		    bind(t2, (struct sockaddr *)&sin, sizeof(sin)) < 0)
+			BUG("tcp: %s", strerror(errno));
+		tcp_open_port = tcp_port(t1);
+		/* bound, never listening: a connect there is refused */
+		tcp_closed_port = tcp_port(t2);
+	}
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sk) < 0 ||
 	    pipe2(pp, O_CLOEXEC) < 0)
 		BUG("socketpair: %s", strerror(errno));
@@ -323,7 +372,7 @@ int main(void)
 	on_listener(&lp, &l_ro.w, EPOLLIN);
 	is_int(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 0,
 	       "the child ran to the end");
-	is_int(res.have, 15 * sizeof(int), "all results came back");
+	is_int(res.have, 17 * sizeof(int), "all results came back");
 	is_int(res.r[0], 0, "connect to a socket in the writable region");
 	is_int(res.r[1], EACCES, "connect to a socket on a read-only mount: "
 	       "EACCES");
@@ -342,9 +391,12 @@ int main(void)
 	is_int(res.r[11], EACCES, "datagram sendmsg() to a read-only mount: "
 	       "EACCES");
 	is_int(res.r[12], 0, "socketpair() works");
-	is_int(res.r[13], 0, "swapped symlink race: every connect either "
+	is_int(res.r[13], 0, "a blocking TCP connect on loopback is made");
+	is_int(res.r[14], ECONNREFUSED, "a blocking TCP connect to a closed "
+	       "port: ECONNREFUSED");
+	is_int(res.r[15], 0, "swapped symlink race: every connect either "
 	       "worked or was refused");
-	is_int(res.r[14], 0, "swapped symlink race: some connects reached "
+	is_int(res.r[16], 0, "swapped symlink race: some connects reached "
 	       "the writable one");
 	is_int(l_ro.count, 0, "host side: the read-only listener never got "
 	       "a connection");
