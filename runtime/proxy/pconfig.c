@@ -11,11 +11,13 @@
 #include <vbox.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "compat.h"
 #include "ir.h"
 #include "judge.h"
 #include "pconfig.h"
@@ -194,6 +196,11 @@ void pconfig_release(struct pconfig *c)
 	memset(c, 0, sizeof(*c));
 }
 
+/* macOS has no MSG_CMSG_CLOEXEC: there the fd is marked after. */
+#ifndef MSG_CMSG_CLOEXEC
+#define MSG_CMSG_CLOEXEC 0
+#endif
+
 /* One fd's worth of SCM_RIGHTS space, aligned for struct cmsghdr. */
 union fd_cmsg {
 	char buf[CMSG_SPACE(sizeof(int))];
@@ -261,6 +268,8 @@ int pconfig_recv_listener(int sock, uint16_t *port, int *fd)
 		errno = EPROTO;
 		return -1;
 	}
+	if (!MSG_CMSG_CLOEXEC)
+		(void)fcntl(*fd, F_SETFD, FD_CLOEXEC);
 	*port = (uint16_t)(msg[1] | msg[2] << 8);
 	return 1;
 }
