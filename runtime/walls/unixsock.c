@@ -611,10 +611,12 @@ static void op_done_waiting(struct unixsock *us, struct op *op)
 	op_unlink(us, op);
 }
 
-static void on_retry(struct loop *lp, struct loop_timer *t)
+/*
+ * Try the waiting @op again: true when it is over (answered, or dropped
+ * because its caller went away), false while it would still block.
+ */
+static bool op_retry(struct unixsock *us, struct op *op)
 {
-	struct op *op = t->ctx;
-	struct unixsock *us = op->us;
 	int64_t res = 0;
 	int err;
 
@@ -623,21 +625,29 @@ static void on_retry(struct loop *lp, struct loop_timer *t)
 		us->stats.gone++;
 		op_done_waiting(us, op);
 		op_free(op);
-		return;
+		return true;
 	}
 	if (us->have_caps)
 		caps_effective(false);
 	err = perform(op, &res);
 	if (us->have_caps)
 		caps_effective(true);
-	if (err == EAGAIN) {
-		op->delay = op->delay * 2 > OP_RETRY_MAX_MS ?
-			    OP_RETRY_MAX_MS : op->delay * 2;
-		loop_timer_arm(lp, &op->timer, loop_now_ms() + op->delay);
-		return;
-	}
+	if (err == EAGAIN)
+		return false;
 	op_done_waiting(us, op);
 	op_finish(op, res, err);
+	return true;
+}
+
+static void on_retry(struct loop *lp, struct loop_timer *t)
+{
+	struct op *op = t->ctx;
+
+	if (op_retry(op->us, op))
+		return;
+	op->delay = op->delay * 2 > OP_RETRY_MAX_MS ? OP_RETRY_MAX_MS :
+						     op->delay * 2;
+	loop_timer_arm(lp, &op->timer, loop_now_ms() + op->delay);
 }
 
 /*
@@ -647,27 +657,10 @@ static void on_retry(struct loop *lp, struct loop_timer *t)
 static void on_ready(struct loop *lp, struct loop_watch *w, uint32_t events)
 {
 	struct op *op = w->ctx;
-	struct unixsock *us = op->us;
-	int64_t res = 0;
-	int err;
 
 	(void)lp;
 	(void)events;
-	if (!notif_valid(us, op->id)) {
-		us->stats.gone++;
-		op_done_waiting(us, op);
-		op_free(op);
-		return;
-	}
-	if (us->have_caps)
-		caps_effective(false);
-	err = perform(op, &res);
-	if (us->have_caps)
-		caps_effective(true);
-	if (err == EAGAIN)
-		return;
-	op_done_waiting(us, op);
-	op_finish(op, res, err);
+	(void)op_retry(op->us, op);
 }
 
 /* ------------------------------------------------------------------ */
