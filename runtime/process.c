@@ -70,11 +70,15 @@ int proc_reap(int pidfd, pid_t pid, int *status)
 			rc = waitid((idtype_t)P_PIDFD, (id_t)pidfd, &si,
 				    WEXITED);
 		while (rc < 0 && errno == EINTR);
-		if (rc < 0)
+		/* Linux 5.3 has pidfds but not P_PIDFD (5.4): by pid then. */
+		if (rc < 0 && errno != EINVAL)
 			return -1;
-		*status = si.si_code == CLD_EXITED ? (si.si_status & 0xff) << 8 :
-						     si.si_status & 0x7f;
-		return 0;
+		if (rc == 0) {
+			*status = si.si_code == CLD_EXITED ?
+					  (si.si_status & 0xff) << 8 :
+					  si.si_status & 0x7f;
+			return 0;
+		}
 	}
 #else
 	(void)pidfd;
