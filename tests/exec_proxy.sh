@@ -132,44 +132,56 @@ else
 fi
 
 # The proxy runs in its own process, vbox-proxy.  After a launch it is
-# gone and reaped; killed from the host while the command runs, its end
-# is reported and the command's connections through it fail: nothing
-# falls back to a direct path.
+# gone and reaped; while the command runs it is confined; killed from
+# the host, its end is reported and the command's connections through it
+# fail: nothing falls back to a direct path.  As root and as uid 65534,
+# judged from the host side.
 proxy_pid() {
 	sed -n 's/.*served by .*vbox-proxy (host pid \([0-9]*\)).*/\1/p' "$1"
 }
-run "$VBOX_EXEC" --log plan -- true
-ppid_=$(proxy_pid err)
-check "--log names vbox-proxy's pid" [ -n "$ppid_" ]
-check "vbox-proxy is gone and reaped after the launch" \
-	[ -n "$ppid_" ] && [ ! -e "/proc/$ppid_" ]
-rm -f go
-"$VBOX_EXEC" --log plan -- sh -c 'i=0; while [ ! -e go ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i+1)); done; curl -s -o /dev/null -w "%{http_code}" --noproxy "" --max-time 10 "$1"; echo " curl $?"' \
-	sh "http://127.0.0.1:$P/size/10" >out 2>err &
-vpid=$!
-i=0
-while ! grep -q "sandbox init is host pid" err && [ $i -lt 200 ]; do
-	sleep 0.05
-	i=$((i + 1))
+proxy_lifecycle() {
+	who=$1
+	run as_user "$who" "$VBOX_EXEC" --log plan -- true
+	ppid_=$(proxy_pid err)
+	check "$who: --log names vbox-proxy's pid" [ -n "$ppid_" ]
+	check "$who: vbox-proxy is gone and reaped after the launch" \
+		[ -n "$ppid_" ] && [ ! -e "/proc/$ppid_" ]
+	rm -f go
+	as_user "$who" "$VBOX_EXEC" --log plan -- sh -c 'i=0; while [ ! -e go ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i+1)); done; curl -s -o /dev/null -w "%{http_code}" --noproxy "" --max-time 10 "$1"; echo " curl $?"' \
+		sh "http://127.0.0.1:$P/size/10" >out 2>err &
+	vpid=$!
+	i=0
+	while ! grep -q "sandbox init is host pid" err && [ $i -lt 200 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	ppid_=$(proxy_pid err)
+	status=/proc/${ppid_:-0}/status
+	check "$who: the running vbox-proxy has no_new_privs and a seccomp filter" \
+		sh -c "grep -q '^NoNewPrivs:[[:space:]]*1\$' '$status' &&
+			grep -q '^Seccomp:[[:space:]]*2\$' '$status'"
+	check "$who: vbox-proxy runs as the launching user" \
+		sh -c "[ \"\$(awk '/^Uid:/ {print \$2}' '$status')\" = '$(as_user "$who" id -u)' ]"
+	check "$who: --log says vbox-proxy is confined" \
+		grep -q "egress proxy: vbox-proxy confined: not dumpable, no_new_privs, no exec or ptrace (seccomp)" err
+	[ -n "$ppid_" ] && kill -9 "$ppid_"
+	touch go
+	rc=0
+	wait "$vpid" || rc=$?
+	is "$rc" 0 "$who: the command ran to its end without vbox-proxy"
+	check "$who: a request through the killed proxy fails (no direct path)" \
+		grep -Eq '^000 curl [1-9][0-9]*$' out
+	check "$who: vbox-proxy's end is reported" \
+		grep -q "the egress proxy (vbox-proxy) ended (signal 9) while the command ran" err
+	check "$who: and it was reaped" [ -n "$ppid_" ] && [ ! -e "/proc/$ppid_" ]
+}
+# everything the unprivileged run needs must be reachable by it
+chmod 755 "$workdir"
+chmod 644 plan
+set_users
+for u in $users; do
+	proxy_lifecycle "$u"
 done
-ppid_=$(proxy_pid err)
-# from the host side: the running proxy is confined (confine.h)
-status=/proc/${ppid_:-0}/status
-check "the running vbox-proxy has no_new_privs and a seccomp filter" \
-	sh -c "grep -q '^NoNewPrivs:[[:space:]]*1\$' '$status' &&
-		grep -q '^Seccomp:[[:space:]]*2\$' '$status'"
-check "--log says vbox-proxy is confined" \
-	grep -q "egress proxy: vbox-proxy confined: not dumpable, no_new_privs, no exec or ptrace (seccomp)" err
-[ -n "$ppid_" ] && kill -9 "$ppid_"
-touch go
-wait "$vpid"
-rc=$?
-is "$rc" 0 "the command ran to its end without vbox-proxy"
-check "a request through the killed proxy fails (no direct path)" \
-	grep -Eq '^000 curl [1-9][0-9]*$' out
-check "vbox-proxy's end is reported" \
-	grep -q "the egress proxy (vbox-proxy) ended (signal 9) while the command ran" err
-check "and it was reaped" [ -n "$ppid_" ] && [ ! -e "/proc/$ppid_" ]
 
 # vbox-proxy that cannot start says why on its control socket and exits
 # (vbox-exec then ends the tree and refuses the launch, 125); run
