@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * process.c - start the runner; map how it ended (process.h).
+ * process.c - start the runner and the launch's helpers; signal and reap
+ * them through pidfds; map how the runner ended (process.h).
  */
 #include <vbox.h>
 

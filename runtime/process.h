@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * process.h - starting the sandbox runner (bwrap) and mapping how it
- * ended to vbox-exec's exit status.  Portable POSIX.  Waiting for it is
- * the supervisor's (supervise.h).
+ * process.h - starting the sandbox runner (bwrap) and the launch's
+ * helpers (vbox-proxy), signalling and reaping them through pidfds where
+ * the kernel has them, and mapping how the runner ended to vbox-exec's
+ * exit status.  Portable POSIX with Linux additions.  Waiting for the
+ * runner is the supervisor's (supervise.h).
  */
 #ifndef VBOX_PROCESS_H
 #define VBOX_PROCESS_H
