@@ -10,6 +10,7 @@
 #include "grow.h"
 
 static const char *const secret_words[] = { ENV_SECRET_WORDS };
+static const char *const secret_names[] = { ENV_SECRET_NAMES };
 
 /* Case-insensitive search for @word (upper case) in @len bytes of @s. */
 static bool contains_word(const char *s, size_t len, const char *word)
@@ -33,12 +34,17 @@ static bool contains_word(const char *s, size_t len, const char *word)
 
 bool env_name_is_secret(const char *name, size_t len)
 {
-	size_t i;
+	static const char suffix[] = ENV_SECRET_SUFFIX;
+	size_t i, sl = sizeof(suffix) - 1;
 
 	for (i = 0; i < array_size(secret_words); i++)
 		if (contains_word(name, len, secret_words[i]))
 			return true;
-	return false;
+	for (i = 0; i < array_size(secret_names); i++)
+		if (strlen(secret_names[i]) == len &&
+		    strncasecmp(name, secret_names[i], len) == 0)
+			return true;
+	return len >= sl && strncasecmp(name + len - sl, suffix, sl) == 0;
 }
 
 bool env_name_is_proxy(const char *name, size_t len)

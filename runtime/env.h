@@ -8,7 +8,7 @@
  *
  *   1. unless --replace-env, every inherited "NAME=VALUE" whose NAME does
  *      not look like a secret (ENV_SECRET_WORDS, case-insensitive
- *      substrings) and is not an ambient proxy variable (NAME ends in
+ *      substrings, ENV_SECRET_NAMES and ENV_SECRET_SUFFIX) and is not an ambient proxy variable (NAME ends in
  *      "_PROXY", any case); an entry without '=' and a repeated NAME
  *      (getenv() sees only the first) are dropped too;
  *   2. then each -e NAME=VALUE in command-line order, replacing a variable
@@ -22,10 +22,18 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* The name fragments that mark an inherited variable as a secret. */
+/*
+ * What marks an inherited variable as a secret (SPEC 3.2), all compared
+ * without regard to case: a name containing one of ENV_SECRET_WORDS, a
+ * name that is one of ENV_SECRET_NAMES, or a name ending in
+ * ENV_SECRET_SUFFIX (a personal access token: GITHUB_PAT, GITLAB_PAT).
+ */
 #define ENV_SECRET_WORDS                                                    \
 	"TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "API_KEY",   \
-		"PRIVATE_KEY", "ACCESS_KEY", "SESSION", "COOKIE", "AUTH"
+		"PRIVATE_KEY", "ACCESS_KEY", "SESSION", "COOKIE", "AUTH",   \
+		"PASSPHRASE", "JWT"
+#define ENV_SECRET_NAMES "DATABASE_URL", "MYSQL_PWD", "PGPASSWORD"
+#define ENV_SECRET_SUFFIX "_PAT"
 
 /*
  * Bounds on what the launcher accepts, so that no input makes it build an

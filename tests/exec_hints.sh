@@ -91,6 +91,24 @@ for u in $users; do
 	is "$(cat "$workdir/out")" "VBOX_T_FOO=bar" \
 		"$u: --replace-env -e NAME: exactly that variable"
 
+	# The scrub's names beyond the eleven words (SPEC 3.2): PASSPHRASE
+	# and JWT anywhere, three whole names, a "_PAT" ending, any case;
+	# names that only come near them are inherited.
+	run as "$u" env -i PATH="$PATH" DB_PASSPHRASE=zz-s1 my_jwt=zz-s2 \
+		JWT=zz-s3 DATABASE_URL=zz-s4 mysql_pwd=zz-s5 PGPASSWORD=zz-s6 \
+		GITHUB_PAT=zz-s7 gitlab_pat=zz-s8 MY_PATH=k1 PATTERN=k2 \
+		X_PAT_Y=k3 DATABASE=k4 MYSQL_PWD_FILE=k5 \
+		"$VBOX_EXEC" "$W/hints.plan" -- /usr/bin/env
+	status 0 "$u: env runs with secret-looking variables set"
+	if grep -q zz-s "$workdir/out"; then
+		not_ok "$u: *PASSPHRASE*, *JWT*, DATABASE_URL, MYSQL_PWD, PGPASSWORD and *_PAT are scrubbed"
+		grep zz-s "$workdir/out" | sed 's/^/#   left: /'
+	else
+		ok "$u: *PASSPHRASE*, *JWT*, DATABASE_URL, MYSQL_PWD, PGPASSWORD and *_PAT are scrubbed"
+	fi
+	is "$(grep -c '=k[1-5]$' "$workdir/out")" 5 \
+		"$u: MY_PATH, PATTERN, X_PAT_Y, DATABASE, MYSQL_PWD_FILE are inherited"
+
 	# A script whose interpreter is missing: 127, as a shell says it.
 	run as "$u" "$VBOX_EXEC" "$W/hints.plan" -- "$W/rw/bad.sh"
 	status 127 "$u: a missing #! interpreter exits 127"
