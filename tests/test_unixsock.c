@@ -283,7 +283,7 @@ static void on_results(struct loop *lp, struct loop_watch *w, uint32_t ev)
 int main(void)
 {
 	struct seccomp_prog deny, supervised;
-	struct unixsock_config cfg = { false, false };
+	struct unixsock_config cfg = { false, false, 0, -1 };
 	struct results res = { .have = 0 };
 	struct loop lp;
 	struct unixsock *us;
@@ -357,8 +357,10 @@ int main(void)
 	}
 	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	listener = (int)syscall(SYS_pidfd_getfd, pidfd, remote_fd, 0);
-	close(pidfd);
 	ok(listener >= 0, "the child loaded the walls; listener taken");
+	/* The child stands for the sandbox's init: its root is the root. */
+	cfg.init_pid = pid;
+	cfg.init_pidfd = pidfd;
 	us = unixsock_alloc(&lp, listener, &cfg, &err);
 	if (!us)
 		BUG("%s", err);
@@ -410,6 +412,7 @@ int main(void)
 	     unixsock_stats(us)->handled, unixsock_stats(us)->refused,
 	     unixsock_stats(us)->gone);
 	unixsock_free(us);
+	close(pidfd);
 	loop_release(&lp);
 	snprintf(p, sizeof(p), "rm -rf -- '%s'", T);
 	if (system(p) != 0)

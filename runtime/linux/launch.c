@@ -211,6 +211,8 @@ static int supervisor_take(struct tree *t, int num)
 	}
 	cfg.pathname_open = t->walls.pathname_open;
 	cfg.refuse_abstract = t->walls.refuse_abstract;
+	cfg.init_pid = t->init_pid;
+	cfg.init_pidfd = t->init_pidfd;
 	t->sup = unixsock_alloc(supervisor_loop(&t->sv), fd, &cfg, &err);
 	if (!t->sup) {
 		vx_error("socket supervisor: %s", err);

@@ -5,28 +5,28 @@
  *
  * One notification at a time is received; each becomes a struct op that
  * holds everything copied from the child (the socket taken with
- * pidfd_getfd(), the address, the data, the fds of SCM_RIGHTS), so the
- * call can be performed, and retried from a timer while it would block,
- * without looking at the child again.  Each read of the child's memory
- * is followed by SECCOMP_IOCTL_NOTIF_ID_VALID: the thread is still
- * waiting in this very call, so the pid was not reused and the memory
- * was its.
+ * pidfd_getfd(), the decoded call, the fds of SCM_RIGHTS), so the call
+ * can be performed, and retried from a timer while it would block,
+ * without looking at the child again.  The decoding of the child's bytes
+ * (addresses, msghdrs, iovecs, control data) is sockcall.c's: pure code
+ * reading the child's memory through read_child(), which the fuzz
+ * harness replaces.  After every read of the child,
+ * SECCOMP_IOCTL_NOTIF_ID_VALID: the thread is still waiting in this very
+ * call, so the pid was not reused and the memory was its.
  *
  * The call is made with the child's permission checks: when vbox-exec
  * has capabilities (run as root), its effective set is emptied around
  * the call, so a socket file the child could not open for writing is
  * not reached through the supervisor's CAP_DAC_OVERRIDE.
  *
- * Only the native (x86-64) entry points carry struct pointers this file
- * decodes; an x32 or i386 sendmsg()/sendmmsg() is refused with EACCES
- * (connect() and sendto() are decoded on every architecture: their
- * arguments are registers).
+ * No buffer here is sized by the child: paths are built in a struct
+ * strbuf, /proc files read into one, and what sockcall.c copies is
+ * allocated to its checked length.
  */
 #include <vbox.h>
 
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/audit.h>
 #include <linux/capability.h>
 #include <linux/openat2.h>
 #include <linux/seccomp.h>
@@ -44,6 +44,8 @@
 #include <unistd.h>
 
 #include "loop.h"
+#include "sockcall.h"
+#include "strbuf.h"
 #include "unixsock.h"
 
 #ifndef PIDFD_THREAD
@@ -52,7 +54,6 @@
 #ifndef ST_RDONLY
 #define ST_RDONLY 1
 #endif
-#define X32_BIT 0x40000000u
 /* Linux 6.6: wake the supervisor and the child on one CPU, in turn. */
 #ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS
 #define SECCOMP_IOCTL_NOTIF_SET_FLAGS SECCOMP_IOW(4, __u64)
@@ -61,16 +62,29 @@
 #define SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (1UL << 0)
 #endif
 
-/* Bounds on what is copied from the child per call. */
-#define OP_DATA_MAX (1u << 20)
-#define OP_CONTROL_MAX (64u << 10)
-#define OP_IOV_MAX 1024
 #define OP_RETRY_FIRST_MS 0.2
 #define OP_RETRY_MAX_MS 20.0
-
-enum op_kind { OP_CONNECT, OP_SEND };
+/* /proc/TID/status is a few KiB; anything longer is not it. */
+#define STATUS_MAX (64u << 10)
 
 struct unixsock;
+
+/**
+ * struct dest - one message's destination and fds, ready to use
+ * @addr, @addrlen: the address to use (rewritten for a pathname)
+ * @has_addr: an address is given
+ * @target: O_PATH fd of a pathname destination, -1 otherwise
+ * @fds, @nfds: the taken fds of SCM_RIGHTS (already written, as the
+ *              supervisor's numbers, into the message's control data)
+ */
+struct dest {
+	struct sockaddr_storage addr;
+	socklen_t addrlen;
+	bool has_addr;
+	int target;
+	int *fds;
+	size_t nfds;
+};
 
 /**
  * struct op - one notification being answered
@@ -82,18 +96,15 @@ struct unixsock;
  * @delay: the next retry's delay
  * @id: the notification
  * @tid: the calling thread (host pid)
- * @kind: connect or send
  * @sock: the child's socket, taken
- * @target: O_PATH fd of a pathname destination, -1 otherwise
- * @blocking: the child's socket is in blocking mode
+ * @blocking: the call blocks (blocking socket, no MSG_DONTWAIT)
+ * @sockfl: the socket's file status flags
  * @connecting: a non-unix connect is in progress (blocking caller)
- * @addr, @addrlen: the address to use (rewritten for a pathname)
- * @has_addr: @addr is given
- * @data, @len: the bytes to send
- * @control, @controllen: control data with translated fds
- * @fds, @nfds: the taken fds of SCM_RIGHTS
- * @flags: send flags
- * @mmsg_len_at: for sendmmsg(), where to write msg_len (0: not)
+ * @call: what the child asked for (sockcall.h)
+ * @dest: per message of @call, its destination and fds
+ * @done: messages sent so far; @sent: bytes sent of each
+ * @bind_dir, @bind_name, @umask: a pathname bind: the directory (O_PATH),
+ *         the name in it, the child's umask
  */
 struct op {
 	struct unixsock *us;
@@ -103,23 +114,17 @@ struct op {
 	double delay;
 	uint64_t id;
 	pid_t tid;
-	enum op_kind kind;
 	int sock;
-	int target;
 	bool blocking;
 	int sockfl;
 	bool connecting;
-	struct sockaddr_storage addr;
-	socklen_t addrlen;
-	bool has_addr;
-	void *data;
-	size_t len;
-	void *control;
-	size_t controllen;
-	int *fds;
-	size_t nfds;
-	int flags;
-	uint64_t mmsg_len_at;
+	struct sockcall call;
+	struct dest *dest;
+	size_t done;
+	int64_t *sent;
+	int bind_dir;
+	char *bind_name;
+	mode_t umask;
 	struct op *next;
 };
 
@@ -130,14 +135,18 @@ struct unixsock {
 	struct unixsock_stats stats;
 	struct seccomp_notif *req;
 	size_t req_size;
+	struct seccomp_notif_resp *resp;
 	size_t resp_size;
 	struct op *ops;		/* waiting for a retry */
 	bool have_caps;
-	int root_fd;		/* the sandbox's root, opened once */
+	int root_fd;		/* the sandbox's root, from its init */
+	int home_fd;		/* vbox-exec's working directory */
 	pid_t cached_tid;	/* the last caller, and its pidfd */
 	int cached_pidfd;
 };
 
+/* ------------------------------------------------------------------ */
+/* small helpers */
 /* ------------------------------------------------------------------ */
 /* small helpers */
 
@@ -150,13 +159,10 @@ static int notif_valid(const struct unixsock *us, uint64_t id)
 
 static void respond(struct unixsock *us, uint64_t id, int64_t val, int err)
 {
-	struct seccomp_notif_resp *resp;
-	char buf[256];
+	struct seccomp_notif_resp *resp = us->resp;
 
-	if (us->resp_size > sizeof(buf))
-		return;	/* checked in unixsock_alloc() */
-	memset(buf, 0, sizeof(buf));
-	resp = (struct seccomp_notif_resp *)buf;
+	/* us->resp is the kernel's size (SECCOMP_GET_NOTIF_SIZES). */
+	memset(resp, 0, us->resp_size);
 	resp->id = id;
 	resp->val = err ? 0 : val;
 	resp->error = err ? -err : 0;
@@ -183,6 +189,23 @@ static int peek(pid_t tid, uint64_t addr, void *buf, size_t len)
 	if (n < 0)
 		return errno == ESRCH ? ESRCH : EFAULT;
 	return (size_t)n == len ? 0 : EFAULT;
+}
+
+/* sockcall_read_fn over peek(): the decoder's view of the child. */
+static int read_child(void *ctx, uint64_t addr, void *buf, size_t len)
+{
+	const struct op *op = ctx;
+
+	return peek(op->tid, addr, buf, len);
+}
+
+/* "/proc/TID/WHAT" into @buf (a pid always fits). */
+static void proc_path(char *buf, size_t size, pid_t tid, const char *what)
+{
+	int n = snprintf(buf, size, "/proc/%d/%s", (int)tid, what);
+
+	if (n < 0 || (size_t)n >= size)
+		BUG("/proc/%d/%s does not fit %zu bytes", (int)tid, what, size);
 }
 
 static int open_pidfd(pid_t tid)
@@ -247,19 +270,25 @@ static void caps_effective(bool on)
 
 static void op_free(struct op *op)
 {
-	size_t i;
+	size_t i, j;
 
 	if (!op)
 		return;
 	if (op->sock >= 0)
 		close(op->sock);
-	if (op->target >= 0)
-		close(op->target);
-	for (i = 0; i < op->nfds; i++)
-		close(op->fds[i]);
-	free(op->fds);
-	free(op->data);
-	free(op->control);
+	for (i = 0; op->dest && i < op->call.nmsgs; i++) {
+		if (op->dest[i].target >= 0)
+			close(op->dest[i].target);
+		for (j = 0; j < op->dest[i].nfds; j++)
+			close(op->dest[i].fds[j]);
+		free(op->dest[i].fds);
+	}
+	if (op->bind_dir >= 0)
+		close(op->bind_dir);
+	free(op->bind_name);
+	free(op->dest);
+	free(op->sent);
+	sockcall_release(&op->call);
 	free(op);
 }
 
@@ -267,251 +296,402 @@ static void op_free(struct op *op)
 /* the address */
 
 /*
- * The child's working directory as the sandbox names it.  /proc/TID/cwd
- * of a task in another mount namespace reads as the path from that
- * namespace's root.
+ * The child's working directory as the sandbox names it, into @out.
+ * /proc/TID/cwd of a task in another mount namespace reads as the path
+ * from that namespace's root.  Read into a buffer grown to fit, up to
+ * PATH_MAX (the kernel's own bound on a path: ENAMETOOLONG).
  */
-static int child_cwd(pid_t tid, char *buf, size_t size)
+static int child_cwd(pid_t tid, struct strbuf *out)
 {
-	char link[64];
+	char link[64], *buf = NULL;
+	size_t size = 256;
 	ssize_t n;
+	int rc;
 
-	snprintf(link, sizeof(link), "/proc/%d/cwd", (int)tid);
-	n = readlink(link, buf, size - 1);
-	if (n < 0)
-		return errno == ENOENT ? ESRCH : EACCES;
-	if ((size_t)n >= size - 1 || buf[0] != '/')
-		return EACCES;
-	buf[n] = '\0';
-	return 0;
+	proc_path(link, sizeof(link), tid, "cwd");
+	for (;;) {
+		buf = xrealloc(buf, size);
+		n = readlink(link, buf, size);
+		if (n < 0) {
+			rc = errno == ENOENT ? ESRCH : EACCES;
+			goto out;
+		}
+		if ((size_t)n < size)
+			break;
+		if (size > PATH_MAX) {
+			rc = ENAMETOOLONG;
+			goto out;
+		}
+		size *= 2;
+	}
+	if (n == 0 || buf[0] != '/') {
+		rc = EACCES;	/* unreachable from its root: refused */
+		goto out;
+	}
+	strbuf_add(out, buf, (size_t)n);
+	rc = 0;
+out:
+	free(buf);
+	return rc;
 }
 
 /*
- * Resolve the pathname @path as the child would, in its root and working
- * directory; on success op->target is an O_PATH fd of the socket file
- * and op->addr names it through /proc/self/fd.  Returns 0 or an errno.
+ * @path as an absolute path in the sandbox, into @full: relative ones
+ * from the child's working directory.  0 or an errno (ENAMETOOLONG past
+ * PATH_MAX, as the kernel).
  */
-static int resolve_path(struct op *op, const char *path)
+static int full_path(pid_t tid, const char *path, struct strbuf *full)
 {
-	struct open_how how;
-	struct statfs sfs;
-	struct stat st;
-	char full[PATH_MAX + sizeof(((struct sockaddr_un *)0)->sun_path) + 2];
-	char link[64];
-	struct sockaddr_un *sun = (struct sockaddr_un *)&op->addr;
-	int root, rc;
+	int rc;
 
-	if (path[0] == '/') {
-		snprintf(full, sizeof(full), "%s", path);
-	} else {
-		rc = child_cwd(op->tid, full, PATH_MAX);
+	if (path[0] != '/') {
+		rc = child_cwd(tid, full);
 		if (rc)
 			return rc;
-		strcat(full, "/");
-		strcat(full, path);
+		strbuf_putc(full, '/');
 	}
-	/*
-	 * Every process of the sandbox has the same root: it cannot chroot
-	 * (no capability) nor enter another mount namespace (setns and
-	 * unshare are refused).  Opened once, from the first caller.
-	 */
-	if (op->us->root_fd < 0) {
-		snprintf(link, sizeof(link), "/proc/%d/root", (int)op->tid);
-		op->us->root_fd = open(link, O_PATH | O_DIRECTORY | O_CLOEXEC);
-		if (op->us->root_fd < 0)
-			return errno == ENOENT ? ESRCH : EACCES;
-	}
-	root = op->us->root_fd;
+	strbuf_puts(full, path);
+	return full->len >= PATH_MAX ? ENAMETOOLONG : 0;
+}
+
+/*
+ * openat2() @full in the sandbox's root as the kernel would resolve it
+ * for the child (symlinks and ".." inside the root).  The fd, or -1 with
+ * *@rc the errno for the child.
+ */
+static int open_in_root(struct unixsock *us, const char *full, int flags,
+			int *rc)
+{
+	struct open_how how;
+	int fd;
+
 	memset(&how, 0, sizeof(how));
-	how.flags = O_PATH | O_CLOEXEC;
+	how.flags = (uint64_t)(flags | O_PATH | O_CLOEXEC);
 	how.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS;
-	op->target = (int)syscall(SYS_openat2, root, full, &how, sizeof(how));
-	rc = errno;
+	fd = (int)syscall(SYS_openat2, us->root_fd, full, &how, sizeof(how));
+	if (fd >= 0)
+		return fd;
+	*rc = errno;
 	/*
 	 * /proc/self and /proc/thread-self name the resolver, not the child,
 	 * and /proc's magic links are refused: a path through /proc that
 	 * does not resolve here is refused, not reported missing.
 	 */
-	if (op->target < 0 && strncmp(full, "/proc/", 6) == 0)
-		return EACCES;
-	if (op->target < 0)
-		/* EXDEV, ELOOP: a magic link or an escape; EAGAIN: a
-		 * rename race.  All refusals. */
-		return rc == EXDEV || rc == EAGAIN || rc == ELOOP ? EACCES
-									: rc;
-	/* The file itself, as the kernel's unix_find_bsd() checks it. */
-	if (fstat(op->target, &st) < 0)
-		return EACCES;
-	if (!S_ISSOCK(st.st_mode))
-		return ECONNREFUSED;
-	if (!op->us->cfg.pathname_open) {
-		/* Writable region: a mount the sandbox sees writable. */
-		if (fstatfs(op->target, &sfs) < 0 || (sfs.f_flags & ST_RDONLY))
-			return EACCES;
-	}
-	memset(sun, 0, sizeof(*sun));
-	sun->sun_family = AF_UNIX;
-	snprintf(sun->sun_path, sizeof(sun->sun_path), "/proc/self/fd/%d",
-		 op->target);
-	op->addrlen = (socklen_t)(offsetof(struct sockaddr_un, sun_path) +
-				  strlen(sun->sun_path) + 1);
-	return 0;
+	if (strncmp(full, "/proc/", 6) == 0)
+		*rc = EACCES;
+	/* EXDEV, ELOOP: a magic link or an escape; EAGAIN: a rename race.
+	 * All refusals. */
+	else if (*rc == EXDEV || *rc == EAGAIN || *rc == ELOOP)
+		*rc = EACCES;
+	return -1;
 }
 
 /*
- * Copy the child's address (@addr, @len) into op->addr, resolving a unix
- * one.  Returns 0 or an errno for the child.
+ * Resolve the pathname @path as the child would, in its root and working
+ * directory; on success @d->target is an O_PATH fd of the socket file
+ * and @d->addr names it through /proc/self/fd.  Returns 0 or an errno.
  */
-static int take_addr(struct op *op, uint64_t addr, uint64_t len)
+static int resolve_path(struct op *op, struct dest *d, const char *path)
 {
-	char path[sizeof(((struct sockaddr_un *)0)->sun_path) + 1];
-	struct sockaddr_un *sun = (struct sockaddr_un *)&op->addr;
-	size_t plen;
-	int rc;
+	struct sockaddr_un *sun = (struct sockaddr_un *)&d->addr;
+	struct strbuf full = { 0 };
+	struct statfs sfs;
+	struct stat st;
+	int rc, n;
 
-	if (len > sizeof(op->addr))
-		return EINVAL;
-	memset(&op->addr, 0, sizeof(op->addr));
-	rc = peek(op->tid, addr, &op->addr, (size_t)len);
+	rc = full_path(op->tid, path, &full);
 	if (rc)
-		return rc;
-	op->addrlen = (socklen_t)len;
-	op->has_addr = true;
-	if (len < sizeof(sa_family_t) || op->addr.ss_family != AF_UNIX)
-		return 0;	/* the kernel judges it, in its namespace */
-	plen = (size_t)len - offsetof(struct sockaddr_un, sun_path);
-	if (len <= offsetof(struct sockaddr_un, sun_path) || plen == 0)
-		return 0;	/* no name: the kernel says EINVAL */
-	if (sun->sun_path[0] == '\0') {
-		/* Abstract: namespaced by the socket's network namespace. */
-		return op->us->cfg.refuse_abstract ? EACCES : 0;
-	}
-	memcpy(path, sun->sun_path, plen);
-	path[plen] = '\0';
-	return resolve_path(op, path);
-}
-
-/* ------------------------------------------------------------------ */
-/* sendmsg(): the message */
-
-struct msghdr64 {
-	uint64_t name;
-	uint32_t namelen;
-	uint32_t pad0;
-	uint64_t iov;
-	uint64_t iovlen;
-	uint64_t control;
-	uint64_t controllen;
-	int32_t flags;
-	uint32_t pad1;
-};
-
-struct iovec64 {
-	uint64_t base;
-	uint64_t len;
-};
-
-/* Take the fds of SCM_RIGHTS; refuse SCM_CREDENTIALS. */
-static int take_control(struct op *op)
-{
-	struct msghdr m;
-	struct cmsghdr *c;
-	size_t i, n;
-	int *fdp, rc;
-
-	memset(&m, 0, sizeof(m));
-	m.msg_control = op->control;
-	m.msg_controllen = op->controllen;
-	for (c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c)) {
-		if (c->cmsg_level != SOL_SOCKET)
-			continue;
-		if (c->cmsg_type == SCM_CREDENTIALS)
-			return EOPNOTSUPP;
-		if (c->cmsg_type != SCM_RIGHTS || c->cmsg_len < CMSG_LEN(0))
-			continue;
-		n = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-		if (op->nfds + n > 253)
-			return ETOOMANYREFS;
-		op->fds = xreallocarray(op->fds, op->nfds + n + 1,
-					sizeof(*op->fds));
-		fdp = (int *)CMSG_DATA(c);
-		for (i = 0; i < n; i++) {
-			int fd;
-
-			rc = take_fd(op->us, op->tid, fdp[i], &fd);
-			if (rc)
-				return rc == ESRCH ? ESRCH : EBADF;
-			op->fds[op->nfds++] = fd;
-			fdp[i] = fd;
-		}
-	}
-	return 0;
-}
-
-/* Copy a native struct msghdr at @at and what it points to. */
-static int take_msghdr(struct op *op, uint64_t at)
-{
-	struct msghdr64 h;
-	struct iovec64 *iov = NULL;
-	size_t i, total = 0, n;
-	int rc;
-
-	rc = peek(op->tid, at, &h, sizeof(h));
-	if (rc)
-		return rc;
-	if (h.iovlen > OP_IOV_MAX || h.controllen > OP_CONTROL_MAX)
-		return h.iovlen > OP_IOV_MAX ? EMSGSIZE : ENOBUFS;
-	if (h.name && h.namelen) {
-		rc = take_addr(op, h.name, h.namelen);
-		if (rc)
-			return rc;
-	}
-	if (h.iovlen) {
-		iov = xcalloc(h.iovlen, sizeof(*iov));
-		rc = peek(op->tid, h.iov, iov, h.iovlen * sizeof(*iov));
-		if (rc)
-			goto out;
-		for (i = 0; i < h.iovlen; i++) {
-			if (iov[i].len > OP_DATA_MAX - total) {
-				rc = EMSGSIZE;
-				goto out;
-			}
-			total += iov[i].len;
-		}
-		op->data = xmalloc(total ? total : 1);
-		for (i = 0, n = 0; i < h.iovlen; i++) {
-			rc = peek(op->tid, iov[i].base, (char *)op->data + n,
-				  iov[i].len);
-			if (rc)
-				goto out;
-			n += iov[i].len;
-		}
-		op->len = total;
-	}
-	if (h.control && h.controllen) {
-		op->control = xmalloc(h.controllen);
-		op->controllen = h.controllen;
-		rc = peek(op->tid, h.control, op->control, h.controllen);
-		if (rc)
-			goto out;
-	}
+		goto out;
+	d->target = open_in_root(op->us, full.s, 0, &rc);
+	if (d->target < 0)
+		goto out;
+	/* The file itself, as the kernel's unix_find_bsd() checks it. */
+	rc = EACCES;
+	if (fstat(d->target, &st) < 0)
+		goto out;
+	rc = ECONNREFUSED;
+	if (!S_ISSOCK(st.st_mode))
+		goto out;
+	rc = EACCES;
+	/* Writable region: a mount the sandbox sees writable. */
+	if (!op->us->cfg.pathname_open &&
+	    (fstatfs(d->target, &sfs) < 0 || (sfs.f_flags & ST_RDONLY)))
+		goto out;
+	memset(sun, 0, sizeof(*sun));
+	sun->sun_family = AF_UNIX;
+	n = snprintf(sun->sun_path, sizeof(sun->sun_path), "/proc/self/fd/%d",
+		     d->target);
+	if (n < 0 || (size_t)n >= sizeof(sun->sun_path))
+		BUG("/proc/self/fd/%d does not fit sun_path", d->target);
+	d->addrlen = (socklen_t)(offsetof(struct sockaddr_un, sun_path) +
+				 (size_t)n + 1);
 	rc = 0;
 out:
-	free(iov);
+	free(full.s);
 	return rc;
+}
+
+/*
+ * The child's umask and its fs uid and gid, from /proc/TID/status (read
+ * whole into a growing buffer).  0 or an errno.
+ */
+static int child_status(pid_t tid, mode_t *umask_out, uid_t *fsuid,
+			gid_t *fsgid)
+{
+	struct strbuf b = { 0 };
+	char path[64], chunk[1024];
+	const char *p;
+	unsigned long mask;
+	unsigned u[4], g[4];
+	ssize_t n;
+	int fd, rc = EACCES;
+
+	proc_path(path, sizeof(path), tid, "status");
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? ESRCH : EACCES;
+	for (;;) {
+		n = read(fd, chunk, sizeof(chunk));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			goto out;
+		if (n == 0)
+			break;
+		strbuf_add(&b, chunk, (size_t)n);
+		if (b.len > STATUS_MAX)
+			goto out;
+	}
+	if (!b.s)
+		goto out;
+	p = strstr(b.s, "\nUmask:\t");
+	if (!p || sscanf(p + 8, "%lo", &mask) != 1 || mask > 0777)
+		goto out;
+	p = strstr(b.s, "\nUid:\t");
+	if (!p || sscanf(p + 6, "%u %u %u %u", &u[0], &u[1], &u[2], &u[3]) != 4)
+		goto out;
+	p = strstr(b.s, "\nGid:\t");
+	if (!p || sscanf(p + 6, "%u %u %u %u", &g[0], &g[1], &g[2], &g[3]) != 4)
+		goto out;
+	*umask_out = (mode_t)mask;
+	*fsuid = (uid_t)u[3];
+	*fsgid = (gid_t)g[3];
+	rc = 0;
+out:
+	close(fd);
+	free(b.s);
+	return rc;
+}
+
+/*
+ * A pathname bind(): the parent directory resolved now (O_PATH, in the
+ * child's root and working directory), the name kept for perform(),
+ * which binds in that directory.  The last component is never resolved
+ * here: bind() creates it or fails (EEXIST), as for the child.
+ */
+static int prepare_bind(struct op *op, const char *path)
+{
+	struct strbuf full = { 0 };
+	const char *slash, *name;
+	uid_t fsuid;
+	gid_t fsgid;
+	int rc, fd;
+
+	rc = child_status(op->tid, &op->umask, &fsuid, &fsgid);
+	if (rc)
+		return rc;
+	/*
+	 * The file is created with vbox-exec's fs ids; they are the child's
+	 * (the sandbox's uid is the launching one).  Anything else is
+	 * refused rather than leaving a file of another owner.
+	 */
+	if (fsuid != geteuid() || fsgid != getegid())
+		return EACCES;
+	rc = full_path(op->tid, path, &full);
+	if (rc)
+		goto out;
+	/* A trailing slash: bind() creates nothing; EEXIST when the path
+	 * names something (a directory), ENOENT when not. */
+	if (full.s[full.len - 1] == '/') {
+		while (full.len > 1 && full.s[full.len - 1] == '/')
+			full.s[--full.len] = '\0';
+		fd = open_in_root(op->us, full.s, 0, &rc);
+		if (fd >= 0) {
+			close(fd);
+			rc = EEXIST;
+		} else if (rc == ENOENT || rc == ENOTDIR) {
+			rc = ENOENT;
+		}
+		goto out;
+	}
+	slash = strrchr(full.s, '/');
+	name = slash + 1;
+	/* "." and "..": not a name bind() can create. */
+	if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0) {
+		rc = EEXIST;
+		goto out;
+	}
+	op->bind_name = xstrdup(name);
+	full.s[slash == full.s ? 1 : (size_t)(slash - full.s)] = '\0';
+	op->bind_dir = open_in_root(op->us, full.s, O_DIRECTORY, &rc);
+	if (op->bind_dir >= 0)
+		rc = 0;
+out:
+	free(full.s);
+	return rc;
+}
+
+/*
+ * Message @i's destination: the address to use, and the fds it sends
+ * taken from the child (written into the control data as ours).
+ */
+static int take_dest(struct op *op, size_t i)
+{
+	struct sockcall_msg *m = &op->call.msgs[i];
+	struct dest *d = &op->dest[i];
+	size_t k;
+	int rc, num, fd;
+
+	d->target = -1;
+	if (m->to.has) {
+		d->has_addr = true;
+		d->addr = m->to.sa;
+		d->addrlen = m->to.len;
+		switch (m->to.unix_kind) {
+		case SOCKCALL_AS_GIVEN:
+		case SOCKCALL_AUTOBIND:
+			break;
+		case SOCKCALL_ABSTRACT:
+			/*
+			 * A bind is stopped only when the sandbox shares the
+			 * host's network namespace: an explicit abstract
+			 * name there is the host's (squatting).
+			 */
+			if (op->call.kind == SOCKCALL_BIND ||
+			    op->us->cfg.refuse_abstract)
+				return EACCES;
+			break;
+		case SOCKCALL_PATH:
+			if (op->call.kind == SOCKCALL_BIND)
+				rc = prepare_bind(op, m->to.path);
+			else
+				rc = resolve_path(op, d, m->to.path);
+			if (rc)
+				return rc;
+			break;
+		default:
+			BUG("unix address kind %d", (int)m->to.unix_kind);
+		}
+	}
+	if (m->nfds)
+		d->fds = xcalloc(m->nfds, sizeof(*d->fds));
+	for (k = 0; k < m->nfds; k++) {
+		memcpy(&num, m->control + m->fd_off[k], sizeof(num));
+		rc = take_fd(op->us, op->tid, num, &fd);
+		if (rc)
+			return rc == ESRCH ? ESRCH : EBADF;
+		d->fds[d->nfds++] = fd;
+		memcpy(m->control + m->fd_off[k], &fd, sizeof(fd));
+	}
+	return 0;
 }
 
 /* ------------------------------------------------------------------ */
 /* performing the call */
 
+/* bind() @op->bind_name in @op->bind_dir, with the child's umask. */
+static int bind_path(struct op *op)
+{
+	struct sockaddr_un sun;
+	size_t n = strlen(op->bind_name);
+	mode_t old;
+	int err = 0;
+
+	/* The name came from a sun_path: it fits. */
+	if (n >= sizeof(sun.sun_path))
+		BUG("bind name of %zu bytes", n);
+	memset(&sun, 0, sizeof(sun));
+	sun.sun_family = AF_UNIX;
+	memcpy(sun.sun_path, op->bind_name, n);
+	/*
+	 * vbox-exec is one thread: its working directory and umask are
+	 * the child's for the call, then its own again.  The directory is
+	 * entered with the child's permissions (capabilities off).
+	 */
+	if (fchdir(op->bind_dir) < 0)
+		return errno;
+	old = umask(op->umask);
+	if (bind(op->sock, (struct sockaddr *)&sun,
+		 (socklen_t)(offsetof(struct sockaddr_un, sun_path) + n + 1)) < 0)
+		err = errno;
+	umask(old);
+	if (op->us->have_caps)
+		caps_effective(true);
+	if (fchdir(op->us->home_fd) < 0 && chdir("/") < 0)
+		BUG("cannot return to vbox-exec's directory: %s",
+		    strerror(errno));
+	if (op->us->have_caps)
+		caps_effective(false);
+	return err;
+}
+
+/* Send message op->done; 0 with *@n sent, or an errno. */
+static int send_one(struct op *op, ssize_t *n)
+{
+	struct sockcall_msg *m = &op->call.msgs[op->done];
+	struct dest *d = &op->dest[op->done];
+	struct msghdr h;
+	struct iovec iov;
+
+	memset(&h, 0, sizeof(h));
+	iov.iov_base = m->data;
+	iov.iov_len = m->len;
+	h.msg_iov = &iov;
+	h.msg_iovlen = 1;
+	if (d->has_addr) {
+		h.msg_name = &d->addr;
+		h.msg_namelen = d->addrlen;
+	}
+	h.msg_control = m->controllen ? m->control : NULL;
+	h.msg_controllen = m->controllen;
+	*n = sendmsg(op->sock, &h, op->call.flags | MSG_DONTWAIT |
+		     MSG_NOSIGNAL);
+	return *n < 0 ? errno : 0;
+}
+
+/*
+ * The sends: from message op->done on, while they go through.  0 with
+ * *@res (bytes, or for sendmmsg() messages sent), EAGAIN to wait, or an
+ * errno.
+ */
+static int perform_send(struct op *op, int64_t *res)
+{
+	ssize_t n;
+	int err;
+
+	while (op->done < op->call.nmsgs) {
+		err = send_one(op, &n);
+		if (err == EWOULDBLOCK)
+			err = EAGAIN;
+		if (err) {
+			if (op->done == 0 || (err == EAGAIN && op->blocking))
+				return err;
+			break;	/* the count so far, as the kernel */
+		}
+		op->sent[op->done++] = n;
+		if ((size_t)n < op->call.msgs[op->done - 1].len)
+			break;	/* partial: the batch ends */
+	}
+	*res = op->call.mmsg ? (int64_t)op->done : op->sent[0];
+	return 0;
+}
+
 /* 0 with *@res, or an errno; EAGAIN means "would block". */
 static int perform(struct op *op, int64_t *res)
 {
-	struct msghdr m;
-	struct iovec iov;
+	struct dest *d = &op->dest[0];
 	struct pollfd p;
 	socklen_t sl = sizeof(int);
-	ssize_t n;
 	int err = 0, rc, fl;
 
 	if (op->connecting) {
@@ -524,71 +704,74 @@ static int perform(struct op *op, int64_t *res)
 		*res = 0;
 		return err;
 	}
-	if (op->kind == OP_CONNECT) {
+	switch (op->call.kind) {
+	case SOCKCALL_SEND:
+		return perform_send(op, res);
+	case SOCKCALL_BIND:
+		*res = 0;
+		if (op->bind_name)
+			return bind_path(op);
+		return bind(op->sock, (struct sockaddr *)&d->addr,
+			    d->addrlen) < 0 ? errno : 0;
+	case SOCKCALL_CONNECT:
 		/* Never block the loop: a blocking socket is non-blocking
 		 * for the call, and retried (on_retry()) while it would
 		 * block. */
 		fl = op->blocking ? op->sockfl : -1;
 		if (fl >= 0)
 			fcntl(op->sock, F_SETFL, fl | O_NONBLOCK);
-		rc = connect(op->sock, (struct sockaddr *)&op->addr,
-			     op->addrlen);
+		rc = connect(op->sock, (struct sockaddr *)&d->addr,
+			     d->addrlen);
 		err = rc < 0 ? errno : 0;
 		if (fl >= 0)
 			fcntl(op->sock, F_SETFL, fl);
 		*res = 0;
-	} else {
-		memset(&m, 0, sizeof(m));
-		iov.iov_base = op->data;
-		iov.iov_len = op->len;
-		m.msg_iov = &iov;
-		m.msg_iovlen = 1;
-		if (op->has_addr) {
-			m.msg_name = &op->addr;
-			m.msg_namelen = op->addrlen;
+		if (err == EINPROGRESS && op->blocking &&
+		    d->addr.ss_family != AF_UNIX) {
+			op->connecting = true;
+			return EAGAIN;
 		}
-		m.msg_control = op->control;
-		m.msg_controllen = op->controllen;
-		n = sendmsg(op->sock, &m, op->flags | MSG_DONTWAIT |
-			    MSG_NOSIGNAL);
-		err = n < 0 ? errno : 0;
-		*res = n;
+		return err == EWOULDBLOCK ? EAGAIN : err;
+	default:
+		BUG("sockcall kind %d", (int)op->call.kind);
 	}
-	if (op->kind == OP_CONNECT && err == EINPROGRESS && op->blocking &&
-	    op->addr.ss_family != AF_UNIX) {
-		op->connecting = true;
-		return EAGAIN;
+}
+
+/* sendmmsg(): msg_len of each message sent, in the child. */
+static int write_lens(struct op *op)
+{
+	struct iovec local, remote;
+	uint32_t len32;
+	size_t i;
+
+	for (i = 0; i < op->done; i++) {
+		len32 = (uint32_t)op->sent[i];
+		local.iov_base = &len32;
+		local.iov_len = sizeof(len32);
+		remote.iov_base = (void *)(uintptr_t)op->call.msgs[i].len_at;
+		remote.iov_len = sizeof(len32);
+		if (process_vm_writev(op->tid, &local, 1, &remote, 1, 0) !=
+		    (ssize_t)sizeof(len32))
+			return (int)i;
 	}
-	if (err == EWOULDBLOCK)
-		err = EAGAIN;
-	return err;
+	return (int)op->done;
 }
 
 static void op_finish(struct op *op, int64_t res, int err)
 {
-	struct unixsock *us = op->us;
-	uint32_t len32;
-	struct iovec local, remote;
+	int n;
 
-	if (!err && op->mmsg_len_at) {
-		/* sendmmsg(): msg_len of the one message sent. */
-		len32 = (uint32_t)res;
-		local.iov_base = &len32;
-		local.iov_len = sizeof(len32);
-		remote.iov_base = (void *)(uintptr_t)op->mmsg_len_at;
-		remote.iov_len = sizeof(len32);
-		if (process_vm_writev(op->tid, &local, 1, &remote, 1, 0) !=
-		    (ssize_t)sizeof(len32)) {
-			res = 0;
+	if (!err && op->call.mmsg && op->done) {
+		/* A message whose msg_len cannot be written is not counted
+		 * (__sys_sendmmsg()); none counted is EFAULT. */
+		n = write_lens(op);
+		res = n;
+		if (n == 0)
 			err = EFAULT;
-		} else {
-			res = 1;
-		}
 	}
-	respond(us, op->id, res, err);
+	respond(op->us, op->id, res, err);
 	op_free(op);
 }
-
 static void op_unlink(struct unixsock *us, struct op *op)
 {
 	struct op **pp;
@@ -666,94 +849,55 @@ static void on_ready(struct loop *lp, struct loop_watch *w, uint32_t events)
 /* ------------------------------------------------------------------ */
 /* one notification */
 
-static bool is_native(const struct seccomp_data *d)
-{
-	return d->arch == AUDIT_ARCH_X86_64 && !(d->nr & X32_BIT);
-}
-
-/* Which call (by the architecture's numbers). */
-static int classify(const struct seccomp_data *d, bool *native)
-{
-	unsigned nr = (unsigned)d->nr & ~X32_BIT;
-
-	*native = is_native(d);
-	if (d->arch == AUDIT_ARCH_X86_64) {
-		/* x86-64 and x32 share these numbers below 512. */
-		if (nr == __NR_connect)
-			return 'c';
-		if (nr == __NR_sendto)
-			return 't';
-		if (nr == __NR_sendmsg || nr == 518)
-			return 'm';
-		if (nr == __NR_sendmmsg || nr == 538)
-			return 'M';
-	} else if (d->arch == AUDIT_ARCH_I386) {
-		if (nr == 362)
-			return 'c';
-		if (nr == 369)
-			return 't';
-		if (nr == 370)
-			return 'm';
-		if (nr == 345)
-			return 'M';
-	}
-	return 0;
-}
-
+/*
+ * Everything the call needs from the child: its socket, the decoded
+ * call, the destinations and fds.  0 or an errno for the child.
+ */
 static int prepare(struct unixsock *us, struct op *op,
 		   const struct seccomp_data *d)
 {
-	bool native;
-	int call = classify(d, &native), fl, rc;
+	struct sockcall_sock sk;
+	enum sockcall_kind kind;
+	socklen_t sl;
+	size_t i;
+	int fd, rc, v;
 
-	if (!call)
-		return ENOSYS;
-	rc = take_fd(us, op->tid, (int)d->args[0], &op->sock);
+	rc = sockcall_fd(d, &kind, &fd);
+	if (rc)
+		return rc;
+	rc = take_fd(us, op->tid, fd, &op->sock);
 	if (rc)
 		return rc;
 	/* (Nothing is done with what is taken before the caller is
-	 * checked again, in on_notify().) */
-	fl = fcntl(op->sock, F_GETFL);
-	op->sockfl = fl;
-	op->blocking = fl >= 0 && !(fl & O_NONBLOCK);
-	switch (call) {
-	case 'c':
-		op->kind = OP_CONNECT;
-		return take_addr(op, d->args[1], d->args[2]);
-	case 't':
-		op->kind = OP_SEND;
-		if (d->args[2] > OP_DATA_MAX)
-			return EMSGSIZE;
-		op->len = (size_t)d->args[2];
-		op->data = xmalloc(op->len ? op->len : 1);
-		rc = peek(op->tid, d->args[1], op->data, op->len);
+	 * checked again, in handle().) */
+	sl = sizeof(v);
+	if (getsockopt(op->sock, SOL_SOCKET, SO_DOMAIN, &v, &sl) < 0)
+		return errno;	/* ENOTSOCK, as the kernel */
+	sk.family = v;
+	sl = sizeof(v);
+	sk.type = getsockopt(op->sock, SOL_SOCKET, SO_TYPE, &v, &sl) < 0 ?
+		  -1 : v;
+	sl = sizeof(v);
+	sk.sndbuf = getsockopt(op->sock, SOL_SOCKET, SO_SNDBUF, &v, &sl) < 0 ||
+		    v < 0 ? 0 : (size_t)v;
+	op->sockfl = fcntl(op->sock, F_GETFL);
+	rc = sockcall_decode(d, &sk, read_child, op, &op->call);
+	if (rc)
+		return rc;
+	op->blocking = op->sockfl >= 0 && !(op->sockfl & O_NONBLOCK) &&
+		       !(op->call.flags & MSG_DONTWAIT);
+	if (!op->call.nmsgs)
+		return 0;
+	op->dest = xcalloc(op->call.nmsgs, sizeof(*op->dest));
+	op->sent = xcalloc(op->call.nmsgs, sizeof(*op->sent));
+	for (i = 0; i < op->call.nmsgs; i++)
+		op->dest[i].target = -1;
+	for (i = 0; i < op->call.nmsgs; i++) {
+		rc = take_dest(op, i);
 		if (rc)
 			return rc;
-		op->flags = (int)d->args[3];
-		return take_addr(op, d->args[4], d->args[5]);
-	case 'm':
-	case 'M':
-		op->kind = OP_SEND;
-		if (!native)
-			return EACCES;
-		if (call == 'M') {
-			if (d->args[2] == 0) {
-				op->len = 0;
-				return ENODATA;	/* answered 0 below */
-			}
-			/* struct mmsghdr: the msghdr, then msg_len. */
-			op->mmsg_len_at = d->args[1] + sizeof(struct msghdr64);
-			op->flags = (int)d->args[3];
-		} else {
-			op->flags = (int)d->args[2];
-		}
-		rc = take_msghdr(op, d->args[1]);
-		if (rc)
-			return rc;
-		return take_control(op);
-	default:
-		return ENOSYS;
 	}
+	return 0;
 }
 
 static void handle(struct loop *lp, struct unixsock *us);
@@ -788,7 +932,7 @@ static void handle(struct loop *lp, struct unixsock *us)
 	op->us = us;
 	op->id = us->req->id;
 	op->tid = (pid_t)us->req->pid;
-	op->sock = op->target = -1;
+	op->sock = op->bind_dir = -1;
 	err = prepare(us, op, &us->req->data);
 	/* Every read of the child is over: was it the right child? */
 	if (!notif_valid(us, op->id)) {
@@ -796,11 +940,7 @@ static void handle(struct loop *lp, struct unixsock *us)
 		op_free(op);
 		return;
 	}
-	if (err == ENODATA) {
-		op_finish(op, 0, 0);
-		return;
-	}
-	if (err) {
+	if (err || (op->call.mmsg && !op->call.nmsgs)) {
 		op_finish(op, 0, err);
 		return;
 	}
@@ -830,6 +970,38 @@ static void handle(struct loop *lp, struct unixsock *us)
 
 /* ------------------------------------------------------------------ */
 
+/*
+ * The sandbox's root, from its init: /proc/PID/root opened, then the
+ * pidfd asked whether that process still lives, so a pid reused in
+ * between can never give another root.  Every process of the sandbox has
+ * that root: it cannot chroot (no capability) nor enter another mount
+ * namespace (setns and unshare are refused).
+ */
+static int open_root(const struct unixsock_config *cfg, char **err)
+{
+	char link[64];
+	int fd;
+
+	if (cfg->init_pid <= 0 || cfg->init_pidfd < 0) {
+		*err = xstrdup("the sandbox's init is not known");
+		return -1;
+	}
+	proc_path(link, sizeof(link), cfg->init_pid, "root");
+	fd = open(link, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		*err = xasprintf("cannot open the sandbox's root (%s): %s",
+				 link, strerror(errno));
+		return -1;
+	}
+	if (syscall(SYS_pidfd_send_signal, cfg->init_pidfd, 0, NULL, 0) < 0) {
+		*err = xasprintf("the sandbox's init is gone: %s",
+				 strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 struct unixsock *unixsock_alloc(struct loop *lp, int listener,
 				const struct unixsock_config *cfg, char **err)
 {
@@ -837,28 +1009,36 @@ struct unixsock *unixsock_alloc(struct loop *lp, int listener,
 	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
 	struct __user_cap_data_struct d[2];
 	struct unixsock *us;
-	int rc;
+	int rc, root;
 
 	if (syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &sizes) < 0) {
 		*err = xasprintf("seccomp user notification: %s",
 				 strerror(errno));
+		close(listener);
 		return NULL;
 	}
-	if (sizes.seccomp_notif_resp > 256) {
-		*err = xasprintf("seccomp user notification: response of "
-				 "%u bytes", sizes.seccomp_notif_resp);
+	root = open_root(cfg, err);
+	if (root < 0) {
+		close(listener);
 		return NULL;
 	}
 	us = xzalloc(sizeof(*us));
 	us->lp = lp;
 	us->cfg = *cfg;
+	us->root_fd = root;
 	us->req_size = sizes.seccomp_notif > sizeof(struct seccomp_notif) ?
 		       sizes.seccomp_notif : sizeof(struct seccomp_notif);
 	us->req = xzalloc(us->req_size);
-	us->resp_size = sizes.seccomp_notif_resp;
+	us->resp_size = sizes.seccomp_notif_resp >
+				sizeof(struct seccomp_notif_resp) ?
+			sizes.seccomp_notif_resp :
+			sizeof(struct seccomp_notif_resp);
+	us->resp = xzalloc(us->resp_size);
 	us->have_caps = syscall(SYS_capget, &h, d) == 0 &&
 			(d[0].effective || d[1].effective);
-	us->root_fd = -1;
+	us->home_fd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (us->home_fd < 0)
+		us->home_fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	us->cached_pidfd = -1;
 	/* Best effort: a round trip costs a few context switches less. */
 	(void)ioctl(listener, SECCOMP_IOCTL_NOTIF_SET_FLAGS,
@@ -895,9 +1075,12 @@ void unixsock_free(struct unixsock *us)
 	}
 	if (us->root_fd >= 0)
 		close(us->root_fd);
+	if (us->home_fd >= 0)
+		close(us->home_fd);
 	if (us->cached_pidfd >= 0)
 		close(us->cached_pidfd);
 	free(us->req);
+	free(us->resp);
 	free(us);
 }
 

@@ -3,27 +3,32 @@
  * unixsock.h - the supervisor of the sandbox's socket addresses
  * (doc/launcher.md "Walls", "Unix sockets"), on vbox-exec's event loop.
  *
- * The sandbox's supervised filter (seccomp.h) stops connect(), sendto() with
- * an address, sendmsg() and sendmmsg() and hands them here.  The
- * supervisor never lets the child's call continue (a continued call
- * re-reads the child's memory and fd table, which another thread could
- * change after the check); it performs the call itself, on the child's
- * own socket taken with pidfd_getfd(), with the address and data it
- * copied, and answers with the result:
+ * The sandbox's supervised filter (seccomp.h) stops connect(), sendto()
+ * with an address, sendmsg() and sendmmsg() (and, when the sandbox
+ * shares the host's network namespace, bind(); with Landlock's abstract
+ * scope, bind() alone) and hands them here.  The supervisor never lets
+ * the child's call continue (a continued call re-reads the child's
+ * memory and fd table, which another thread could change after the
+ * check); it performs the call itself, on the child's own socket taken
+ * with pidfd_getfd(), with the address and data it copied (sockcall.h
+ * decodes them), and answers with the result:
  *
- *   - a pathname unix address is resolved in the child's root and
- *     working directory (/proc/TID/root, openat2 RESOLVE_IN_ROOT, O_PATH,
- *     symlinks followed as the kernel follows them); unless pathname
- *     sockets are open (@default net open), the socket must lie on a
- *     mount the sandbox sees writable, else EACCES; the connection goes
- *     through /proc/self/fd/N of that O_PATH fd, so nothing the child
- *     changes after the check can redirect it;
+ *   - a pathname unix address is resolved in the sandbox's root (opened
+ *     once from its init) and the child's working directory (openat2
+ *     RESOLVE_IN_ROOT, O_PATH, symlinks followed as the kernel follows
+ *     them); unless pathname sockets are open (@default net open), the
+ *     socket must lie on a mount the sandbox sees writable, else EACCES;
+ *     the connection goes through /proc/self/fd/N of that O_PATH fd, so
+ *     nothing the child changes after the check can redirect it;
+ *   - a pathname bind() is made in the directory resolved the same way
+ *     (O_PATH), entered with fchdir(), with the child's umask;
  *   - an abstract address is used as given when the socket's network
  *     namespace is the sandbox's own; refused (EACCES) when
  *     @refuse_abstract (no private network namespace and no Landlock
- *     scope);
+ *     scope); an explicit abstract bind() is always refused (it is only
+ *     stopped in the host's network namespace); an autobind is made;
  *   - any other family's address is used as given (its namespace is the
- *     sandbox's).
+ *     sandbox's, or the host's under net open).
  * A blocking call that would block is retried from a timer, so the loop
  * never blocks; the child stays in its call meanwhile.
  */
@@ -32,6 +37,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 struct loop;
 struct unixsock;
@@ -40,10 +46,14 @@ struct unixsock;
  * struct unixsock_config - the posture
  * @pathname_open: pathname sockets are not restricted (net open)
  * @refuse_abstract: refuse every abstract address
+ * @init_pid: the sandbox's init (host pid), whose root is the sandbox's
+ * @init_pidfd: its pidfd (borrowed), to check @init_pid was not reused
  */
 struct unixsock_config {
 	bool pathname_open;
 	bool refuse_abstract;
+	pid_t init_pid;
+	int init_pidfd;
 };
 
 /**
