@@ -12,6 +12,14 @@
  * read-only remount of one mount only.  --dev and --proc are made as
  * bubblewrap 0.8 makes them (make_dev(), make_proc()).  The encoding is
  * parsed here with every length checked, though it comes from vbox-exec.
+ *
+ * A cover (a tmpfs, or a bind of /dev/null over a denied file) and a
+ * read-only remount go onto an O_PATH fd of their mount point opened
+ * with no symbolic link anywhere in the path (openat2() with
+ * RESOLVE_NO_SYMLINKS), and the path is checked to show the cover after
+ * the mount: a host process that swaps a component for a link while the
+ * sandbox is built cannot carry a cover elsewhere (doc/launcher.md,
+ * "Pinned paths").
  */
 #include <config.h>
 
@@ -27,6 +35,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include <linux/openat2.h>
 
 #include "steps.h"
 
@@ -39,6 +48,19 @@
 #endif
 #ifndef MOVE_MOUNT_F_EMPTY_PATH
 #define MOVE_MOUNT_F_EMPTY_PATH 0x00000004
+#endif
+#ifndef MOVE_MOUNT_T_EMPTY_PATH
+#define MOVE_MOUNT_T_EMPTY_PATH 0x00000040
+#endif
+#ifndef FSOPEN_CLOEXEC
+#define FSOPEN_CLOEXEC 0x00000001
+#endif
+#ifndef FSMOUNT_CLOEXEC
+#define FSMOUNT_CLOEXEC 0x00000001
+#endif
+#ifndef FSCONFIG_SET_STRING
+#define FSCONFIG_SET_STRING 1
+#define FSCONFIG_CMD_CREATE 6
 #endif
 #ifndef MOUNT_ATTR_RDONLY
 #define MOUNT_ATTR_RDONLY 0x00000001
@@ -57,6 +79,21 @@
 #ifndef SYS_mount_setattr
 #define SYS_mount_setattr 442
 #endif
+#ifndef SYS_fsopen
+#define SYS_fsopen 430
+#endif
+#ifndef SYS_fsconfig
+#define SYS_fsconfig 431
+#endif
+#ifndef SYS_fsmount
+#define SYS_fsmount 432
+#endif
+#ifndef SYS_openat2
+#define SYS_openat2 437
+#endif
+
+/* plan/linux_artifact.h's LX_ROW_NONE: a mount of no row. */
+#define ROW_NONE UINT32_MAX
 
 /* The kinds of plan/linux_artifact.h the init makes. */
 enum {
@@ -188,11 +225,185 @@ static int attach(int fd, char *dest)
 		       MOVE_MOUNT_F_EMPTY_PATH) < 0 ? -1 : 0;
 }
 
-static int bind(unsigned kind, const char *src, char *dest, char *err,
-		size_t errlen)
+/*
+ * @path opened O_PATH with no symbolic link anywhere in it (a trailing
+ * one included: ELOOP).  The fd, or -1 with errno.
+ */
+static int open_nolink(const char *path)
+{
+	struct open_how how = {
+		.flags = O_PATH | O_CLOEXEC,
+		.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+	};
+
+	return (int)syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof(how));
+}
+
+/*
+ * The mount point @dest of a cover, opened with open_nolink(); a missing
+ * one is made first (a directory when @dir, else an empty file), but
+ * only if nothing is there, not even a dangling link.  -1 with errno.
+ */
+static int open_target(char *dest, bool dir)
+{
+	struct stat st;
+	int fd;
+
+	fd = open_nolink(dest);
+	if (fd >= 0 || errno != ENOENT)
+		return fd;
+	if (lstat(dest, &st) == 0) {
+		errno = ELOOP;
+		return -1;
+	}
+	if (errno != ENOENT || make_path(dest, dir, dir ? 0755 : 0444) < 0)
+		return -1;
+	return open_nolink(dest);
+}
+
+/* Do @a and @b show the same file? */
+static bool same_file(int a, int b)
+{
+	struct stat sa, sb;
+
+	return fstat(a, &sa) == 0 && fstat(b, &sb) == 0 &&
+	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/* "row N" or "no row", for messages (@buf: 24 bytes). */
+static const char *row_text(uint32_t row, char *buf, size_t len)
+{
+	int n;
+
+	if (row == ROW_NONE)
+		return "the launcher's own";
+	n = snprintf(buf, len, "row %u", row);
+	return n > 0 && (size_t)n < len ? buf : "row ?";
+}
+
+/*
+ * Attach the detached cover @mfd (a new tmpfs, or a clone of /dev/null)
+ * over @dest: onto an O_PATH fd of @dest reached with no symbolic link,
+ * so the mount lands on that very file whatever the path shows
+ * meanwhile; then check that the path, resolved again with no link,
+ * shows the cover.  A link in the path, or a path that no longer leads
+ * to the cover, fails the launch (fail closed: never a cover elsewhere).
+ */
+static int attach_cover(int mfd, char *dest, bool dir, uint32_t row,
+			char *err, size_t errlen)
+{
+	char rowbuf[24];
+	int fd, check;
+
+	fd = open_target(dest, dir);
+	if (fd < 0) {
+		if (errno == ELOOP)
+			return fail(err, errlen, "%s: the cover of '%s' is not "
+				    "mounted: the path changed while the "
+				    "sandbox was built (a symbolic link took "
+				    "the place of a component); not starting",
+				    row_text(row, rowbuf, sizeof(rowbuf)),
+				    dest);
+		return fail(err, errlen, "%s: cannot open '%s' to cover it: "
+			    "%s", row_text(row, rowbuf, sizeof(rowbuf)), dest,
+			    strerror(errno));
+	}
+	if (syscall(SYS_move_mount, mfd, "", fd, "",
+		    MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0) {
+		fail(err, errlen, "%s: cannot cover '%s': %s",
+		     row_text(row, rowbuf, sizeof(rowbuf)), dest,
+		     strerror(errno));
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	check = open_nolink(dest);
+	if (check < 0 || !same_file(check, mfd)) {
+		if (check >= 0)
+			close(check);
+		return fail(err, errlen, "%s: the cover of '%s' is not where "
+			    "the path leads: the path changed while the "
+			    "sandbox was built; not starting",
+			    row_text(row, rowbuf, sizeof(rowbuf)), dest);
+	}
+	close(check);
+	return 0;
+}
+
+/* A new tmpfs (nosuid, nodev, root mode @mode), detached: its fd. */
+static int new_tmpfs(unsigned mode, const char *dest, char *err,
+		     size_t errlen)
+{
+	char opts[16];
+	int fs, mfd = -1, n;
+
+	n = snprintf(opts, sizeof(opts), "0%o", mode);
+	if (n < 0 || (size_t)n >= sizeof(opts))
+		return fail(err, errlen, "bad mode %o", mode);
+	fs = (int)syscall(SYS_fsopen, "tmpfs", FSOPEN_CLOEXEC);
+	if (fs >= 0 &&
+	    syscall(SYS_fsconfig, fs, FSCONFIG_SET_STRING, "source", "tmpfs",
+		    0) == 0 &&
+	    syscall(SYS_fsconfig, fs, FSCONFIG_SET_STRING, "mode", opts,
+		    0) == 0 &&
+	    syscall(SYS_fsconfig, fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) == 0)
+		mfd = (int)syscall(SYS_fsmount, fs, FSMOUNT_CLOEXEC,
+				   MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
+	if (mfd < 0)
+		fail(err, errlen, "cannot mount a tmpfs on '%s': %s", dest,
+		     strerror(errno));
+	if (fs >= 0)
+		close(fs);
+	return mfd;
+}
+
+static int cover_tmpfs(unsigned mode, char *dest, uint32_t row, char *err,
+		       size_t errlen)
+{
+	int mfd, ret;
+
+	mfd = new_tmpfs(mode, dest, err, errlen);
+	if (mfd < 0)
+		return -1;
+	ret = attach_cover(mfd, dest, true, row, err, errlen);
+	close(mfd);
+	return ret;
+}
+
+/*
+ * A read-only remount of the mount at @dest: on an fd of @dest reached
+ * with no symbolic link, which must be a mount's root (mount_setattr()
+ * says EINVAL otherwise).  This checks again every cover bubblewrap made
+ * by path: one carried elsewhere by a link leaves @dest no mount root.
+ */
+static int remount_ro(const char *dest, char *err, size_t errlen)
+{
+	int fd, ret;
+
+	fd = open_nolink(dest);
+	if (fd < 0 && errno != ELOOP)
+		return fail(err, errlen, "cannot remount '%s' read-only: %s",
+			    dest, strerror(errno));
+	ret = fd < 0 ? -1 : setattr(fd, "", AT_EMPTY_PATH, MOUNT_ATTR_RDONLY |
+				    MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 0);
+	if (ret < 0 && (fd < 0 || errno == EINVAL))
+		fail(err, errlen, "'%s' is not the mount it should be: the "
+		     "path changed while the sandbox was built (a symbolic "
+		     "link or another file took its place); not starting",
+		     dest);
+	else if (ret < 0)
+		fail(err, errlen, "cannot remount '%s' read-only: %s", dest,
+		     strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	return ret;
+}
+
+static int bind(unsigned kind, const char *src, char *dest, uint32_t row,
+		char *err, size_t errlen)
 {
 	bool ro = kind == K_BIND_RO || kind == K_BIND_RO_TRY;
-	int fd;
+	int fd, ret;
 
 	/*
 	 * A detached clone gets its flags before it is attached, so no path
@@ -223,6 +434,12 @@ static int bind(unsigned kind, const char *src, char *dest, char *err,
 	    (!ro && setattr(fd, "", AT_EMPTY_PATH, 0, MOUNT_ATTR_RDONLY) < 0 &&
 	     errno != EPERM))
 		goto fail_errno;
+	/* /dev/null over a denied file is a cover: pinned to its file. */
+	if (strcmp(src, "/dev/null") == 0 && strcmp(dest, "/dev/null") != 0) {
+		ret = attach_cover(fd, dest, false, row, err, errlen);
+		close(fd);
+		return ret;
+	}
 	if (attach(fd, dest) < 0)
 		goto fail_errno;
 	close(fd);
@@ -411,18 +628,16 @@ static int make_proc(const char *dest, int (*limit)(char *, size_t),
 			return fail(err, errlen, "cannot access '%s': %s",
 				    path, strerror(errno));
 		}
-		if (bind(K_BIND_RO, path, path, err, errlen) < 0)
+		if (bind(K_BIND_RO, path, path, ROW_NONE, err, errlen) < 0)
 			return -1;
 	}
 	return 0;
 }
 
-static int one_mount(unsigned kind, unsigned mode, const char *src,
-		     char *dest, int (*limit)(char *, size_t), char *err,
-		     size_t errlen)
+static int one_mount(unsigned kind, unsigned mode, uint32_t row,
+		     const char *src, char *dest,
+		     int (*limit)(char *, size_t), char *err, size_t errlen)
 {
-	char opts[32];
-
 	switch (kind) {
 	case K_DEV:
 		return make_dev(src, dest, err, errlen);
@@ -432,26 +647,16 @@ static int one_mount(unsigned kind, unsigned mode, const char *src,
 	case K_BIND_RW:
 	case K_BIND_RO_TRY:
 	case K_BIND_RW_TRY:
-		return bind(kind, src, dest, err, errlen);
+		return bind(kind, src, dest, row, err, errlen);
 	case K_TMPFS:
-		snprintf(opts, sizeof(opts), "mode=0%o", mode);
-		if (make_path(dest, true, 0755) < 0 ||
-		    mount("tmpfs", dest, "tmpfs", MS_NOSUID | MS_NODEV,
-			  opts) < 0)
-			return fail(err, errlen, "cannot mount a tmpfs on "
-				    "'%s': %s", dest, strerror(errno));
-		return 0;
+		return cover_tmpfs(mode, dest, row, err, errlen);
 	case K_DIR:
 		if (make_path(dest, true, mode) < 0 || chmod(dest, mode) < 0)
 			return fail(err, errlen, "cannot make '%s': %s", dest,
 				    strerror(errno));
 		return 0;
 	case K_REMOUNT_RO:
-		if (setattr(AT_FDCWD, dest, 0, MOUNT_ATTR_RDONLY |
-			    MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 0) < 0)
-			return fail(err, errlen, "cannot remount '%s' "
-				    "read-only: %s", dest, strerror(errno));
-		return 0;
+		return remount_ro(dest, err, errlen);
 	default:
 		return fail(err, errlen, "mount kind %u is not for the init",
 			    kind);
@@ -487,7 +692,8 @@ static int walk(struct cursor *c, bool run, bool *has_proc,
 			*has_proc = *has_proc || kind == K_PROC;
 			continue;
 		}
-		if (one_mount(kind, mode, src, dest, limit, err, errlen) < 0)
+		if (one_mount(kind, mode, row, src, dest, limit, err,
+			      errlen) < 0)
 			return -1;
 	}
 	if (c->off != c->len)
