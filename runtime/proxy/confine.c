@@ -1,16 +1,444 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * confine.c - the egress proxy process's walls (confine.h).
+ *
+ * Credentials with the C library's calls (the process is single-threaded:
+ * c-ares starts no thread), capabilities and Landlock with raw system
+ * calls; Landlock's constants as walls/landlock.c names them, by ABI.
  */
 #include <vbox.h>
 
 #include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <linux/capability.h>
+#include <linux/securebits.h>
+#include <pwd.h>
+#include <signal.h>
 #include <stdio.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "confine.h"
 #include "walls/landlock.h"
 #include "walls/seccomp.h"
+
+#ifndef PR_CAP_AMBIENT
+#define PR_CAP_AMBIENT 47
+#define PR_CAP_AMBIENT_IS_SET 1
+#define PR_CAP_AMBIENT_CLEAR_ALL 4
+#endif
+#ifndef SYS_landlock_create_ruleset
+#define SYS_landlock_create_ruleset 444
+#define SYS_landlock_add_rule 445
+#define SYS_landlock_restrict_self 446
+#endif
+
+/* ---- credentials ---------------------------------------------------- */
+
+/* The longest passwd entry looked at: a longer one is refused. */
+#define PW_BUF_MAX (1u << 20)
+/* No kernel has this many capabilities; past it, something is wrong. */
+#define CAP_COUNT_MAX 1024
+
+/*
+ * Root's ways back, locked: a set-uid-root program gives no capability
+ * (no exec is allowed anyway), a change of uid always clears the
+ * capabilities, and no capability is kept across it or raised ambient.
+ */
+#define PROXY_SECUREBITS (SECBIT_NOROOT | SECBIT_NOROOT_LOCKED | \
+			  SECBIT_NO_SETUID_FIXUP_LOCKED | \
+			  SECBIT_KEEP_CAPS_LOCKED | \
+			  SECBIT_NO_CAP_AMBIENT_RAISE | \
+			  SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED)
+
+/*
+ * @name's uid and gid; *@found false when the passwd database has no
+ * such user.  0, or -1 with *@err: a lookup that failed (as opposed to
+ * "no such user") or a user with root's uid or gid.
+ */
+static int lookup_user(const char *name, uid_t *uid, gid_t *gid,
+		       bool *found, char **err)
+{
+	struct passwd pw, *res = NULL;
+	size_t size = 1024;
+	char *buf;
+	int rc;
+
+	for (;;) {
+		buf = xmalloc(size);
+		rc = getpwnam_r(name, &pw, buf, size, &res);
+		if (rc != ERANGE)
+			break;
+		free(buf);
+		if (size >= PW_BUF_MAX) {
+			*err = xasprintf("the passwd entry of '%s' is longer "
+					 "than %u bytes", name, PW_BUF_MAX);
+			return -1;
+		}
+		size *= 2;
+	}
+	*found = res != NULL;
+	if (res) {
+		*uid = pw.pw_uid;
+		*gid = pw.pw_gid;
+	}
+	free(buf);
+	/* getpwnam_r(3): these say "not found" too */
+	if (!res && rc != 0 && rc != ENOENT && rc != ESRCH && rc != EBADF &&
+	    rc != EPERM) {
+		*err = xasprintf("cannot look up the user '%s': %s", name,
+				 strerror(rc));
+		return -1;
+	}
+	if (res && (*uid == 0 || *gid == 0 || *uid == (uid_t)-1 ||
+		    *gid == (gid_t)-1)) {
+		*err = xasprintf("the user '%s' has uid %lu and gid %lu: "
+				 "vbox-proxy does not run as root or as -1",
+				 name, (unsigned long)*uid,
+				 (unsigned long)*gid);
+		return -1;
+	}
+	return 0;
+}
+
+static int caps_get(struct __user_cap_data_struct d[2])
+{
+	struct __user_cap_header_struct h = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+
+	return (int)syscall(SYS_capget, &h, d);
+}
+
+/* Clear the effective, permitted and inheritable sets. */
+static int caps_clear(void)
+{
+	struct __user_cap_header_struct h = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct d[2];
+
+	memset(d, 0, sizeof(d));
+	return (int)syscall(SYS_capset, &h, d);
+}
+
+/*
+ * Empty the bounding set: every capability the kernel knows, that is up
+ * to /proc/sys/kernel/cap_last_cap, which is where PR_CAPBSET_READ
+ * starts to say EINVAL (asked of the kernel itself: no file to read).
+ * 0, or -1 with errno (EPERM without CAP_SETPCAP).
+ */
+static int bounding_clear(void)
+{
+	unsigned long cap;
+	int rc;
+
+	for (cap = 0; cap < CAP_COUNT_MAX; cap++) {
+		rc = prctl(PR_CAPBSET_READ, cap, 0, 0, 0);
+		if (rc < 0)
+			return errno == EINVAL && cap > 0 ? 0 : -1;
+		if (rc > 0 && prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0)
+			return -1;
+	}
+	errno = E2BIG;
+	return -1;
+}
+
+/* Some capability left in a set: its name for the message, else NULL. */
+static const char *caps_left(bool bounding)
+{
+	struct __user_cap_data_struct d[2];
+	unsigned long cap;
+	int rc;
+
+	if (caps_get(d) != 0)
+		return "capget() fails";
+	if (d[0].effective || d[1].effective)
+		return "effective";
+	if (d[0].permitted || d[1].permitted)
+		return "permitted";
+	if (d[0].inheritable || d[1].inheritable)
+		return "inheritable";
+	for (cap = 0; cap < CAP_COUNT_MAX; cap++) {
+		rc = prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_IS_SET, cap, 0, 0);
+		if (rc < 0)
+			break;
+		if (rc > 0)
+			return "ambient";
+	}
+	for (cap = 0; bounding && cap < CAP_COUNT_MAX; cap++) {
+		rc = prctl(PR_CAPBSET_READ, cap, 0, 0, 0);
+		if (rc < 0)
+			break;
+		if (rc > 0)
+			return "bounding";
+	}
+	return NULL;
+}
+
+/* Started by root: the securebits, the bounding set, then the ids. */
+static int leave_root(const struct proxy_creds *pc, char **err)
+{
+	int bits = prctl(PR_GET_SECUREBITS, 0, 0, 0, 0);
+
+	if (bits < 0) {
+		*err = xasprintf("prctl(PR_GET_SECUREBITS): %s",
+				 strerror(errno));
+		return -1;
+	}
+	bits &= ~(SECBIT_KEEP_CAPS | SECBIT_NO_SETUID_FIXUP);
+	if (prctl(PR_SET_SECUREBITS, (unsigned long)bits | PROXY_SECUREBITS,
+		  0, 0, 0) != 0) {
+		*err = xasprintf("prctl(PR_SET_SECUREBITS): %s",
+				 strerror(errno));
+		return -1;
+	}
+	if (bounding_clear() != 0) {
+		*err = xasprintf("cannot empty the bounding set: %s",
+				 strerror(errno));
+		return -1;
+	}
+	if (setgroups(0, NULL) != 0) {
+		*err = xasprintf("setgroups(): %s", strerror(errno));
+		return -1;
+	}
+	if (setresgid(pc->gid, pc->gid, pc->gid) != 0) {
+		*err = xasprintf("setresgid(%lu): %s", (unsigned long)pc->gid,
+				 strerror(errno));
+		return -1;
+	}
+	if (setresuid(pc->uid, pc->uid, pc->uid) != 0) {
+		*err = xasprintf("setresuid(%lu): %s", (unsigned long)pc->uid,
+				 strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* That root is gone for good: the ids are @pc's and none goes back. */
+static int check_not_root(const struct proxy_creds *pc, char **err)
+{
+	uid_t r, e, s;
+	gid_t rg, eg, sg;
+
+	if (getresuid(&r, &e, &s) != 0 || getresgid(&rg, &eg, &sg) != 0 ||
+	    r != pc->uid || e != pc->uid || s != pc->uid ||
+	    rg != pc->gid || eg != pc->gid || sg != pc->gid) {
+		*err = xstrdup("the uid or gid did not change");
+		return -1;
+	}
+	if (getgroups(0, NULL) != 0) {
+		*err = xstrdup("supplementary groups are left");
+		return -1;
+	}
+	if (setresuid(0, 0, 0) == 0 || errno != EPERM ||
+	    setresgid(0, 0, 0) == 0 || errno != EPERM ||
+	    setgroups(0, NULL) == 0 || errno != EPERM) {
+		*err = xstrdup("it could become root again");
+		return -1;
+	}
+	return 0;
+}
+
+int proxy_drop_privileges(const char *user, struct proxy_creds *pc,
+			  char **err)
+{
+	pid_t parent = getppid();
+	const char *left;
+	bool found = false;
+	uid_t r, e, s;
+	gid_t g;
+
+	memset(pc, 0, sizeof(*pc));
+	if (getresuid(&r, &e, &s) != 0) {
+		*err = xasprintf("getresuid(): %s", strerror(errno));
+		return -1;
+	}
+	if (r != 0 && e != 0 && s != 0) {
+		/* already unprivileged: its own uid, every id the real one */
+		pc->who = PROXY_WHO_CALLER;
+		pc->uid = r;
+		pc->gid = g = getgid();
+		if (setresgid(g, g, g) != 0 || setresuid(r, r, r) != 0) {
+			*err = xasprintf("cannot settle on uid %lu: %s",
+					 (unsigned long)r, strerror(errno));
+			return -1;
+		}
+		/* with CAP_SETPCAP (ambient, say) it can, and does */
+		pc->bounding_cleared = bounding_clear() == 0;
+	} else {
+		if (lookup_user(user, &pc->uid, &pc->gid, &found, err) < 0)
+			return -1;
+		pc->who = found ? PROXY_WHO_USER : PROXY_WHO_FALLBACK;
+		if (!found)
+			pc->uid = pc->gid = PROXY_FALLBACK_ID;
+		if (leave_root(pc, err) < 0)
+			return -1;
+		pc->bounding_cleared = true;
+	}
+	/* what a change of uid leaves: inheritable, ambient (not root's) */
+	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0 &&
+	    errno != EINVAL) {
+		*err = xasprintf("cannot clear the ambient capabilities: %s",
+				 strerror(errno));
+		return -1;
+	}
+	if (caps_clear() != 0) {
+		*err = xasprintf("capset(): %s", strerror(errno));
+		return -1;
+	}
+	left = caps_left(pc->bounding_cleared);
+	if (left) {
+		*err = xasprintf("capabilities are left: %s", left);
+		return -1;
+	}
+	if (pc->who != PROXY_WHO_CALLER && check_not_root(pc, err) < 0)
+		return -1;
+	/* a change of uid clears the parent-death signal: again */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0) {
+		*err = xasprintf("prctl(PR_SET_PDEATHSIG): %s",
+				 strerror(errno));
+		return -1;
+	}
+	if (getppid() != parent) {
+		*err = xstrdup("the process that started it is gone");
+		return -1;
+	}
+	return 0;
+}
+
+char *proxy_who_name(const struct proxy_creds *pc)
+{
+	switch (pc->who) {
+	case PROXY_WHO_USER:
+		return xasprintf("user %s (uid %lu, gid %lu)", PROXY_USER,
+				 (unsigned long)pc->uid,
+				 (unsigned long)pc->gid);
+	case PROXY_WHO_FALLBACK:
+		return xasprintf("uid %lu, gid %lu (no user %s)",
+				 (unsigned long)pc->uid,
+				 (unsigned long)pc->gid, PROXY_USER);
+	case PROXY_WHO_CALLER:
+		return xasprintf("the caller's uid %lu", (unsigned long)pc->uid);
+	default:
+		BUG("who is %d", (int)pc->who);
+	}
+}
+
+/* ---- Landlock ------------------------------------------------------- */
+
+#define LL_CREATE_RULESET_VERSION (1U << 0)
+#define LL_RULE_PATH_BENEATH 1
+
+#define LL_FS_READ_FILE (1ULL << 2)
+#define LL_FS_V1 ((1ULL << 13) - 1)	/* EXECUTE ... MAKE_SYM */
+#define LL_FS_REFER (1ULL << 13)	/* ABI 2 */
+#define LL_FS_TRUNCATE (1ULL << 14)	/* ABI 3 */
+#define LL_FS_IOCTL_DEV (1ULL << 15)	/* ABI 5 */
+#define LL_NET_BIND_TCP (1ULL << 0)	/* ABI 4 */
+#define LL_SCOPE_ABSTRACT_UNIX_SOCKET (1ULL << 0)	/* ABI 6 */
+#define LL_SCOPE_SIGNAL (1ULL << 1)			/* ABI 6 */
+/* Highest ABI whose layout this file knows. */
+#define LL_ABI_KNOWN 7
+
+struct ll_ruleset_attr {
+	uint64_t handled_access_fs;
+	uint64_t handled_access_net;
+	uint64_t scoped;
+};
+
+struct ll_path_beneath_attr {
+	uint64_t allowed_access;
+	int32_t parent_fd;
+} __attribute__((packed));
+
+/*
+ * What it reads once it serves: c-ares opens /etc/hosts for each name it
+ * looks up (strace of a launch that resolves names: nothing else); the
+ * rest is the resolver's configuration, which it read at its start and
+ * a resolver may read again.  A rule holds the file (the inode, links
+ * followed), not its name: a file replaced by another while it runs is
+ * not readable (c-ares then asks DNS alone).
+ */
+static const char *const resolver_files[] = {
+	"/etc/hosts", "/etc/resolv.conf", "/etc/nsswitch.conf",
+	"/etc/host.conf", "/etc/gai.conf",
+};
+
+/*
+ * Every file access the ABI knows is handled: only the resolver's files
+ * are read, nothing is written, executed or listed; binding a TCP port
+ * is handled with no port allowed (ABI 4); abstract unix sockets and
+ * signals are scoped (ABI 6).  The ABI used, 0 without Landlock, or -1
+ * with errno and *@what.
+ */
+static int restrict_files(const char **what)
+{
+	struct ll_ruleset_attr attr;
+	struct ll_path_beneath_attr pb;
+	size_t attr_size, i;
+	int abi, rs, fd, saved;
+
+	abi = landlock_abi();
+	if (abi <= 0)
+		return 0;
+	memset(&attr, 0, sizeof(attr));
+	attr.handled_access_fs = LL_FS_V1;
+	if (abi >= 2)
+		attr.handled_access_fs |= LL_FS_REFER;
+	if (abi >= 3)
+		attr.handled_access_fs |= LL_FS_TRUNCATE;
+	if (abi >= 5)
+		attr.handled_access_fs |= LL_FS_IOCTL_DEV;
+	attr_size = offsetof(struct ll_ruleset_attr, handled_access_net);
+	if (abi >= 4) {
+		attr.handled_access_net = LL_NET_BIND_TCP;
+		attr_size = offsetof(struct ll_ruleset_attr, scoped);
+	}
+	if (abi >= 6) {
+		attr.scoped = LL_SCOPE_ABSTRACT_UNIX_SOCKET | LL_SCOPE_SIGNAL;
+		attr_size = sizeof(attr);
+	}
+	*what = "landlock_create_ruleset";
+	rs = (int)syscall(SYS_landlock_create_ruleset, &attr, attr_size, 0U);
+	if (rs < 0)
+		return -1;
+	for (i = 0; i < array_size(resolver_files); i++) {
+		fd = open(resolver_files[i], O_PATH | O_CLOEXEC);
+		if (fd < 0) {
+			if (errno == ENOENT || errno == ENOTDIR ||
+			    errno == EACCES || errno == ELOOP)
+				continue;
+			*what = resolver_files[i];
+			goto fail;
+		}
+		pb.allowed_access = LL_FS_READ_FILE;
+		pb.parent_fd = fd;
+		if (syscall(SYS_landlock_add_rule, rs, LL_RULE_PATH_BENEATH,
+			    &pb, 0U) < 0) {
+			saved = errno;
+			close(fd);
+			errno = saved;
+			*what = "landlock_add_rule";
+			goto fail;
+		}
+		close(fd);
+	}
+	*what = "landlock_restrict_self";
+	if (syscall(SYS_landlock_restrict_self, rs, 0U) < 0)
+		goto fail;
+	close(rs);
+	return abi > LL_ABI_KNOWN ? LL_ABI_KNOWN : abi;
+fail:
+	saved = errno;
+	close(rs);
+	errno = saved;
+	return -1;
+}
+
+/* ---- the second step ------------------------------------------------ */
 
 int proxy_confine(char **err)
 {
@@ -26,8 +454,7 @@ int proxy_confine(char **err)
 				 strerror(errno));
 		return -1;
 	}
-	/* no writable path at all */
-	abi = landlock_restrict(NULL, 0, &what);
+	abi = restrict_files(&what);
 	if (abi < 0) {
 		*err = xasprintf("landlock: %s: %s", what, strerror(errno));
 		return -1;

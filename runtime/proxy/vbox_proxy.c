@@ -11,8 +11,11 @@
  * names (c-ares) runs in a process that holds nothing else of the
  * launch, and vbox-exec itself needs neither c-ares nor the proxy core.
  * It ends when vbox-exec closes the control socket or dies (vbox-exec
- * starts it with a parent-death SIGKILL).  Before it serves it confines
- * itself (confine.h): no exec, no ptrace, no file written.
+ * starts it with a parent-death SIGKILL).  Before it reads anything it
+ * gives up its privileges (started by root, it runs as a user of its
+ * own, with no capability); before it serves it confines itself
+ * (confine.h): no exec, no ptrace, no file written, only the resolver's
+ * files read, only TCP and UDP sockets.
  */
 #include <vbox.h>
 
@@ -31,6 +34,7 @@
 #include "proxy.h"
 
 struct helper {
+	struct proxy_creds creds;
 	struct loop lp;
 	struct judge judge;
 	struct pconfig cfg;
@@ -157,6 +161,9 @@ static int start(struct helper *h, char **err)
 {
 	int rc, abi;
 
+	/* first: nothing is read or resolved with root's privileges */
+	if (proxy_drop_privileges(PROXY_USER, &h->creds, err) < 0)
+		return -1;
 	if (read_config(h, err) < 0)
 		return -1;
 	rc = loop_init(&h->lp);
@@ -179,14 +186,23 @@ static int start(struct helper *h, char **err)
 	if (abi < 0)
 		return -1;
 	if (h->cfg.log) {
-		char *line = xasprintf("egress proxy: vbox-proxy confined: not "
+		char *who = proxy_who_name(&h->creds);
+		char *ll = abi > 0 ? xasprintf("reads only the resolver's "
+					       "files, writes none (landlock "
+					       "ABI %d)", abi) :
+				     xstrdup("no landlock on this kernel");
+		char *line = xasprintf("egress proxy: vbox-proxy confined: "
+				       "runs as %s, no capabilities%s, not "
 				       "dumpable, no_new_privs, no exec or "
-				       "ptrace (seccomp), %s", abi > 0 ?
-				       "no file written (landlock)" :
-				       "no landlock on this kernel");
+				       "ptrace, no socket but TCP and UDP "
+				       "(seccomp), %s", who,
+				       h->creds.bounding_cleared ?
+				       " (bounding set empty)" : "", ll);
 
 		log_line(h, line);
 		free(line);
+		free(ll);
+		free(who);
 	}
 	loop_watch_init(&h->ctl, PCONFIG_FD_CONTROL, on_control, h);
 	rc = loop_watch_add(&h->lp, &h->ctl, LOOP_IN);

@@ -252,15 +252,31 @@ static int build_supervised(scmp_filter_ctx ctx, const char **what)
  * rules, and nothing that reaches beyond its sockets: no program run,
  * no other process traced or its memory read or written.  Code that
  * took over the proxy (it parses what the sandbox sends) keeps the
- * user's network, not the user's processes or a shell.
+ * user's network, not the user's processes or a shell.  Its sockets are
+ * TCP and UDP over IPv4 and IPv6: no unix socket (vbox-exec made its
+ * control socket), no netlink (it reads its interface addresses before
+ * it confines itself), no raw or packet socket.
  */
 static const char *const deny_proxy_eperm[] = {
 	"execve", "execveat", "ptrace", "process_vm_readv",
-	"process_vm_writev",
+	"process_vm_writev", "socketpair",
+};
+
+/* Families the deny rules allow that the proxy does not need. */
+static const unsigned deny_proxy_family[] = { AF_UNIX, AF_NETLINK };
+
+/*
+ * Socket types other than SOCK_STREAM (1) and SOCK_DGRAM (2), as
+ * aligned blocks of the type's low four bits (the type; SOCK_NONBLOCK
+ * and SOCK_CLOEXEC are above them): { mask, value }.
+ */
+static const uint32_t deny_proxy_type[][2] = {
+	{ 0xf, 0 }, { 0xf, 3 }, { 0xc, 4 }, { 0x8, 8 },
 };
 
 static int build_proxy(scmp_filter_ctx ctx, const char **what)
 {
+	struct scmp_arg_cmp c;
 	size_t i;
 	int rc = build_deny(ctx, what);
 
@@ -268,6 +284,17 @@ static int build_proxy(scmp_filter_ctx ctx, const char **what)
 		*what = deny_proxy_eperm[i];
 		rc = rule(ctx, SCMP_ACT_ERRNO(EPERM), deny_proxy_eperm[i], 0,
 			  NULL);
+	}
+	*what = "socket";
+	for (i = 0; rc >= 0 && i < array_size(deny_proxy_family); i++) {
+		c = SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu,
+			    deny_proxy_family[i]);
+		rc = rule(ctx, SCMP_ACT_ERRNO(EPERM), "socket", 1, &c);
+	}
+	for (i = 0; rc >= 0 && i < array_size(deny_proxy_type); i++) {
+		c = SCMP_A1(SCMP_CMP_MASKED_EQ, deny_proxy_type[i][0],
+			    deny_proxy_type[i][1]);
+		rc = rule(ctx, SCMP_ACT_ERRNO(EPERM), "socket", 1, &c);
 	}
 	return rc;
 }
