@@ -28,8 +28,6 @@
 #include "supervise.h"
 #include "wire.h"
 
-extern char **environ;
-
 /* First choices for the proxy's ports inside the namespace. */
 #define BRIDGE_HTTP_PORT 3128
 #define BRIDGE_SOCKS_PORT 1080
@@ -195,6 +193,36 @@ int bridge_env(struct bridge *b, const struct env_list *env, char **err)
 	return 0;
 }
 
+/*
+ * The variables vbox-proxy is given, from vbox-exec's environment: its
+ * resolvers' own (glibc's getaddrinfo() for the upstream proxy and
+ * c-ares read them, as every program of the user does, resolv.conf(5)),
+ * and in a sanitizer build the sanitizers' options.  Nothing else: the
+ * proxy parses what the sandbox sends, and vbox-exec's environment may
+ * hold the user's keys and tokens.
+ */
+static const char *const proxy_env_names[] = {
+	"RES_OPTIONS", "LOCALDOMAIN",
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_UNDEFINED__)
+	"ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS",
+#endif
+};
+
+/* vbox-proxy's environment: a NULL-terminated copy of those that are set. */
+static char **proxy_env(void)
+{
+	char **envp = xcalloc(array_size(proxy_env_names) + 1, sizeof(*envp));
+	const char *v;
+	size_t i, n = 0;
+
+	for (i = 0; i < array_size(proxy_env_names); i++) {
+		v = getenv(proxy_env_names[i]);
+		if (v)
+			envp[n++] = xasprintf("%s=%s", proxy_env_names[i], v);
+	}
+	return envp;
+}
+
 int bridge_start(struct bridge *b, struct supervisor *sv,
 		 const struct plan *p, char **err)
 {
@@ -202,6 +230,7 @@ int bridge_start(struct bridge *b, struct supervisor *sv,
 	char *argv[] = { name, NULL };
 	int pass[2] = { -1, -1 }, pair[2];
 	struct proc_spawn sp;
+	char **envp;
 	pid_t pid;
 
 	if (!b->active)
@@ -221,11 +250,13 @@ int bridge_start(struct bridge *b, struct supervisor *sv,
 	pass[0] = pair[1];
 	sp.path = proxy_path();
 	sp.argv = argv;
-	/* vbox-exec's own: c-ares reads RES_OPTIONS and LOCALDOMAIN */
-	sp.envp = environ;
+	/* its own, not vbox-exec's: see proxy_env_names */
+	envp = proxy_env();
+	sp.envp = envp;
 	sp.pass = pass;
 	sp.npass = 2;
 	pid = supervisor_spawn_helper(sv, &sp, err);
+	env_vector_free(envp);
 	close(pass[0]);
 	close(pass[1]);
 	if (pid < 0)
