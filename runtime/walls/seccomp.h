@@ -10,8 +10,9 @@
  *
  *   the deny filter        refuses the calls doc/launcher.md lists (EPERM;
  *                          clone3 ENOSYS), on x86-64, x32 and i386 alike;
- *   the proxy filter       the deny filter that also refuses exec and
- *                          tracing, for vbox-proxy (runtime/proxy/confine.h);
+ *   the proxy filter       the deny filter that also refuses exec,
+ *                          tracing and every socket but TCP and UDP, for
+ *                          vbox-proxy (runtime/proxy/confine.h);
  *   the supervised filter  the deny filter that also hands connect(),
  *                          sendto() with an address, sendmsg() and
  *                          sendmmsg() to the supervisor in vbox-exec
@@ -55,8 +56,10 @@ void seccomp_prog_free(struct seccomp_prog *p);
 
 /*
  * Fill @proxy: the deny filter that also refuses execve(), execveat(),
- * ptrace() and process_vm_readv()/writev() (EPERM), for the egress
- * proxy's process (runtime/proxy/confine.h).  0, or -1 with *@err.
+ * ptrace(), process_vm_readv()/writev(), socketpair() and socket() of
+ * AF_UNIX or AF_NETLINK or of a type but stream and datagram (EPERM),
+ * for the egress proxy's process (runtime/proxy/confine.h).  0, or -1
+ * with *@err.
  */
 int seccomp_proxy_build(struct seccomp_prog *proxy, char **err);
 
