@@ -597,7 +597,11 @@ static void log_walls(const struct walls *w, const struct sandbox *sa)
 	else
 		vx_log("walls: landlock: not available on this kernel "
 		       "(optional; the mounts and seccomp still hold)");
-	if (w->notify)
+	if (w->notify && w->bind_only)
+		vx_log("walls: unix sockets: bind() supervised (abstract "
+		       "names refused); pathname sockets unrestricted (net "
+		       "open); abstract sockets scoped by landlock");
+	else if (w->notify)
 		vx_log("walls: unix sockets: supervised (pathname sockets "
 		       "%s; abstract sockets %s)", w->pathname_open ?
 		       "unrestricted" : "only in writable regions",

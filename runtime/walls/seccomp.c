@@ -235,6 +235,36 @@ static int build_notify(scmp_filter_ctx ctx, const char **what)
 }
 
 /*
+ * bind() under @default net open: the sandbox shares the host's network
+ * namespace, where an abstract name it binds is one a host client
+ * connects to (unixsock.h).  Every bind is stopped: its address is in
+ * memory, out of BPF's reach.
+ */
+static int build_notify_bind(scmp_filter_ctx ctx, const char **what)
+{
+	*what = "bind";
+	return rule(ctx, SCMP_ACT_NOTIFY, "bind", 0, NULL);
+}
+
+/* net open without Landlock's abstract scope: the calls and bind(). */
+static int build_supervised_open(scmp_filter_ctx ctx, const char **what)
+{
+	int rc = build_deny(ctx, what);
+
+	if (rc >= 0)
+		rc = build_notify(ctx, what);
+	return rc < 0 ? rc : build_notify_bind(ctx, what);
+}
+
+/* net open with Landlock's abstract scope (ABI 6): bind() alone. */
+static int build_supervised_bind(scmp_filter_ctx ctx, const char **what)
+{
+	int rc = build_deny(ctx, what);
+
+	return rc < 0 ? rc : build_notify_bind(ctx, what);
+}
+
+/*
  * The supervised filter: the deny rules and the notify rules in one
  * program (they name disjoint calls).  One filter instead of two saves
  * the kernel a second check, compilation and per-call cache pass at
@@ -396,6 +426,23 @@ int seccomp_progs_build(struct seccomp_prog *deny,
 		return -1;
 	if (build_one(build_supervised, supervised, "supervised", err) < 0) {
 		seccomp_prog_free(deny);
+		return -1;
+	}
+	return 0;
+}
+
+int seccomp_open_progs_build(struct seccomp_prog *open_all,
+			     struct seccomp_prog *open_bind, char **err)
+{
+	refuse_unix_sockets = false;
+	memset(open_all, 0, sizeof(*open_all));
+	memset(open_bind, 0, sizeof(*open_bind));
+	if (build_one(build_supervised_open, open_all, "supervised (net open)",
+		      err) < 0)
+		return -1;
+	if (build_one(build_supervised_bind, open_bind, "supervised (bind)",
+		      err) < 0) {
+		seccomp_prog_free(open_all);
 		return -1;
 	}
 	return 0;

@@ -55,6 +55,15 @@ int seccomp_progs_build(struct seccomp_prog *deny,
 void seccomp_prog_free(struct seccomp_prog *p);
 
 /*
+ * seccomp_open_progs_build - the supervised filters of @default net open:
+ * @open_all stops what the supervised filter stops and bind() (no
+ * Landlock abstract scope), @open_bind the deny rules and bind() alone.
+ * 0, or -1 with *@err (owned by the caller).
+ */
+int seccomp_open_progs_build(struct seccomp_prog *open_all,
+			     struct seccomp_prog *open_bind, char **err);
+
+/*
  * Fill @proxy: the deny filter that also refuses execve(), execveat(),
  * ptrace(), process_vm_readv()/writev(), socketpair() and socket() of
  * AF_UNIX or AF_NETLINK or of a type but stream and datagram (EPERM),
@@ -85,6 +94,10 @@ extern const unsigned char seccomp_bpf_deny_nounix[];
 extern const size_t seccomp_bpf_deny_nounix_len;
 extern const unsigned char seccomp_bpf_supervised[];
 extern const size_t seccomp_bpf_supervised_len;
+extern const unsigned char seccomp_bpf_supervised_open[];
+extern const size_t seccomp_bpf_supervised_open_len;
+extern const unsigned char seccomp_bpf_supervised_bind[];
+extern const size_t seccomp_bpf_supervised_bind_len;
 extern const unsigned char seccomp_bpf_proxy[];
 extern const size_t seccomp_bpf_proxy_len;
 

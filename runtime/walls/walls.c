@@ -137,12 +137,16 @@ int walls_prepare(const struct lx_artifact *lx, bool net_open,
 	if (net_open) {
 		/*
 		 * Pathname sockets are open.  Abstract ones are the host's
-		 * (no network namespace): Landlock 6 scopes them, else the
-		 * supervisor refuses them.
+		 * (no network namespace): connecting to one is scoped by
+		 * Landlock 6, else refused by the supervisor; binding one
+		 * (a name a host client would then reach: X11's) is
+		 * supervised in any case, as Landlock's scope covers
+		 * connecting only.
 		 */
 		w->pathname_open = true;
-		w->notify = w->landlock_abi < 6;
-		w->refuse_abstract = w->notify;
+		w->notify = true;
+		w->refuse_abstract = w->landlock_abi < 6;
+		w->bind_only = !w->refuse_abstract;
 	} else {
 		w->notify = true;
 	}
@@ -151,7 +155,13 @@ int walls_prepare(const struct lx_artifact *lx, bool net_open,
 		w->notify = false;
 		w->no_unix = true;
 	}
-	if (w->notify) {
+	if (w->notify && w->bind_only) {
+		filter.insns = (void *)seccomp_bpf_supervised_bind;
+		filter.len = seccomp_bpf_supervised_bind_len;
+	} else if (w->notify && w->pathname_open) {
+		filter.insns = (void *)seccomp_bpf_supervised_open;
+		filter.len = seccomp_bpf_supervised_open_len;
+	} else if (w->notify) {
 		filter.insns = (void *)seccomp_bpf_supervised;
 		filter.len = seccomp_bpf_supervised_len;
 	} else if (w->no_unix) {

@@ -63,6 +63,8 @@ struct walls_pin_head {
  * @notify: a socket supervisor runs (the supervised filter is loaded)
  * @pathname_open: pathname sockets unrestricted (net open)
  * @refuse_abstract: the supervisor refuses abstract addresses
+ * @bind_only: the supervisor sees bind() alone (net open, Landlock's
+ *             abstract scope covers connecting)
  * @no_unix: no user notification: AF_UNIX socket() is refused
  * @nwritable: Landlock's writable paths
  */
@@ -72,6 +74,7 @@ struct walls {
 	bool notify;
 	bool pathname_open;
 	bool refuse_abstract;
+	bool bind_only;
 	bool no_unix;
 	size_t nwritable;
 };
