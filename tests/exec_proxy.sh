@@ -189,7 +189,7 @@ proxy_seen() {
 		check "$who: no AWS_SECRET_ACCESS_KEY in it" \
 			sh -c '! grep -q AWS_SECRET_ACCESS_KEY penv'
 		check "$who: nor any other variable of vbox-exec's" \
-			sh -c '! grep -qvE "^(RES_OPTIONS|LOCALDOMAIN|[AUL]SAN_OPTIONS)=" penv'
+			sh -c '! grep -qvE "^(RES_OPTIONS|LOCALDOMAIN|ASAN_OPTIONS|UBSAN_OPTIONS|LSAN_OPTIONS)=" penv'
 	else
 		ok "# SKIP not root: vbox-proxy's environ is not readable (not dumpable)"
 		ok "# SKIP as above"
