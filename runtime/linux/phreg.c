@@ -19,9 +19,17 @@
 #include "launch.h"
 #include "linux_artifact.h"
 #include "phreg.h"
+#include "sandbox.h"
 
 /* Entries the sweep looks at in the registry, at most. */
 #define PHREG_MAX_ENTRIES 10000
+
+/*
+ * The registry of this process's launch, from phreg_begin() to
+ * phreg_end(): placeholders_create() registers through it (vbox-exec
+ * runs one launch).
+ */
+static struct phreg *current;
 
 static bool below(const char *path, const char *dir)
 {
@@ -111,6 +119,19 @@ static char *read_path(int fd)
 	return xstrdup(buf);
 }
 
+/*
+ * Could @path be a placeholder of this uid?  A directory it owns (rmdir()
+ * then removes it only if empty).  A path registered by a launch killed
+ * before its mkdir may since have been made by someone else.
+ */
+static bool is_placeholder(const char *path)
+{
+	struct stat st;
+
+	return lstat(path, &st) == 0 && S_ISDIR(st.st_mode) &&
+	       st.st_uid == geteuid();
+}
+
 struct stale {
 	char *path;
 	char *name;
@@ -176,7 +197,8 @@ static void sweep(int dirfd)
 	if (n)
 		qsort(v, n, sizeof(*v), cmp_stale);
 	for (i = 0; i < n; i++) {
-		if (v[i].path[0] && rmdir(v[i].path) < 0 && errno != ENOENT)
+		if (v[i].path[0] && is_placeholder(v[i].path) &&
+		    rmdir(v[i].path) < 0 && errno != ENOENT)
 			vx_error("warning: cannot remove placeholder '%s': %s",
 				 v[i].path, strerror(errno));
 		unlinkat(dirfd, v[i].name, 0);
@@ -227,7 +249,94 @@ int phreg_begin(struct phreg *r, char **err)
 	if (lock_registry(r, err) < 0)
 		return -1;
 	sweep(r->dirfd);
+	current = r;
 	return 0;
+}
+
+/* Record @path in its lock file (the registry is locked). */
+static int note(struct phreg *r, const char *path, char **err)
+{
+	char *name = lock_name(path);
+	size_t len = strlen(path);
+	int fd;
+
+	fd = openat(r->dirfd, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC,
+		    0600);
+	if (fd < 0 || ftruncate(fd, 0) < 0 ||
+	    pwrite(fd, path, len, 0) != (ssize_t)len) {
+		*err = xasprintf("placeholder registry: cannot register '%s': "
+				 "%s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		free(name);
+		return -1;
+	}
+	close(fd);
+	free(name);
+	return 0;
+}
+
+/* Forget @path, which is not ours after all, unless a launch holds it. */
+static void unnote(struct phreg *r, const char *path)
+{
+	char *name = lock_name(path);
+	int fd;
+
+	fd = openat(r->dirfd, name, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0)
+		unlinkat(r->dirfd, name, 0);
+	if (fd >= 0)
+		close(fd);
+	free(name);
+}
+
+int placeholders_create(struct sandbox *sa, char **err)
+{
+	struct phreg *r = current;
+	const char *p;
+	int saved;
+
+	if (!r || !r->locked)
+		BUG("placeholders made outside the registry's lock");
+	for (sa->created = 0; sa->created < sa->nplaceholders; sa->created++) {
+		p = sa->placeholders[sa->created];
+		/*
+		 * Registered before it exists: a launch killed right after
+		 * the mkdir leaves a path the next sweep removes, never an
+		 * unregistered directory on the host.
+		 */
+		if (note(r, p, err) < 0) {
+			placeholders_remove(sa);
+			return -1;
+		}
+		if (mkdir(p, PLACEHOLDER_MODE) == 0)
+			continue;
+		saved = errno;
+		unnote(r, p);
+		if (saved == EEXIST)
+			*err = xasprintf("placeholder '%s' appeared after the "
+					 "plan was instantiated (another "
+					 "launch, or the host changed); not "
+					 "starting", p);
+		else
+			*err = xasprintf("cannot create placeholder '%s': %s",
+					 p, strerror(saved));
+		placeholders_remove(sa);
+		return -1;
+	}
+	return 0;
+}
+
+void placeholders_remove(struct sandbox *sa)
+{
+	const char *p;
+
+	while (sa->created > 0) {
+		p = sa->placeholders[--sa->created];
+		if (rmdir(p) < 0 && errno != ENOENT)
+			vx_error("warning: cannot remove placeholder '%s': %s",
+				 p, strerror(errno));
+	}
 }
 
 /* Hold @path's lock file (shared), creating it when @create. */
@@ -445,6 +554,8 @@ void phreg_end(struct phreg *r)
 	if (r->dirfd >= 0)
 		close(r->dirfd);
 	free(r->dir);
+	if (current == r)
+		current = NULL;
 	memset(r, 0, sizeof(*r));
 	r->dirfd = r->lockfd = r->watch_fd = -1;
 }

@@ -619,38 +619,6 @@ out:
 	return ret;
 }
 
-int placeholders_create(struct sandbox *sa, char **err)
-{
-	for (sa->created = 0; sa->created < sa->nplaceholders; sa->created++) {
-		const char *p = sa->placeholders[sa->created];
-
-		if (mkdir(p, PLACEHOLDER_MODE) == 0)
-			continue;
-		if (errno == EEXIST)
-			*err = xasprintf("placeholder '%s' appeared after the "
-					 "plan was instantiated (another "
-					 "launch, or the host changed); not "
-					 "starting", p);
-		else
-			*err = xasprintf("cannot create placeholder '%s': %s",
-					 p, strerror(errno));
-		placeholders_remove(sa);
-		return -1;
-	}
-	return 0;
-}
-
-void placeholders_remove(struct sandbox *sa)
-{
-	while (sa->created > 0) {
-		const char *p = sa->placeholders[--sa->created];
-
-		if (rmdir(p) < 0 && errno != ENOENT)
-			vx_error("warning: cannot remove placeholder '%s': %s",
-				 p, strerror(errno));
-	}
-}
-
 void creates_make(const struct sandbox *sa)
 {
 	size_t i;

@@ -129,7 +129,10 @@ void sandbox_split_init_mounts(struct sandbox *sa, const char *tty);
 /*
  * placeholders_create - mkdir every placeholder, in order, failing if one
  * already exists (the host changed since instantiation: the mounts could
- * be wrong).  Returns 0, or -1 with *@err after removing those it made.
+ * be wrong).  Each is registered (phreg.h) before it is made, so a
+ * SIGKILL at any point leaves no placeholder the registry does not
+ * name; call it between phreg_begin() and phreg_hold() (defined in
+ * phreg.c).  Returns 0, or -1 with *@err after removing those it made.
  */
 int placeholders_create(struct sandbox *sa, char **err);
 
