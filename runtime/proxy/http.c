@@ -19,6 +19,7 @@
 #include <sys/socket.h>
 
 #include "auth.h"
+#include "bbuf.h"
 #include "compat.h"
 #include "httpmsg.h"
 #include "pconn.h"
@@ -130,123 +131,31 @@ void http_refuse(struct pconn *pc, int status, const char *body)
 	refuse(pc, status, body, keep);
 }
 
-static bool dropped(const struct http_field *f)
-{
-	static const char *const names[] = {
-		"host",	      "proxy-authorization", "proxy-connection",
-		"connection", "keep-alive",	     "upgrade",
-		"te",
-	};
-	size_t i;
-
-	for (i = 0; i < array_size(names); i++)
-		if (http_field_is(f, names[i]))
-			return true;
-	return false;
-}
-
 /*
- * absolute - split an absolute-form target "http://AUTH/PATH".  Returns
- * 0, or -1 with *@why.
+ * set_what - the request as log lines name it, in pc->what: printable,
+ * and marked with "..." where it was cut to fit.
  */
-static int absolute(const char *t, size_t n, const char **auth,
-		    size_t *alen, const char **path, size_t *plen,
-		    const char **why)
+static void set_what(struct pconn *pc, const struct http_head *h)
 {
-	size_t i;
+	struct bbuf b;
 
-	if (n < 8 || strncasecmp(t, "http://", 7)) {
-		*why = n && t[0] == '/' ?
-			       "not a proxy request (origin-form target)" :
-			       "only http:// targets (use CONNECT for TLS)";
-		return -1;
-	}
-	if (memchr(t, '#', n)) {
-		*why = "fragment in request target";
-		return -1;
-	}
-	for (i = 7; i < n && t[i] != '/' && t[i] != '?'; i++)
-		;
-	*auth = t + 7;
-	*alen = i - 7;
-	if (!*alen || memchr(*auth, '@', *alen)) {
-		*why = "bad authority in request target";
-		return -1;
-	}
-	*path = t + i;
-	*plen = n - i;
-	return 0;
-}
-
-/* authority_hostport - "host:port" for judging, port 80 by default */
-static void authority_hostport(const char *a, size_t n, char *out,
-			       size_t size)
-{
-	const char *rb = memchr(a, ']', n);
-	const char *colon = NULL;
-	size_t i;
-
-	for (i = rb ? (size_t)(rb - a) : 0; i < n; i++)
-		if (a[i] == ':')
-			colon = a + i;
-	if (colon && colon + 1 < a + n)
-		snprintf(out, size, "%.*s", (int)n, a);
-	else
-		snprintf(out, size, "%.*s:80",
-			 (int)(colon ? (size_t)(colon - a) : n), a);
-}
-
-static char *rewrite_request(struct pconn *pc, const struct http_head *h,
-			     const char *auth, size_t alen, const char *path,
-			     size_t plen)
-{
-	const struct upstream *up = pc->px->up;
-	bool abs = up && up->kind == UP_HTTP;
-	size_t cap = h->len + alen + 256, n = 0, i;
-	char *o = xmalloc(cap + (up && up->basic ? strlen(up->basic) : 0));
-	int k;
-
-	n += (size_t)sprintf(o + n, "%.*s ", (int)h->mlen, h->method);
-	if (abs)
-		n += (size_t)sprintf(o + n, "http://%.*s", (int)alen, auth);
-	if (plen == 0 || path[0] == '?')
-		o[n++] = '/';
-	memcpy(o + n, path, plen);
-	n += plen;
-	n += (size_t)sprintf(o + n, " HTTP/1.%d\r\n", h->minor);
-	for (i = 0; i < h->nfields; i++) {
-		const struct http_field *f = &h->fields[i];
-
-		if (dropped(f))
-			continue;
-		memcpy(o + n, f->name, f->nlen);
-		n += f->nlen;
-		o[n++] = ':';
-		o[n++] = ' ';
-		memcpy(o + n, f->val, f->vlen);
-		n += f->vlen;
-		o[n++] = '\r';
-		o[n++] = '\n';
-	}
-	k = sprintf(o + n, "Host: %.*s\r\nConnection: close\r\n", (int)alen,
-		    auth);
-	n += (size_t)k;
-	if (abs && up->basic)
-		n += (size_t)sprintf(o + n, "Proxy-Authorization: %s\r\n",
-				     up->basic);
-	o[n++] = '\r';
-	o[n++] = '\n';
-	o[n] = '\0';
-	return o;
+	bbuf_init_heap(&b, sizeof(pc->what) - 4);
+	bbuf_put_printable(&b, h->method, h->mlen);
+	bbuf_putc(&b, ' ');
+	bbuf_put_printable(&b, h->target, h->tlen);
+	memcpy(pc->what, b.s, b.len + 1);
+	if (!bbuf_ok(&b))
+		memcpy(pc->what + b.len, "...", 4);
+	bbuf_free(&b);
 }
 
 void http_on_request(struct pconn *pc)
 {
 	struct http_head h;
 	const struct http_field *authz = NULL;
-	const char *why = NULL, *auth, *path;
-	char hostport[300];
-	size_t alen, plen, i;
+	const char *why = NULL, *auth = NULL, *path = NULL;
+	char *hostport;
+	size_t alen = 0, plen = 0, i;
 	bool conn_close = false;
 	struct hfwd *hf;
 	int rc;
@@ -286,17 +195,10 @@ void http_on_request(struct pconn *pc)
 		return;
 	}
 	pc->tunnel = h.mlen == 7 && !memcmp(h.method, "CONNECT", 7);
-	if (pc->tunnel) {
-		snprintf(pc->what, sizeof(pc->what), "CONNECT %.*s",
-			 (int)(h.tlen > 260 ? 260 : h.tlen), h.target);
-		if (hf->req.kind != BODY_NONE) {
-			refuse(pc, 400, "CONNECT with a body", false);
-			return;
-		}
-	} else {
-		snprintf(pc->what, sizeof(pc->what), "%.*s %.*s",
-			 (int)(h.mlen > 20 ? 20 : h.mlen), h.method,
-			 (int)(h.tlen > 260 ? 260 : h.tlen), h.target);
+	set_what(pc, &h);
+	if (pc->tunnel && hf->req.kind != BODY_NONE) {
+		refuse(pc, 400, "CONNECT with a body", false);
+		return;
 	}
 	if (!authz || !auth_basic_ok(authz->val, authz->vlen,
 				     pc->px->token[PROXY_HTTP])) {
@@ -308,30 +210,43 @@ void http_on_request(struct pconn *pc)
 		return;
 	}
 	if (pc->tunnel) {
-		if (h.tlen >= sizeof(hostport)) {
-			refuse(pc, 400, "target too long", false);
-			return;
-		}
-		snprintf(hostport, sizeof(hostport), "%.*s", (int)h.tlen,
-			 h.target);
+		hostport = http_hostport(h.target, h.tlen, 0, &why);
 	} else {
-		if (absolute(h.target, h.tlen, &auth, &alen, &path, &plen,
-			     &why) != 0 ||
-		    alen >= 260) {
-			pc_log(pc, "%s: bad request: %s", pc->what,
-			       why ? why : "authority too long");
-			refuse(pc, 400, why ? why : "authority too long",
-			       false);
+		hostport = NULL;
+		if (http_absolute_target(h.target, h.tlen, &auth, &alen, &path,
+					 &plen, &why) == 0) {
+			if (alen >= 260)
+				why = "authority too long";
+			else
+				hostport = http_hostport(auth, alen, 80, &why);
+		}
+	}
+	if (!hostport) {
+		pc_log(pc, "%s: bad request: %s", pc->what, why);
+		refuse(pc, 400, why, false);
+		return;
+	}
+	if (!pc->tunnel) {
+		const struct upstream *up = pc->px->up;
+		bool abs = up && up->kind == UP_HTTP;
+
+		hf->head_req = h.mlen == 4 && !memcmp(h.method, "HEAD", 4);
+		hf->uhead = http_rewrite_request(&h, auth, alen, path, plen,
+						 abs, abs ? up->basic : NULL,
+						 &hf->uhlen);
+		if (!hf->uhead) {
+			pc_log(pc, "%s: bad request: the head for the origin "
+				   "would pass %d bytes",
+			       pc->what, HTTP_REWRITE_MAX);
+			free(hostport);
+			refuse(pc, 431, "request head too large", false);
 			return;
 		}
-		authority_hostport(auth, alen, hostport, sizeof(hostport));
-		hf->head_req = h.mlen == 4 && !memcmp(h.method, "HEAD", 4);
-		hf->uhead = rewrite_request(pc, &h, auth, alen, path, plen);
-		hf->uhlen = strlen(hf->uhead);
 	}
 	memmove(pc->in, pc->in + h.len, pc->inlen - h.len);
 	pc->inlen -= h.len;
 	pc_go(pc, hostport);
+	free(hostport);
 }
 
 void http_established(struct pconn *pc)
@@ -379,41 +294,6 @@ static ssize_t xrecv(int fd, void *p, size_t n)
 	return k;
 }
 
-static char *rewrite_response(const struct http_head *h, const char *raw,
-			      bool close, size_t *len)
-{
-	size_t n = 0, i, eol;
-	char *o = xmalloc(h->len + 32);
-
-	eol = (size_t)((const char *)memchr(raw, '\n', h->len) - raw) + 1;
-	memcpy(o, raw, eol);
-	n = eol;
-	for (i = 0; i < h->nfields; i++) {
-		const struct http_field *f = &h->fields[i];
-
-		if (http_field_is(f, "connection") ||
-		    http_field_is(f, "keep-alive") ||
-		    http_field_is(f, "proxy-connection"))
-			continue;
-		memcpy(o + n, f->name, f->nlen);
-		n += f->nlen;
-		o[n++] = ':';
-		o[n++] = ' ';
-		memcpy(o + n, f->val, f->vlen);
-		n += f->vlen;
-		o[n++] = '\r';
-		o[n++] = '\n';
-	}
-	if (close) {
-		memcpy(o + n, "Connection: close\r\n", 19);
-		n += 19;
-	}
-	o[n++] = '\r';
-	o[n++] = '\n';
-	*len = n;
-	return o;
-}
-
 /* response_head - frame the next response head in hf->r; -1: @pc gone */
 static int response_head(struct pconn *pc)
 {
@@ -451,8 +331,16 @@ static int response_head(struct pconn *pc)
 		hf->resp_head = true;
 	}
 	free(hf->chead);
-	hf->chead = rewrite_response(&h, (const char *)hf->r,
-				     hf->resp_head && hf->close, &hf->chlen);
+	hf->chead = http_rewrite_response(&h, (const char *)hf->r,
+					  hf->resp_head && hf->close,
+					  &hf->chlen);
+	if (!hf->chead) {
+		hf->chlen = 0;
+		pc_log(pc, "%s: bad response: the head for the client would "
+			   "pass %d bytes", pc->what, HTTP_REWRITE_MAX);
+		http_refuse(pc, 502, "bad response from the origin");
+		return -1;
+	}
 	hf->choff = 0;
 	memmove(hf->r, hf->r + h.len, hf->rlen - h.len);
 	hf->rlen -= h.len;

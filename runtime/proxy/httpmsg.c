@@ -10,8 +10,10 @@
  */
 #include <vbox.h>
 
+#include <stdio.h>
 #include <strings.h>
 
+#include "bbuf.h"
 #include "httpmsg.h"
 
 static bool is_tchar(unsigned char c)
@@ -466,4 +468,168 @@ ssize_t body_feed(struct body *b, const char *p, size_t n)
 	default:
 		BUG("bad body kind %d", (int)b->kind);
 	}
+}
+
+/* ---- heads as they go on ------------------------------------------- */
+
+static void put_field(struct bbuf *b, const struct http_field *f)
+{
+	bbuf_add(b, f->name, f->nlen);
+	bbuf_add(b, ": ", 2);
+	bbuf_add(b, f->val, f->vlen);
+	bbuf_add(b, "\r\n", 2);
+}
+
+/* finish - the builder's bytes, or NULL when something did not fit */
+static char *finish(struct bbuf *b, size_t *len)
+{
+	char *s;
+
+	if (!bbuf_ok(b)) {
+		bbuf_free(b);
+		return NULL;
+	}
+	s = bbuf_take(b, len);
+	bbuf_free(b);
+	return s;
+}
+
+char *http_rewrite_response(const struct http_head *h, const char *raw,
+			    bool close, size_t *len)
+{
+	const char *nl = memchr(raw, '\n', h->len);
+	struct bbuf b;
+	size_t i;
+
+	if (!nl)
+		BUG("http_rewrite_response: a parsed head without a line end");
+	bbuf_init_heap(&b, HTTP_REWRITE_MAX);
+	bbuf_add(&b, raw, (size_t)(nl - raw) + 1);
+	for (i = 0; i < h->nfields; i++) {
+		const struct http_field *f = &h->fields[i];
+
+		if (http_field_is(f, "connection") ||
+		    http_field_is(f, "keep-alive") ||
+		    http_field_is(f, "proxy-connection"))
+			continue;
+		put_field(&b, f);
+	}
+	if (close)
+		bbuf_puts(&b, "Connection: close\r\n");
+	bbuf_add(&b, "\r\n", 2);
+	return finish(&b, len);
+}
+
+/* hop - a field that is not passed on to the origin */
+static bool hop(const struct http_field *f)
+{
+	static const char *const names[] = {
+		"host",	      "proxy-authorization", "proxy-connection",
+		"connection", "keep-alive",	     "upgrade",
+		"te",
+	};
+	size_t i;
+
+	for (i = 0; i < array_size(names); i++)
+		if (http_field_is(f, names[i]))
+			return true;
+	return false;
+}
+
+char *http_rewrite_request(const struct http_head *h, const char *auth,
+			   size_t alen, const char *path, size_t plen,
+			   bool absolute, const char *basic, size_t *len)
+{
+	struct bbuf b;
+	size_t i;
+
+	bbuf_init_heap(&b, HTTP_REWRITE_MAX);
+	bbuf_add(&b, h->method, h->mlen);
+	bbuf_putc(&b, ' ');
+	if (absolute) {
+		bbuf_puts(&b, "http://");
+		bbuf_add(&b, auth, alen);
+	}
+	if (plen == 0 || path[0] == '?')
+		bbuf_putc(&b, '/');
+	bbuf_add(&b, path, plen);
+	bbuf_printf(&b, " HTTP/1.%d\r\n", h->minor);
+	for (i = 0; i < h->nfields; i++)
+		if (!hop(&h->fields[i]))
+			put_field(&b, &h->fields[i]);
+	bbuf_puts(&b, "Host: ");
+	bbuf_add(&b, auth, alen);
+	bbuf_puts(&b, "\r\nConnection: close\r\n");
+	if (absolute && basic)
+		bbuf_printf(&b, "Proxy-Authorization: %s\r\n", basic);
+	bbuf_add(&b, "\r\n", 2);
+	return finish(&b, len);
+}
+
+/* ---- request targets ----------------------------------------------- */
+
+int http_absolute_target(const char *t, size_t n, const char **auth,
+			 size_t *alen, const char **path, size_t *plen,
+			 const char **why)
+{
+	size_t i;
+
+	if (n < 8 || strncasecmp(t, "http://", 7)) {
+		*why = n && t[0] == '/' ?
+			       "not a proxy request (origin-form target)" :
+			       "only http:// targets (use CONNECT for TLS)";
+		return -1;
+	}
+	if (memchr(t, '#', n)) {
+		*why = "fragment in request target";
+		return -1;
+	}
+	for (i = 7; i < n && t[i] != '/' && t[i] != '?'; i++)
+		;
+	*auth = t + 7;
+	*alen = i - 7;
+	if (!*alen || memchr(*auth, '@', *alen)) {
+		*why = "bad authority in request target";
+		return -1;
+	}
+	*path = t + i;
+	*plen = n - i;
+	return 0;
+}
+
+char *http_hostport(const char *a, size_t n, unsigned defport,
+		    const char **why)
+{
+	const char *rb, *colon = NULL;
+	struct bbuf b;
+	char *out;
+	size_t i;
+
+	if (n == 0) {
+		*why = "empty target";
+		return NULL;
+	}
+	if (n > HTTP_TARGET_MAX) {
+		*why = "target too long";
+		return NULL;
+	}
+	if (memchr(a, '\0', n)) {
+		*why = "NUL in target";
+		return NULL;
+	}
+	bbuf_init_heap(&b, HTTP_TARGET_MAX + 6);
+	rb = memchr(a, ']', n);
+	for (i = rb ? (size_t)(rb - a) : 0; i < n; i++)
+		if (a[i] == ':')
+			colon = a + i;
+	if (!defport || (colon && colon + 1 < a + n)) {
+		bbuf_add(&b, a, n);
+	} else {
+		bbuf_add(&b, a, colon ? (size_t)(colon - a) : n);
+		bbuf_printf(&b, ":%u", defport);
+	}
+	out = finish(&b, NULL);
+	if (!out)
+		*why = "target too long";
+	return out;
 }

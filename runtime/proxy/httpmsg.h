@@ -115,4 +115,46 @@ int http_response_body(const struct http_head *h, bool head_request,
  */
 ssize_t body_feed(struct body *b, const char *p, size_t n);
 
+/* The most bytes a rewritten head may have (a bigger one is refused). */
+#define HTTP_REWRITE_MAX 65536
+
+/*
+ * http_rewrite_response - the head @h (parsed from @raw) as it goes to
+ * the client: the status line as it came, each field "name: value"
+ * except the hop-by-hop ones, "Connection: close" when @close.  A new
+ * string of *@len bytes, or NULL when it would pass HTTP_REWRITE_MAX.
+ */
+char *http_rewrite_response(const struct http_head *h, const char *raw,
+			    bool close, size_t *len);
+
+/*
+ * http_rewrite_request - the request head @h as it goes to the origin
+ * (origin-form PATH), or to an HTTP upstream proxy when @absolute
+ * ("http://AUTH" PATH, with "Proxy-Authorization: @basic" when @basic):
+ * the hop-by-hop fields and the client's Host and credentials dropped,
+ * "Host: AUTH" and "Connection: close" added.  A new string of *@len
+ * bytes, or NULL when it would pass HTTP_REWRITE_MAX.
+ */
+char *http_rewrite_request(const struct http_head *h, const char *auth,
+			   size_t alen, const char *path, size_t plen,
+			   bool absolute, const char *basic, size_t *len);
+
+/*
+ * http_absolute_target - split an absolute-form target "http://AUTH/PATH"
+ * (@t, @n bytes) into its authority and its path (with the query).
+ * Returns 0, or -1 with *@why.
+ */
+int http_absolute_target(const char *t, size_t n, const char **auth,
+			 size_t *alen, const char **path, size_t *plen,
+			 const char **why);
+
+/*
+ * http_hostport - "host:port" to judge for a CONNECT target or an
+ * authority (@a, @n bytes), port @defport when the authority has none.
+ * A new string, or NULL (with *@why) when @n passes HTTP_TARGET_MAX.
+ */
+#define HTTP_TARGET_MAX 300
+char *http_hostport(const char *a, size_t n, unsigned defport,
+		    const char **why);
+
 #endif /* VBOX_HTTPMSG_H */

@@ -12,10 +12,11 @@
 #include <strings.h>
 
 #include "auth.h"
+#include "bbuf.h"
 #include "httpmsg.h"
 #include "upstream.h"
 
-enum { HS_HTTP, HS_GREET, HS_AUTH, HS_REQ, HS_DONE };
+enum { HS_HTTP, HS_GREET, HS_AUTH, HS_REQ, HS_DONE, HS_FAILED };
 
 static int hexv(char c)
 {
@@ -72,7 +73,9 @@ static int resolve(struct upstream *up, char **err)
 	memset(&hints, 0, sizeof(hints));
 	hints.ai_family = AF_UNSPEC;
 	hints.ai_socktype = SOCK_STREAM;
-	snprintf(port, sizeof(port), "%u", up->port);
+	rc = snprintf(port, sizeof(port), "%u", up->port);
+	if (rc < 0 || (size_t)rc >= sizeof(port))
+		BUG("a port of %d characters", rc);
 	rc = getaddrinfo(up->host, port, &hints, &res);
 	if (rc != 0) {
 		*err = xasprintf("upstream proxy '%s': %s", up->host,
@@ -93,7 +96,7 @@ static int resolve(struct upstream *up, char **err)
 	return 0;
 }
 
-int upstream_parse(const char *url, struct upstream **out, char **err)
+int upstream_parse_url(const char *url, struct upstream **out, char **err)
 {
 	struct upstream *up = xcalloc(1, sizeof(*up));
 	const char *p, *at, *hs, *he, *colon;
@@ -162,8 +165,6 @@ int upstream_parse(const char *url, struct upstream **out, char **err)
 		free(b);
 		free(pair);
 	}
-	if (resolve(up, err) != 0)
-		goto fail;
 	*out = up;
 	return 0;
 bad_host:
@@ -173,72 +174,150 @@ fail:
 	return -1;
 }
 
-static void socks_request(struct up_hs *hs)
+const char *upstream_warning(const struct upstream *up)
 {
-	unsigned char *o = hs->out;
-	size_t n = 0, hl;
-
-	o[n++] = 5;
-	o[n++] = 1;	/* CONNECT */
-	o[n++] = 0;
-	if (hs->up->kind == UP_SOCKS5 && hs->addr.ss_family == AF_INET) {
-		o[n++] = 1;
-		memcpy(o + n, &((struct sockaddr_in *)&hs->addr)->sin_addr, 4);
-		n += 4;
-	} else if (hs->up->kind == UP_SOCKS5 &&
-		   hs->addr.ss_family == AF_INET6) {
-		o[n++] = 4;
-		memcpy(o + n, &((struct sockaddr_in6 *)&hs->addr)->sin6_addr,
-		       16);
-		n += 16;
-	} else {
-		hl = strlen(hs->host);
-		o[n++] = 3;
-		o[n++] = (unsigned char)hl;
-		memcpy(o + n, hs->host, hl);
-		n += hl;
-	}
-	o[n++] = (unsigned char)(hs->port >> 8);
-	o[n++] = (unsigned char)hs->port;
-	hs->nout = n;
-	hs->state = HS_REQ;
+	if (up->kind == UP_SOCKS5)
+		return NULL;
+	return up->kind == UP_HTTP ?
+		       "the http:// @upstream-proxy resolves names itself: "
+		       "a name row reaches whatever address it resolves, "
+		       "private, loopback and metadata addresses included "
+		       "(socks5:// gets only addresses judged here)" :
+		       "the socks5h:// @upstream-proxy resolves names itself: "
+		       "a name row reaches whatever address it resolves, "
+		       "private, loopback and metadata addresses included "
+		       "(socks5:// gets only addresses judged here)";
 }
 
-void upstream_start(struct up_hs *hs, const struct upstream *up,
-		    const char *host, uint16_t port,
-		    const struct sockaddr *addr)
+int upstream_parse(const char *url, struct upstream **out, char **err)
 {
+	const char *warn;
+
+	if (upstream_parse_url(url, out, err) != 0)
+		return -1;
+	if (resolve(*out, err) != 0) {
+		upstream_free(*out);
+		*out = NULL;
+		return -1;
+	}
+	warn = upstream_warning(*out);
+	if (warn)
+		fprintf(stderr, "vbox-proxy: warning: %s\n", warn);
+	return 0;
+}
+
+/*
+ * out_done - the bytes built in @b are hs->out; when they did not fit,
+ * nothing is sent and the handshake has failed.
+ */
+static int out_done(struct up_hs *hs, const struct bbuf *b, int state)
+{
+	if (!bbuf_ok(b)) {
+		hs->nout = 0;
+		hs->why = "upstream handshake too long";
+		hs->state = HS_FAILED;
+		return -1;
+	}
+	hs->nout = b->len;
+	hs->state = state;
+	return 0;
+}
+
+static void out_init(struct up_hs *hs, struct bbuf *b)
+{
+	bbuf_init_fixed(b, (char *)hs->out, sizeof(hs->out));
+}
+
+static int socks_request(struct up_hs *hs)
+{
+	struct bbuf b;
+	size_t hl;
+
+	out_init(hs, &b);
+	bbuf_add(&b, "\x05\x01\x00", 3);	/* CONNECT */
+	if (hs->up->kind == UP_SOCKS5 && hs->addr.ss_family == AF_INET) {
+		bbuf_putc(&b, 1);
+		bbuf_add(&b, &((struct sockaddr_in *)&hs->addr)->sin_addr, 4);
+	} else if (hs->up->kind == UP_SOCKS5 &&
+		   hs->addr.ss_family == AF_INET6) {
+		bbuf_putc(&b, 4);
+		bbuf_add(&b, &((struct sockaddr_in6 *)&hs->addr)->sin6_addr,
+			 16);
+	} else {
+		hl = strlen(hs->host);
+		if (hl > UP_HOST_MAX)
+			BUG("an upstream target name of %zu bytes", hl);
+		bbuf_putc(&b, 3);
+		bbuf_putc(&b, (char)hl);
+		bbuf_add(&b, hs->host, hl);
+	}
+	bbuf_putc(&b, (char)(hs->port >> 8));
+	bbuf_putc(&b, (char)(hs->port & 0xff));
+	return out_done(hs, &b, HS_REQ);
+}
+
+/* socks_auth - the RFC 1929 request; user and password are <= 255 */
+static int socks_auth(struct up_hs *hs)
+{
+	size_t ul = strlen(hs->up->user), pl = strlen(hs->up->pass);
+	struct bbuf b;
+
+	if (ul > 255 || pl > 255)
+		BUG("upstream credentials of %zu and %zu bytes", ul, pl);
+	out_init(hs, &b);
+	bbuf_putc(&b, 1);
+	bbuf_putc(&b, (char)ul);
+	bbuf_add(&b, hs->up->user, ul);
+	bbuf_putc(&b, (char)pl);
+	bbuf_add(&b, hs->up->pass, pl);
+	return out_done(hs, &b, HS_AUTH);
+}
+
+/* connect_request - the HTTP CONNECT request for hs->host */
+static int connect_request(struct up_hs *hs)
+{
+	bool v6 = strchr(hs->host, ':') != NULL;
+	struct bbuf b;
+
+	out_init(hs, &b);
+	bbuf_printf(&b, "CONNECT %s%s%s:%u HTTP/1.1\r\nHost: %s%s%s:%u\r\n",
+		    v6 ? "[" : "", hs->host, v6 ? "]" : "", hs->port,
+		    v6 ? "[" : "", hs->host, v6 ? "]" : "", hs->port);
+	if (hs->up->basic)
+		bbuf_printf(&b, "Proxy-Authorization: %s\r\n",
+			    hs->up->basic);
+	bbuf_puts(&b, "\r\n");
+	return out_done(hs, &b, HS_HTTP);
+}
+
+int upstream_start(struct up_hs *hs, const struct upstream *up,
+		   const char *host, uint16_t port,
+		   const struct sockaddr *addr)
+{
+	size_t hl = strlen(host);
+	struct bbuf b;
+
 	memset(hs, 0, sizeof(*hs));
 	hs->up = up;
 	hs->port = port;
-	snprintf(hs->host, sizeof(hs->host), "%s", host);
+	if (hl > UP_HOST_MAX || strpbrk(host, "\r\n")) {
+		hs->why = hl > UP_HOST_MAX ? "target name too long for the "
+					     "upstream proxy" :
+					     "line end in a target name";
+		hs->state = HS_FAILED;
+		return -1;
+	}
+	memcpy(hs->host, host, hl + 1);
 	if (addr && addr->sa_family == AF_INET)
 		memcpy(&hs->addr, addr, sizeof(struct sockaddr_in));
 	else if (addr && addr->sa_family == AF_INET6)
 		memcpy(&hs->addr, addr, sizeof(struct sockaddr_in6));
-	if (up->kind == UP_HTTP) {
-		bool v6 = strchr(host, ':') != NULL;
-		int n;
-
-		n = snprintf((char *)hs->out, sizeof(hs->out),
-			     "CONNECT %s%s%s:%u HTTP/1.1\r\n"
-			     "Host: %s%s%s:%u\r\n%s%s%s\r\n",
-			     v6 ? "[" : "", host, v6 ? "]" : "", port,
-			     v6 ? "[" : "", host, v6 ? "]" : "", port,
-			     up->basic ? "Proxy-Authorization: " : "",
-			     up->basic ? up->basic : "",
-			     up->basic ? "\r\n" : "");
-		if (n < 0 || (size_t)n >= sizeof(hs->out))
-			BUG("upstream CONNECT request too long");
-		hs->nout = (size_t)n;
-		hs->state = HS_HTTP;
-		return;
-	}
-	hs->out[0] = 5;
-	hs->out[1] = 1;
-	hs->out[2] = up->user ? 2 : 0;
-	hs->nout = 3;
-	hs->state = HS_GREET;
+	if (up->kind == UP_HTTP)
+		return connect_request(hs);
+	out_init(hs, &b);
+	bbuf_add(&b, "\x05\x01", 2);
+	bbuf_putc(&b, up->user ? 2 : 0);
+	return out_done(hs, &b, HS_GREET);
 }
 
 int upstream_feed(struct up_hs *hs, const unsigned char *in, size_t n,
@@ -280,18 +359,9 @@ int upstream_feed(struct up_hs *hs, const unsigned char *in, size_t n,
 			return -1;
 		}
 		*used = 2;
-		if (in[1] == 2) {
-			size_t ul = strlen(hs->up->user), pl = strlen(hs->up->pass);
-
-			hs->out[0] = 1;
-			hs->out[1] = (unsigned char)ul;
-			memcpy(hs->out + 2, hs->up->user, ul);
-			hs->out[2 + ul] = (unsigned char)pl;
-			memcpy(hs->out + 3 + ul, hs->up->pass, pl);
-			hs->nout = 3 + ul + pl;
-			hs->state = HS_AUTH;
-		} else {
-			socks_request(hs);
+		if ((in[1] == 2 ? socks_auth(hs) : socks_request(hs)) != 0) {
+			*why = hs->why;
+			return -1;
 		}
 		return 0;
 	case HS_AUTH:
@@ -302,7 +372,10 @@ int upstream_feed(struct up_hs *hs, const unsigned char *in, size_t n,
 			return -1;
 		}
 		*used = 2;
-		socks_request(hs);
+		if (socks_request(hs) != 0) {
+			*why = hs->why;
+			return -1;
+		}
 		return 0;
 	case HS_REQ:
 		if (n < 5)
@@ -335,6 +408,9 @@ int upstream_feed(struct up_hs *hs, const unsigned char *in, size_t n,
 		*used = need;
 		hs->state = HS_DONE;
 		return 1;
+	case HS_FAILED:
+		*why = hs->why;
+		return -1;
 	default:
 		*why = "upstream handshake already done";
 		return -1;

@@ -51,11 +51,34 @@ struct upstream {
 
 /*
  * upstream_parse - parse @url and resolve its host (blocking, once,
- * before the loop serves anyone).  Returns 0, or -1 with *@err.
+ * before the loop serves anyone).  Returns 0, or -1 with *@err.  For an
+ * upstream that resolves names itself (http, socks5h) it warns once on
+ * stderr that SPEC 4's address classes cannot be applied to them
+ * (doc/proxy.md).
  */
 int upstream_parse(const char *url, struct upstream **out, char **err);
 
+/* upstream_parse_url - upstream_parse() without the resolution. */
+int upstream_parse_url(const char *url, struct upstream **out, char **err);
+
+/*
+ * upstream_warning - the warning upstream_parse() prints for @up, or
+ * NULL when the upstream gets only judged addresses (socks5).
+ */
+const char *upstream_warning(const struct upstream *up);
+
 void upstream_free(struct upstream *up);
+
+/* The longest target name sent to the upstream (RFC 1928's limit). */
+#define UP_HOST_MAX 255
+/*
+ * The first bytes of a handshake never pass this: for a bracketed
+ * UP_HOST_MAX name and a 5-digit port, the CONNECT line (282 bytes) and
+ * its Host field (271), "Proxy-Authorization: Basic " with the base64 of
+ * a 255:255 pair (713) and the empty line, 1,268 in all.  They are built
+ * with a bounded builder all the same, and refused if they do not fit.
+ */
+#define UP_OUT_MAX 2048
 
 /**
  * struct up_hs - one handshake with the upstream
@@ -67,25 +90,30 @@ void upstream_free(struct upstream *up);
  * @out: bytes to send now
  * @nout: their number
  * @reply: SOCKS reply code of a refusal, or 0
+ * @why: why upstream_start() failed, or NULL
  */
 struct up_hs {
 	const struct upstream *up;
 	int state;
-	char host[256];
+	char host[UP_HOST_MAX + 1];
 	struct sockaddr_storage addr;
 	uint16_t port;
-	unsigned char out[600];
+	unsigned char out[UP_OUT_MAX];
 	size_t nout;
 	int reply;
+	const char *why;
 };
 
 /*
  * upstream_start - begin a handshake for @host:@port (@addr: the judged
- * address, used by UP_SOCKS5).  hs->out holds the first bytes.
+ * address, used by UP_SOCKS5).  Returns 0 with the first bytes in
+ * hs->out, or -1 when they cannot be made (a name over UP_HOST_MAX
+ * bytes): then hs->out is empty and the first upstream_feed() fails
+ * with the reason, so a caller that only feeds still ends cleanly.
  */
-void upstream_start(struct up_hs *hs, const struct upstream *up,
-		    const char *host, uint16_t port,
-		    const struct sockaddr *addr);
+int upstream_start(struct up_hs *hs, const struct upstream *up,
+		   const char *host, uint16_t port,
+		   const struct sockaddr *addr);
 
 /*
  * upstream_feed - the upstream sent @n bytes at @in.  Returns 1 when the
