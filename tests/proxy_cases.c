@@ -918,5 +918,6 @@ void proxy_run_loopback_tests(void)
 	pc_host_stop(&h);
 	test_limits(echo);
 	test_upstream(echo, origin);
+	proxy_run_http_cases(echo);
 	close(fd);
 }
