@@ -10,6 +10,11 @@
 # init, the command and what it started, sessions of their own included)
 # is recorded with its start time while it runs, and none of them may
 # exist afterwards, not even as a zombie.
+#
+# Every launch the test waits for has a bound (launch_wait, timeout):
+# a launch that hangs fails its test instead of the suite.  The signals
+# the test sends go back to their default action first (defaults), so
+# a suite started with them ignored (nohup, some CI runners) still runs.
 
 . "${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
 
@@ -33,6 +38,33 @@ P=$workdir/p.plan
 trap '[ -z "$bg" ] || kill -KILL "$bg" 2>/dev/null || :; rm -rf "$workdir"' \
 	EXIT
 bg=
+
+# The bound on each launch (seconds): far above what any launch here
+# takes, only there so a hang ends.
+bound=120
+
+# launch_wait - wait for the launch $bg, at most $bound s, then kill it
+# (bubblewrap dies with it: --die-with-parent); its exit status in $rc.
+# One that had to be killed is a failed test of its own.
+launch_wait() {
+	(
+		timeout -s KILL "$bound" tail --pid="$bg" -s 0.1 \
+			-f /dev/null &&
+			exit 0
+		kill -KILL "$bg"
+		exit 3
+	) >/dev/null 2>&1 &
+	_watch=$!
+	rc=0
+	wait "$bg" || rc=$?
+	_w=0
+	wait "$_watch" || _w=$?
+	if [ "$_w" -eq 3 ]; then
+		not_ok "vbox-exec (pid $bg) ended within $bound s"
+		sed 's/^/#   /' err 2>/dev/null || :
+	fi
+	bg=
+}
 
 # tree_of PID - "PID STARTTIME" of PID and all its descendants
 tree_of() {
@@ -112,14 +144,17 @@ reset() {
 TREE='sleep 300 & setsid sleep 301 & (sleep 302 &); echo > '"$W/ready"
 
 # ---- forwarding ----------------------------------------------------------
-# Started with default dispositions: a non-interactive shell starts
-# background jobs with SIGINT and SIGQUIT ignored, and vbox-exec keeps a
-# signal ignored at start ignored (nohup semantics).
+# Started with default dispositions of every signal the test sends: a
+# non-interactive shell starts background jobs with SIGINT and SIGQUIT
+# ignored, nohup ignores SIGHUP, and vbox-exec keeps a signal ignored at
+# start ignored (nohup semantics).
 defaults=
 if env --default-signal=INT true 2>/dev/null; then
-	defaults="env --default-signal=INT,QUIT"
+	defaults="env --default-signal=INT,QUIT,HUP,TERM"
 elif command -v perl >/dev/null 2>&1; then
-	defaults='perl -e $SIG{INT}=$SIG{QUIT}=q(DEFAULT);exec@ARGV --'
+	defaults='perl -e $SIG{INT}=$SIG{QUIT}=$SIG{HUP}=$SIG{TERM}=q(DEFAULT);exec@ARGV --'
+else
+	skip_all "cannot reset ignored signals (no env --default-signal, no perl)"
 fi
 for sig in INT TERM HUP QUIT; do
 	reset
@@ -129,9 +164,7 @@ exit 7' $sig; echo >$W/ready; while :; do sleep 0.05; done" 2>err &
 	bg=$!
 	settle
 	kill -"$sig" "$bg"
-	rc=0
-	wait "$bg" || rc=$?
-	bg=
+	launch_wait
 	if [ "$rc" -eq 7 ] && [ "$(cat "$W/got" 2>/dev/null)" = "$sig" ]; then
 		ok "SIG$sig to vbox-exec is forwarded to the command"
 	else
@@ -149,33 +182,27 @@ settle
 kill -INT "-$bg"
 sleep 0.5
 touch "$W/go"
-rc=0
-wait "$bg" || rc=$?
-bg=
+launch_wait
 is "$rc:$(cat "$W/ints" 2>/dev/null)" "0:int" \
 	"SIGINT to vbox-exec's process group reaches the command once"
 
 reset
-"$VBOX_EXEC" --timeout=3 "$P" -- sh -c "trap '' TERM; \
+$defaults "$VBOX_EXEC" --timeout=3 "$P" -- sh -c "trap '' TERM; \
 echo > $W/ready; while :; do sleep 0.05; done" 2>err &
 bg=$!
 settle
 kill -TERM "$bg"
-rc=0
-wait "$bg" || rc=$?
-bg=
+launch_wait
 is "$rc" 124 "a command ignoring a forwarded SIGTERM runs on, until --timeout"
 
 # ---- nothing left behind -------------------------------------------------
 reset
 t0=$(date +%s)
-"$VBOX_EXEC" --timeout=2 "$P" -- sh -c "trap '' TERM; $TREE; wait" 2>err &
+$defaults "$VBOX_EXEC" --timeout=2 "$P" -- sh -c "trap '' TERM; $TREE; wait" 2>err &
 bg=$!
 settle
 tree_of "$bg" >tree
-rc=0
-wait "$bg" || rc=$?
-bg=
+launch_wait
 t1=$(date +%s)
 is "$rc" 124 "--timeout exits 124"
 check "... within timeout + grace ($((t1 - t0)) s)" test $((t1 - t0)) -le 8
@@ -183,26 +210,22 @@ check "... the tree had its processes" test "$(wc -l <tree)" -ge 6
 gone "--timeout leaves no process behind" tree
 
 reset
-"$VBOX_EXEC" "$P" -- sh -c "$TREE; wait" 2>err &
+$defaults "$VBOX_EXEC" "$P" -- sh -c "$TREE; wait" 2>err &
 bg=$!
 settle
 tree_of "$bg" >tree
 kill -TERM "$bg"
-rc=0
-wait "$bg" || rc=$?
-bg=
+launch_wait
 is "$rc" 143 "SIGTERM to vbox-exec: the command dies of it (143)"
 gone "SIGTERM to vbox-exec leaves no process behind" tree
 
 reset
-"$VBOX_EXEC" "$P" -- sh -c "$TREE; wait" 2>err &
+$defaults "$VBOX_EXEC" "$P" -- sh -c "$TREE; wait" 2>err &
 bg=$!
 settle
 tree_of "$bg" >tree
 kill -KILL "$bg"
-rc=0
-wait "$bg" || rc=$?
-bg=
+launch_wait
 is "$rc" 137 "SIGKILL to vbox-exec kills it"
 gone "SIGKILL to vbox-exec leaves no process behind (within 5 s)" tree 5
 
@@ -213,9 +236,7 @@ bg=$!
 settle
 tree_of "$bg" >tree
 touch "$W/go"
-rc=0
-wait "$bg" || rc=$?
-bg=
+launch_wait
 is "$rc" 4 "a command that exits keeps its status"
 gone "... and the daemons it left are gone when vbox-exec exits" tree
 
@@ -225,21 +246,19 @@ bg=$!
 tree_of "$bg" >tree
 sleep 0.1
 tree_of "$bg" >>tree
-rc=0
-wait "$bg" || rc=$?
-bg=
+launch_wait
 is "$rc" 0 "a short command exits 0"
 gone "... and leaves nothing" tree
 
 # bubblewrap is started off vbox-exec's processor (process.c), which
 # must not narrow the processors the command may run on
 mine=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status)
-run "$VBOX_EXEC" "$P" -- sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' \
+run timeout -k 10 "$bound" "$VBOX_EXEC" "$P" -- sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' \
 	/proc/self/status
 is "$(cat "$workdir/out")" "$mine" "the command may run on the processors vbox-exec may ($mine)"
 if command -v taskset >/dev/null 2>&1; then
 	first=$(printf '%s\n' "$mine" | sed 's/[-,].*//')
-	run taskset -c "$first" "$VBOX_EXEC" "$P" -- \
+	run timeout -k 10 "$bound" taskset -c "$first" "$VBOX_EXEC" "$P" -- \
 		sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status
 	is "$(cat "$workdir/out")" "$first" "... and no more: started on processor $first alone, it stays there"
 else
