@@ -37,10 +37,10 @@
 
 /* ---- credentials ---------------------------------------------------- */
 
-/* The longest passwd entry looked at: a longer one is refused. */
-#define PW_BUF_MAX (1u << 20)
 /* No kernel has this many capabilities; past it, something is wrong. */
 #define CAP_COUNT_MAX 1024
+/* Where the system user is looked up (confine.h: not through NSS). */
+#define PASSWD_FILE "/etc/passwd"
 
 /*
  * Root's ways back, locked: a set-uid-root program gives no capability
@@ -54,46 +54,48 @@
 			  SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED)
 
 /*
- * @name's uid and gid; *@found false when the passwd database has no
- * such user.  0, or -1 with *@err: a lookup that failed (as opposed to
- * "no such user") or a user with root's uid or gid.
+ * @name's uid and gid from PASSWD_FILE, read with the C library's own
+ * parser (fgetpwent(); the process is single-threaded); *@found false
+ * when it has no such user.  Not getpwnam(): NSS loads its modules
+ * (systemd's userdb: three libraries and a walk of its directories, 0.25
+ * ms here against 0.03, on a root launch's way to the command) for a user
+ * that useradd, adduser --system and systemd-sysusers all write into
+ * the file.  0, or -1 with *@err: a file that cannot be read, or a user
+ * with root's uid or gid.
  */
 static int lookup_user(const char *name, uid_t *uid, gid_t *gid,
 		       bool *found, char **err)
 {
-	struct passwd pw, *res = NULL;
-	size_t size = 1024;
-	char *buf;
-	int rc;
+	struct passwd *pw;
+	FILE *f;
 
-	for (;;) {
-		buf = xmalloc(size);
-		rc = getpwnam_r(name, &pw, buf, size, &res);
-		if (rc != ERANGE)
-			break;
-		free(buf);
-		if (size >= PW_BUF_MAX) {
-			*err = xasprintf("the passwd entry of '%s' is longer "
-					 "than %u bytes", name, PW_BUF_MAX);
-			return -1;
-		}
-		size *= 2;
-	}
-	*found = res != NULL;
-	if (res) {
-		*uid = pw.pw_uid;
-		*gid = pw.pw_gid;
-	}
-	free(buf);
-	/* getpwnam_r(3): these say "not found" too */
-	if (!res && rc != 0 && rc != ENOENT && rc != ESRCH && rc != EBADF &&
-	    rc != EPERM) {
-		*err = xasprintf("cannot look up the user '%s': %s", name,
-				 strerror(rc));
+	*found = false;
+	f = fopen(PASSWD_FILE, "re");
+	if (!f) {
+		if (errno == ENOENT)
+			return 0;
+		*err = xasprintf("cannot read %s: %s", PASSWD_FILE,
+				 strerror(errno));
 		return -1;
 	}
-	if (res && (*uid == 0 || *gid == 0 || *uid == (uid_t)-1 ||
-		    *gid == (gid_t)-1)) {
+	errno = 0;
+	while ((pw = fgetpwent(f)) != NULL) {
+		if (pw->pw_name && strcmp(pw->pw_name, name) == 0) {
+			*found = true;
+			*uid = pw->pw_uid;
+			*gid = pw->pw_gid;
+			break;
+		}
+	}
+	if (!*found && ferror(f)) {
+		*err = xasprintf("cannot read %s: %s", PASSWD_FILE,
+				 strerror(errno ? errno : EIO));
+		fclose(f);
+		return -1;
+	}
+	fclose(f);
+	if (*found && (*uid == 0 || *gid == 0 || *uid == (uid_t)-1 ||
+		       *gid == (gid_t)-1)) {
 		*err = xasprintf("the user '%s' has uid %lu and gid %lu: "
 				 "vbox-proxy does not run as root or as -1",
 				 name, (unsigned long)*uid,

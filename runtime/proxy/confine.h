@@ -8,9 +8,10 @@
  *
  * First, before it reads anything (proxy_drop_privileges()): no
  * capability left in any set, the bounding set emptied when it may be,
- * and, started by root, a user of its own (PROXY_USER, else the fallback
- * uid and gid PROXY_FALLBACK_ID): no supplementary group, every uid and
- * gid that one, root's securebits locked so it cannot be root again.
+ * and, started by root, a user of its own (PROXY_USER as /etc/passwd
+ * has it, not through NSS; else the fallback uid and gid
+ * PROXY_FALLBACK_ID): no supplementary group, every uid and gid that
+ * one, root's securebits locked so it cannot be root again.
  *
  * Then, once its configuration is read and its resolver set up, before
  * it serves (proxy_confine()): not dumpable (no other process of its uid
@@ -29,7 +30,7 @@
 
 /* The system user vbox-proxy runs as when root starts it. */
 #define PROXY_USER "vbox-proxy"
-/* Its uid and gid when the passwd database has no PROXY_USER. */
+/* Its uid and gid when /etc/passwd has no PROXY_USER. */
 #define PROXY_FALLBACK_ID 65534
 
 /* Whose uid vbox-proxy runs with (struct proxy_creds). */
