@@ -140,9 +140,9 @@ proxy_pid() {
 	sed -n 's/.*served by .*vbox-proxy (host pid \([0-9]*\)).*/\1/p' "$1"
 }
 # Started by root, vbox-proxy runs as the system user vbox-proxy when
-# the passwd database has it, else as uid and gid 65534; started by
-# another user, as that user.
-if pw=$(getent passwd vbox-proxy); then
+# /etc/passwd has it, else as uid and gid 65534; started by another
+# user, as that user.
+if pw=$(grep '^vbox-proxy:' /etc/passwd); then
 	root_proxy_ids="$(echo "$pw" | cut -d: -f3) $(echo "$pw" | cut -d: -f4)"
 	root_proxy_says="user vbox-proxy (uid ${root_proxy_ids% *}, gid ${root_proxy_ids#* })"
 	echo "# this machine has the user vbox-proxy: root's vbox-proxy runs as it"
@@ -202,19 +202,21 @@ proxy_lifecycle() {
 	ppid_=$(proxy_pid err)
 	check "$who: --log names vbox-proxy's pid" [ -n "$ppid_" ]
 	check "$who: vbox-proxy is gone and reaped after the launch" \
-		[ -n "$ppid_" ] && [ ! -e "/proc/$ppid_" ]
+		sh -c '[ -n "$1" ] && [ ! -e "/proc/$1" ]' sh "$ppid_"
 	rm -f go
 	as_user "$who" timeout 120 env AWS_SECRET_ACCESS_KEY=vbox-test-planted \
 		VBOX_TEST_PLANTED=1 RES_OPTIONS=timeout:2 \
-		"$VBOX_EXEC" --log plan -- sh -c 'i=0; while [ ! -e go ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i+1)); done; curl -s -o /dev/null -w "%{http_code}" --noproxy "" --max-time 10 "$1"; echo " curl $?"' \
+		"$VBOX_EXEC" --log plan -- sh -c 'i=0; while [ ! -e go ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i+1)); done; curl -s -o /dev/null -w "%{http_code}" --noproxy "" --max-time 10 "$1"; echo " curl $?"' \
 		sh "http://127.0.0.1:$P/size/10" >out 2>err &
 	vpid=$!
 	i=0
-	while ! grep -q "sandbox init is host pid" err && [ $i -lt 200 ]; do
+	# the proxy serves before the init gets its setup: both are logged
+	while ! grep -q "sandbox init is host pid" err && [ $i -lt 1200 ]; do
 		sleep 0.05
 		i=$((i + 1))
 	done
 	ppid_=$(proxy_pid err)
+	[ -n "$ppid_" ] || sed 's/^/# err: /' err
 	proxy_seen "$who" "${ppid_:-0}"
 	[ -n "$ppid_" ] && kill -9 "$ppid_"
 	touch go
@@ -225,7 +227,8 @@ proxy_lifecycle() {
 		grep -Eq '^000 curl [1-9][0-9]*$' out
 	check "$who: vbox-proxy's end is reported" \
 		grep -q "the egress proxy (vbox-proxy) ended (signal 9) while the command ran" err
-	check "$who: and it was reaped" [ -n "$ppid_" ] && [ ! -e "/proc/$ppid_" ]
+	check "$who: and it was reaped" \
+		sh -c '[ -n "$1" ] && [ ! -e "/proc/$1" ]' sh "$ppid_"
 }
 # everything the unprivileged run needs must be reachable by it
 chmod 755 "$workdir"
