@@ -357,14 +357,15 @@ int pin_check(const struct plan *plan, struct lx_artifact *lx,
 	const char *path;
 	char *link = NULL, *label;
 	uint8_t effect = EFFECT_DENY;
-	bool is_bind, *pinned;
-	size_t i, j;
+	bool is_bind, *pinned, *recheck;
+	size_t i, j, n;
 	int rc, ret = -1;
 
 	*pins = NULL;
 	*npins = 0;
 	found = xcalloc(ms.n ? ms.n : 1, sizeof(*found));
 	pinned = xcalloc(ms.n ? ms.n : 1, sizeof(*pinned));
+	recheck = xcalloc(ms.n ? ms.n : 1, sizeof(*recheck));
 	/* First every walk (and move), then the pins of the final list. */
 	for (i = 0; i < ms.n; i++) {
 		m = mount_at(&ms, i);
@@ -423,6 +424,10 @@ next:
 	/* A pin a later mount covers would be checked on the wrong file. */
 	for (i = ms.n; i-- > 0;) {
 		m = mount_at(&ms, i);
+		recheck[i] = m->row != LX_ROW_NONE && m->dest &&
+			     lx_kind_is_bind(m->kind) &&
+			     strcmp(m->src, "/dev/null") == 0 &&
+			     !pathmap_last_above(&covering, m->dest, &j);
 		if (pinned[i] && pathmap_last_above(&covering, m->dest, &j))
 			pinned[i] = false;
 		if (covers(m))
@@ -436,6 +441,20 @@ next:
 		(*pins)[*npins].dest = mount_at(&ms, i)->dest;
 		(*npins)++;
 	}
+	/*
+	 * A /dev/null over a denied file gets a read-only remount at the
+	 * end, which the sandbox's init makes on the path resolved with no
+	 * link and which must be a mount's root: a cover bubblewrap made by
+	 * path and a link carried elsewhere stops the launch (a tmpfs cover
+	 * has its remount already).  Appended last: @ms stays valid above.
+	 */
+	for (i = 0, n = ms.n; i < n; i++) {
+		if (!recheck[i])
+			continue;
+		m = mount_at(&ms, i);
+		lx_add(init->n ? init : lx, LX_REMOUNT_RO, NULL, m->dest, 0,
+		       m->row);
+	}
 	ret = 0;
 out:
 	pathmap_release(&tmpfs);
@@ -446,6 +465,7 @@ out:
 		*npins = 0;
 	}
 	follow_view_free(view);
+	free(recheck);
 	free(pinned);
 	free(found);
 	return ret;

@@ -14,7 +14,11 @@
  * and inode of each bind's source are recorded; the sandbox's init checks
  * them again on the mount points before the command starts
  * (walls_apply()), so a path swapped between this check and the mount
- * is caught too.
+ * is caught too.  A cover (a tmpfs, or /dev/null over a denied file) is
+ * mounted by the init onto its mount point opened with no link in the
+ * path and checked there after the mount (runtime/init/mounts.c); each
+ * /dev/null cover also gets a read-only remount at the end, made the
+ * same way, which checks again one bubblewrap made.
  */
 #ifndef VBOX_PIN_H
 #define VBOX_PIN_H
