@@ -16,11 +16,25 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "bbuf.h"
 #include "compat.h"
 #include "pconn.h"
 
 /* Linger after our last reply: enough for a client to read it. */
 #define PC_LINGER_MS 2000.0
+
+/*
+ * A log line's bound.  Its parts are bounded already (a request as
+ * pc->what, a name of 253 bytes, a verdict with its row's source), so
+ * only a plan with a very long source path could pass it.
+ */
+#define PC_LOG_MAX 16384
+
+/* A reply's text (403 body, SOCKS5 log) at most. */
+#define PC_TEXT_MAX 8192
+
+/* While the listeners are set aside: one line about it per minute. */
+#define ACCEPT_LOG_EVERY_MS 60000.0
 
 /**
  * struct plisten - one listening socket
@@ -46,18 +60,43 @@ static const char *proto_name(enum proxy_proto p)
 
 void pc_log(struct pconn *pc, const char *fmt, ...)
 {
-	char line[1024];
-	int n;
+	struct bbuf b;
 	va_list ap;
 
 	if (!pc->px->log)
 		return;
-	n = snprintf(line, sizeof(line), "proxy[%s]: ", proto_name(pc->proto));
+	bbuf_init_heap(&b, PC_LOG_MAX);
+	bbuf_printf(&b, "proxy[%s]: ", proto_name(pc->proto));
 	va_start(ap, fmt);
-	vsnprintf(line + n, sizeof(line) - (size_t)n, fmt, ap);
+	bbuf_vprintf(&b, fmt, ap);
 	va_end(ap);
-	pc->px->log(pc->px->log_ctx, line);
+	if (bbuf_ok(&b))
+		pc->px->log(pc->px->log_ctx, b.s);
+	else
+		pc->px->log(pc->px->log_ctx, "proxy: a log line of more than "
+					     "16384 bytes was dropped");
+	bbuf_free(&b);
 }
+
+/* px_log - a line about the proxy itself */
+static __printf(2, 3) void px_log(struct proxy *px, const char *fmt, ...)
+{
+	struct bbuf b;
+	va_list ap;
+
+	if (!px->log)
+		return;
+	bbuf_init_heap(&b, PC_LOG_MAX);
+	bbuf_puts(&b, "proxy: ");
+	va_start(ap, fmt);
+	bbuf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	if (bbuf_ok(&b))
+		px->log(px->log_ctx, b.s);
+	bbuf_free(&b);
+}
+
+static void accept_resume(struct proxy *px);
 
 void pc_touch(struct pconn *pc)
 {
@@ -106,6 +145,9 @@ void pc_free(struct pconn *pc)
 		pc->next->prev = pc->prev;
 	px->nconns--;
 	free(pc);
+	/* its fds are free: a listener set aside for want of them is
+	 * watched again */
+	accept_resume(px);
 }
 
 static void reset_fd(int fd)
@@ -259,6 +301,7 @@ void pc_reply(struct pconn *pc, const char *bytes, size_t n,
  * @FAIL_CONNECT: no address accepted the connection
  * @FAIL_UPSTREAM: the upstream proxy said no
  * @FAIL_TIMEOUT: too slow
+ * @FAIL_RESOURCE: the proxy has no room for it now (fds, tunnel memory)
  */
 enum pc_fail {
 	FAIL_DENIED,
@@ -267,6 +310,7 @@ enum pc_fail {
 	FAIL_CONNECT,
 	FAIL_UPSTREAM,
 	FAIL_TIMEOUT,
+	FAIL_RESOURCE,
 };
 
 static void fail(struct pconn *pc, enum pc_fail f, const char *text)
@@ -275,6 +319,7 @@ static void fail(struct pconn *pc, enum pc_fail f, const char *text)
 		[FAIL_DENIED] = 403, [FAIL_TARGET] = 400,
 		[FAIL_RESOLVE] = 502, [FAIL_CONNECT] = 502,
 		[FAIL_UPSTREAM] = 502, [FAIL_TIMEOUT] = 504,
+		[FAIL_RESOURCE] = 503,
 	};
 	int code;
 
@@ -308,6 +353,9 @@ static void fail(struct pconn *pc, enum pc_fail f, const char *text)
 	case FAIL_TIMEOUT:
 		code = 6;
 		break;
+	case FAIL_RESOURCE:
+		code = 1;
+		break;
 	default:
 		BUG("bad failure %d", (int)f);
 	}
@@ -330,6 +378,22 @@ static void established(struct pconn *pc, const unsigned char *extra,
 	(void)setsockopt(pc->cfd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	free(pc->hs);
 	pc->hs = NULL;
+	if (pc->proto == PROXY_FORWARD || pc->tunnel) {
+		/* the tunnel's stores, before it is answered */
+		int rc = relay_prepare(pc);
+
+		if (rc) {
+			const char *text = rc == -ENOBUFS ?
+				"no room for another tunnel (the proxy's tunnel "
+				"memory is spent)" : "no room for another tunnel "
+				"(out of file descriptors)";
+
+			pc_log(pc, "%s: %s", pc->what, text);
+			fail(pc, FAIL_RESOURCE, text);
+			free(ubuf);
+			return;
+		}
+	}
 	pc_touch(pc);
 	arm(pc, pc->px->limits.idle_ms);
 	if (pc->proto == PROXY_FORWARD) {
@@ -488,7 +552,7 @@ static void on_upstream(struct loop *lp, struct loop_watch *w,
 static void dial_next(struct pconn *pc)
 {
 	struct loop *lp = pc->px->lp;
-	char text[64];
+	char *text;
 
 	for (; pc->iaddr < pc->naddrs; pc->iaddr++) {
 		const struct sockaddr_storage *ss = &pc->addrs[pc->iaddr];
@@ -520,10 +584,11 @@ static void dial_next(struct pconn *pc)
 		pc_events(pc);
 		return;
 	}
-	snprintf(text, sizeof(text), "cannot connect: %s",
-		 strerror(pc->err ? pc->err : ECONNREFUSED));
+	text = xasprintf("cannot connect: %s",
+			 strerror(pc->err ? pc->err : ECONNREFUSED));
 	pc_log(pc, "%s: %s", pc->what, text);
 	fail(pc, FAIL_CONNECT, text);
+	free(text);
 }
 
 /* start_dial - dial the target addresses, or the upstream proxy's */
@@ -544,21 +609,16 @@ static void start_dial(struct pconn *pc)
 	dial_next(pc);
 }
 
-static void addr_text(const struct sockaddr_storage *ss, char *buf,
-		      size_t size)
+/* addr_text - @ss's address as text into @ip */
+static void addr_text(const struct sockaddr_storage *ss,
+		      char ip[INET6_ADDRSTRLEN])
 {
-	char ip[INET6_ADDRSTRLEN];
+	const void *a = ss->ss_family == AF_INET ?
+		(const void *)&((const struct sockaddr_in *)ss)->sin_addr :
+		(const void *)&((const struct sockaddr_in6 *)ss)->sin6_addr;
 
-	if (ss->ss_family == AF_INET) {
-		inet_ntop(AF_INET, &((const struct sockaddr_in *)ss)->sin_addr,
-			  ip, sizeof(ip));
-		snprintf(buf, size, "%s", ip);
-	} else {
-		inet_ntop(AF_INET6,
-			  &((const struct sockaddr_in6 *)ss)->sin6_addr, ip,
-			  sizeof(ip));
-		snprintf(buf, size, "%s", ip);
-	}
+	if (!inet_ntop(ss->ss_family, a, ip, INET6_ADDRSTRLEN))
+		strcpy(ip, "(address)");
 }
 
 /*
@@ -569,10 +629,12 @@ static bool judge_addrs(struct pconn *pc,
 			const struct sockaddr_storage *cand, unsigned n)
 {
 	const struct judge *j = pc->px->judge;
-	char first[512] = "", text[64], line[400];
+	char text[INET6_ADDRSTRLEN];
+	struct bbuf first, line;
 	struct verdict v;
 	unsigned i;
 
+	bbuf_init_heap(&first, PC_TEXT_MAX);
 	pc->naddrs = 0;
 	for (i = 0; i < n; i++) {
 		judge_addr(j, (const struct sockaddr *)&cand[i], &v);
@@ -581,30 +643,39 @@ static bool judge_addrs(struct pconn *pc,
 				pc->addrs[pc->naddrs++] = cand[i];
 			continue;
 		}
-		addr_text(&cand[i], text, sizeof(text));
-		verdict_format(j, &v, text, line, sizeof(line));
-		pc_log(pc, "%s: address %s: %s", pc->what, text, line);
-		if (!first[0])
-			snprintf(first, sizeof(first), "net %s (address %s): %s",
-				 pc->q.text, text, line);
+		addr_text(&cand[i], text);
+		bbuf_init_heap(&line, PC_TEXT_MAX);
+		verdict_format(j, &v, text, &line);
+		pc_log(pc, "%s: address %s: %s%s", pc->what, text, line.s,
+		       bbuf_ok(&line) ? "" : "...");
+		if (!first.len)
+			bbuf_printf(&first, "net %s (address %s): %s%s",
+				    pc->q.text, text, line.s,
+				    bbuf_ok(&line) ? "" : "...");
+		bbuf_free(&line);
 	}
-	if (pc->naddrs)
+	if (pc->naddrs) {
+		bbuf_free(&first);
 		return true;
-	fail(pc, FAIL_DENIED, first[0] ? first : "no address");
+	}
+	fail(pc, FAIL_DENIED, first.len ? first.s : "no address");
+	bbuf_free(&first);
 	return false;
 }
 
 static void on_resolved(void *ctx, const struct dns_answer *ans)
 {
 	struct pconn *pc = ctx;
-	char text[300];
+	char *text;
 
 	pc->dq = NULL;
 	if (ans->status != 0) {
-		snprintf(text, sizeof(text), "cannot resolve '%s': %s",
-			 pc->q.host, dns_strerror(ans->status));
+		/* pc->q.host is a normalized name (netaddr.c) */
+		text = xasprintf("cannot resolve '%s': %s", pc->q.host,
+				 dns_strerror(ans->status));
 		pc_log(pc, "%s: %s", pc->what, text);
 		fail(pc, FAIL_RESOLVE, text);
+		free(text);
 		return;
 	}
 	if (!judge_addrs(pc, ans->addr, ans->n))
@@ -637,38 +708,62 @@ void pc_go(struct pconn *pc, const char *hostport)
 	const struct judge *j = pc->px->judge;
 	const struct upstream *up = pc->px->up;
 	struct sockaddr_storage cand[2];
-	char line[400], *err = NULL;
+	char *err = NULL;
 	struct verdict v;
+	struct bbuf line;
 	unsigned n = 0;
 
 	if (pc->have_q)
 		net_target_free(&pc->q);
 	pc->have_q = false;
+	bbuf_init_heap(&line, PC_TEXT_MAX);
 	if (strchr(hostport, '@') ||
 	    net_query_parse(hostport, &pc->q, &err) != 0 ||
 	    pc->q.any_port) {
-		snprintf(line, sizeof(line), "bad target '%s'%s%s", hostport,
-			 err ? ": " : "", err ? err : "");
+		/* @hostport is the client's: printable only */
+		bbuf_puts(&line, "bad target '");
+		bbuf_put_printable(&line, hostport, strlen(hostport));
+		bbuf_putc(&line, '\'');
+		if (err) {
+			bbuf_puts(&line, ": ");
+			bbuf_put_printable(&line, err, strlen(err));
+		}
 		free(err);
-		pc_log(pc, "%s: %s", pc->what, line);
-		fail(pc, FAIL_TARGET, line);
+		pc_log(pc, "%s: %s%s", pc->what, line.s,
+		       bbuf_ok(&line) ? "" : "...");
+		fail(pc, FAIL_TARGET, bbuf_ok(&line) ? line.s : "bad target");
+		bbuf_free(&line);
 		return;
 	}
 	pc->have_q = true;
 	judge_query(j, &pc->q, &v);
-	verdict_format(j, &v, NULL, line, sizeof(line));
-	if (strcmp(hostport, pc->q.text))
-		pc_log(pc, "%s: net %s (as %s): %s", pc->what, hostport,
-		       pc->q.text, line);
-	else
-		pc_log(pc, "%s: net %s: %s", pc->what, pc->q.text, line);
-	if (!v.allow) {
-		char body[512];
+	verdict_format(j, &v, NULL, &line);
+	if (!bbuf_ok(&line)) {
+		/* a row's source beyond any sane length: say less */
+		bbuf_free(&line);
+		bbuf_init_heap(&line, PC_TEXT_MAX);
+		bbuf_printf(&line, "%s by row %d", v.allow ? "allow" : "deny",
+			    v.row);
+	}
+	if (strcmp(hostport, pc->q.text)) {
+		struct bbuf hp;
 
-		snprintf(body, sizeof(body), "net %s: %s", pc->q.text, line);
+		bbuf_init_heap(&hp, PC_TEXT_MAX);
+		bbuf_put_printable(&hp, hostport, strlen(hostport));
+		pc_log(pc, "%s: net %s (as %s): %s", pc->what, hp.s,
+		       pc->q.text, line.s);
+		bbuf_free(&hp);
+	} else
+		pc_log(pc, "%s: net %s: %s", pc->what, pc->q.text, line.s);
+	if (!v.allow) {
+		char *body = xasprintf("net %s: %s", pc->q.text, line.s);
+
+		bbuf_free(&line);
 		fail(pc, FAIL_DENIED, body);
+		free(body);
 		return;
 	}
+	bbuf_free(&line);
 	if (pc->q.kind == HOST_NAME) {
 		if (up && up->kind != UP_SOCKS5) {
 			/* the upstream resolves; nothing to judge here */
@@ -815,18 +910,88 @@ static void on_timer(struct loop *lp, struct loop_timer *t)
 	}
 }
 
-static void on_accept(struct loop *lp, struct loop_watch *w, uint32_t events)
+/* ---- the listeners, and the fd limit --------------------------------- */
+
+/*
+ * accept_pause - accept() found no fd (or memory) for a new connection:
+ * stop watching the listeners, whose pending connections would wake the
+ * loop at once and for ever, until a connection closes (pc_free()) or
+ * the retry timer (on_accept_timer()) finds room.  The connections wait
+ * in the listen backlog meanwhile.
+ */
+static void accept_pause(struct proxy *px, int err)
 {
-	struct plisten *l = w->ctx;
+	double now = loop_now_ms();
+	struct plisten *l;
+
+	px->stats.accept_fails++;
+	for (l = px->listeners; l; l = l->next)
+		loop_watch_remove(px->lp, &l->w);
+	if (!loop_timer_armed(&px->accept_tm))
+		loop_timer_arm(px->lp, &px->accept_tm,
+			       now + PROXY_ACCEPT_RETRY_MS);
+	if (px->accept_paused)
+		return;
+	px->accept_paused = true;
+	px->stats.accept_pauses++;
+	if (!px->stats.accept_logged_ms ||
+	    now - px->stats.accept_logged_ms >= ACCEPT_LOG_EVERY_MS) {
+		px_log(px, "cannot accept a connection: %s; new connections "
+			   "wait until one closes (paused %llu times so far, "
+			   "logged at most once a minute)",
+		       strerror(err),
+		       (unsigned long long)px->stats.accept_pauses);
+		px->stats.accept_logged_ms = now;
+	}
+}
+
+static void accept_resume(struct proxy *px)
+{
+	struct plisten *l;
+
+	if (!px->accept_paused)
+		return;
+	px->accept_paused = false;
+	loop_timer_cancel(px->lp, &px->accept_tm);
+	for (l = px->listeners; l; l = l->next) {
+		if (l->w.active)
+			continue;
+		if (loop_watch_add(px->lp, &l->w, LOOP_IN) != 0) {
+			/* the loop itself is short of memory: later */
+			px->accept_paused = true;
+			loop_timer_arm(px->lp, &px->accept_tm,
+				       loop_now_ms() + PROXY_ACCEPT_RETRY_MS);
+		}
+	}
+}
+
+/*
+ * accept_some - accept up to 64 pending connections of @l.  Returns 0,
+ * or -1 when accept() found no fd or memory (the listeners are set aside
+ * then).
+ */
+static int accept_some(struct plisten *l)
+{
 	struct proxy *px = l->px;
+	struct loop *lp = px->lp;
 	struct pconn *pc;
 	int fd, k;
 
-	(void)events;
 	for (k = 0; k < 64; k++) {
-		fd = compat_accept(w->fd);
-		if (fd < 0)
-			return;	/* EAGAIN, or out of fds: try again later */
+		px->stats.accepts++;
+		fd = compat_accept(l->w.fd);
+		if (fd < 0) {
+			if (errno == EMFILE || errno == ENFILE ||
+			    errno == ENOBUFS || errno == ENOMEM) {
+				accept_pause(px, errno);
+				return -1;
+			}
+			if (errno == EAGAIN || errno == EWOULDBLOCK)
+				return 0;
+			/* the pending connection failed (ECONNABORTED,
+			 * a network error): the next one */
+			continue;
+		}
 		if (px->nconns >= px->limits.max_conns) {
 			close(fd);
 			continue;
@@ -856,17 +1021,46 @@ static void on_accept(struct loop *lp, struct loop_watch *w, uint32_t events)
 		pc->state = PC_READ_REQ;
 		arm(pc, px->limits.handshake_ms);
 		if (l->proto == PROXY_FORWARD) {
-			char hp[32];
+			char hp[sizeof("localhost:65535")];
+			struct bbuf b;
 
 			pc->tunnel = true;
-			snprintf(hp, sizeof(hp), "localhost:%u", l->port);
-			snprintf(pc->what, sizeof(pc->what), "forward %s", hp);
+			bbuf_init_fixed(&b, hp, sizeof(hp));
+			bbuf_printf(&b, "localhost:%u", l->port);
+			memcpy(pc->what, "forward ", 8);
+			memcpy(pc->what + 8, hp, b.len + 1);
 			/* no client bytes are read until the tunnel is up */
 			pc->state = PC_RESOLVE;
 			pc_events(pc);
 			pc_go(pc, hp);
 		}
 	}
+	return 0;
+}
+
+static void on_accept(struct loop *lp, struct loop_watch *w, uint32_t events)
+{
+	(void)lp;
+	(void)events;
+	(void)accept_some(w->ctx);
+}
+
+/*
+ * on_accept_timer - while set aside, try each listener from here (a
+ * failure keeps them aside and re-arms the timer); when all accepted
+ * what they had, watch them again.
+ */
+static void on_accept_timer(struct loop *lp, struct loop_timer *t)
+{
+	struct proxy *px = t->ctx;
+	struct plisten *l;
+
+	(void)lp;
+	px->stats.accept_retries++;
+	for (l = px->listeners; l; l = l->next)
+		if (accept_some(l) < 0)
+			return;
+	accept_resume(px);
 }
 
 int proxy_init(struct proxy *px, struct loop *lp, struct judge *j,
@@ -881,7 +1075,13 @@ int proxy_init(struct proxy *px, struct loop *lp, struct judge *j,
 	px->limits.connect_ms = 15e3;
 	px->limits.idle_ms = 3600e3;
 	px->limits.max_conns = 4096;
-	px->pipe_size = 1 << 20;
+	px->relay_mem_max = PROXY_RELAY_MEM;
+#ifdef VBOX_RELAY_SPLICE
+	px->relay_max = 1u << 20;
+#else
+	px->relay_max = 256u << 10;
+#endif
+	loop_timer_init(&px->accept_tm, on_accept_timer, px);
 	rc = proxy_token_make(px->token[PROXY_HTTP]);
 	if (!rc)
 		rc = proxy_token_make(px->token[PROXY_SOCKS5]);
@@ -957,6 +1157,8 @@ void proxy_release(struct proxy *px)
 {
 	struct plisten *l, *next;
 
+	loop_timer_cancel(px->lp, &px->accept_tm);
+	px->accept_paused = false;
 	while (px->conns)
 		pc_free(px->conns);
 	for (l = px->listeners; l; l = next) {

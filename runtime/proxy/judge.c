@@ -11,9 +11,9 @@
 #include <errno.h>
 #include <ifaddrs.h>
 #include <netinet/in.h>
-#include <stdio.h>
 #include <sys/socket.h>
 
+#include "bbuf.h"
 #include "judge.h"
 
 void judge_init(struct judge *j, bool default_allow)
@@ -131,10 +131,16 @@ static enum forbid_class classify4(const uint8_t *a)
 		return FORBID_CGNAT;
 	if (in4(a, 0xa9fe0000, 16))
 		return FORBID_LINK_LOCAL;
+	if (in4(a, 0xc0000000, 24))
+		return FORBID_IETF;	/* 192.0.0.0/24 */
+	if (in4(a, 0xc6120000, 15))
+		return FORBID_BENCHMARK;	/* 198.18.0.0/15 */
 	if (in4(a, 0xe0000000, 4))
 		return FORBID_MULTICAST;
 	if (in4(a, 0xffffffff, 32))
 		return FORBID_BROADCAST;
+	if (in4(a, 0xf0000000, 4))
+		return FORBID_RESERVED;	/* 240.0.0.0/4 */
 	return FORBID_NONE;
 }
 
@@ -162,8 +168,26 @@ static enum forbid_class classify6(const uint8_t *a)
 	     a[4] == 0x00 && a[5] == 0x01) ||
 	    (a[0] == 0x20 && a[1] == 0x02))
 		return FORBID_V4_IN_V6;
+	/* 2001::/32, Teredo: an IPv4 server and client, the client's
+	 * address inverted */
+	if (a[0] == 0x20 && a[1] == 0x01 && a[2] == 0x00 && a[3] == 0x00)
+		return FORBID_V4_IN_V6;
+	/* 2001:2::/48 */
+	if (a[0] == 0x20 && a[1] == 0x01 && a[2] == 0x00 && a[3] == 0x02 &&
+	    a[4] == 0x00 && a[5] == 0x00)
+		return FORBID_BENCHMARK;
+	/* 2001:10::/28 and 2001:20::/28 (ORCHID, ORCHIDv2), 100::/64
+	 * (discard-only): never routed */
+	if (a[0] == 0x20 && a[1] == 0x01 && a[2] == 0x00 &&
+	    ((a[3] & 0xf0) == 0x10 || (a[3] & 0xf0) == 0x20))
+		return FORBID_RESERVED;
+	if (a[0] == 0x01 && !a[1] && !a[2] && !a[3] && !a[4] && !a[5] &&
+	    !a[6] && !a[7])
+		return FORBID_RESERVED;
 	if (a[0] == 0xfe && (a[1] & 0xc0) == 0x80)
 		return FORBID_LINK_LOCAL;
+	if (a[0] == 0xfe && (a[1] & 0xc0) == 0xc0)
+		return FORBID_SITE_LOCAL;
 	if ((a[0] & 0xfe) == 0xfc)
 		return FORBID_UNIQUE_LOCAL;
 	if (a[0] == 0xff)
@@ -196,6 +220,7 @@ void judge_addr(const struct judge *j, const struct sockaddr *sa,
 		struct verdict *v)
 {
 	char text[INET6_ADDRSTRLEN + 16], ip[INET6_ADDRSTRLEN];
+	struct bbuf tb;
 	const uint8_t *a;
 	size_t len;
 	uint16_t port;
@@ -209,22 +234,25 @@ void judge_addr(const struct judge *j, const struct sockaddr *sa,
 		a = (const uint8_t *)&s->sin_addr;
 		len = 4;
 		port = ntohs(s->sin_port);
-		inet_ntop(AF_INET, a, ip, sizeof(ip));
-		snprintf(text, sizeof(text), "%s:%u", ip, port);
+		if (!inet_ntop(AF_INET, a, ip, sizeof(ip)))
+			goto refuse;
+		bbuf_init_fixed(&tb, text, sizeof(text));
+		bbuf_printf(&tb, "%s:%u", ip, port);
 	} else if (sa->sa_family == AF_INET6) {
 		const struct sockaddr_in6 *s = (const void *)sa;
 
 		a = (const uint8_t *)&s->sin6_addr;
 		len = 16;
 		port = ntohs(s->sin6_port);
-		inet_ntop(AF_INET6, a, ip, sizeof(ip));
-		snprintf(text, sizeof(text), "[%s]:%u", ip, port);
+		if (!inet_ntop(AF_INET6, a, ip, sizeof(ip)))
+			goto refuse;
+		bbuf_init_fixed(&tb, text, sizeof(text));
+		bbuf_printf(&tb, "[%s]:%u", ip, port);
 	} else {
-		v->allow = false;
-		v->row = -1;
-		v->forbid = FORBID_UNSPECIFIED;
-		return;
+		goto refuse;
 	}
+	if (!bbuf_ok(&tb))
+		goto refuse;
 	if (net_query_parse(text, &aq, &err) != 0) {
 		/* cannot happen for inet_ntop output; fail closed */
 		free(err);
@@ -248,6 +276,12 @@ void judge_addr(const struct judge *j, const struct sockaddr *sa,
 		return;
 	}
 	v->allow = true;	/* the target's own verdict stands */
+	return;
+refuse:
+	/* not an inet address, or not one we can spell: fail closed */
+	v->allow = false;
+	v->row = -1;
+	v->forbid = FORBID_UNSPECIFIED;
 }
 
 const char *forbid_name(enum forbid_class c)
@@ -277,30 +311,39 @@ const char *forbid_name(enum forbid_class c)
 		return "this machine's own address";
 	case FORBID_V4_IN_V6:
 		return "IPv4 embedded in IPv6";
+	case FORBID_IETF:
+		return "IETF protocol assignments (192.0.0.0/24)";
+	case FORBID_BENCHMARK:
+		return "benchmarking (198.18.0.0/15, 2001:2::/48)";
+	case FORBID_SITE_LOCAL:
+		return "site-local (fec0::/10)";
+	case FORBID_RESERVED:
+		return "reserved";
 	default:
 		BUG("bad forbid class %d", (int)c);
 	}
 }
 
 void verdict_format(const struct judge *j, const struct verdict *v,
-		    const char *addr, char *buf, size_t size)
+		    const char *addr, struct bbuf *b)
 {
 	const struct judge_row *r;
 
 	if (v->forbid != FORBID_NONE) {
-		snprintf(buf, size,
-			 "deny: %s is %s, forbidden class: no row names it",
-			 addr ? addr : "the address", forbid_name(v->forbid));
+		bbuf_printf(b, "deny: %s is %s, forbidden class: no row names it",
+			    addr ? addr : "the address",
+			    forbid_name(v->forbid));
 		return;
 	}
 	if (v->row < 0) {
-		snprintf(buf, size, "%s by default (@default net %s)",
-			 v->allow ? "allow" : "deny",
-			 j->default_allow ? "open" : "deny");
+		bbuf_printf(b, "%s by default (@default net %s)",
+			    v->allow ? "allow" : "deny",
+			    j->default_allow ? "open" : "deny");
 		return;
 	}
 	r = &j->rows[v->row];
-	snprintf(buf, size, "%s by row %u (%s, level %u) at %s",
-		 v->allow ? "allow" : "deny", r->index,
-		 r->allow ? "allow" : "deny", r->level, r->source);
+	bbuf_printf(b, "%s by row %u (%s, level %u) at ",
+		    v->allow ? "allow" : "deny", r->index,
+		    r->allow ? "allow" : "deny", r->level);
+	bbuf_put_printable(b, r->source, strlen(r->source));
 }

@@ -13,6 +13,7 @@
 
 #include "netaddr.h"
 
+struct bbuf;
 struct sockaddr;
 
 /**
@@ -29,7 +30,14 @@ struct sockaddr;
  * @FORBID_METADATA: cloud metadata services
  * @FORBID_HOST: one of this machine's own interface addresses
  * @FORBID_V4_IN_V6: IPv4 hidden in IPv6 (mapped, compatible, NAT64
- *                   64:ff9b::/96, 6to4 2002::/16)
+ *                   64:ff9b::/96 and 64:ff9b:1::/48, 6to4 2002::/16,
+ *                   Teredo 2001::/32)
+ * @FORBID_IETF: 192.0.0.0/24, IETF protocol assignments
+ * @FORBID_BENCHMARK: 198.18.0.0/15, 2001:2::/48 (also the fake-IP range
+ *                    of local DNS-based proxies)
+ * @FORBID_SITE_LOCAL: fec0::/10 (deprecated, still routed on some sites)
+ * @FORBID_RESERVED: 240.0.0.0/4 (but 255.255.255.255), 100::/64,
+ *                   2001:10::/28, 2001:20::/28
  */
 enum forbid_class {
 	FORBID_NONE,
@@ -44,6 +52,10 @@ enum forbid_class {
 	FORBID_METADATA,
 	FORBID_HOST,
 	FORBID_V4_IN_V6,
+	FORBID_IETF,
+	FORBID_BENCHMARK,
+	FORBID_SITE_LOCAL,
+	FORBID_RESERVED,
 };
 
 /**
@@ -139,10 +151,11 @@ enum forbid_class judge_classify(const struct judge *j, const uint8_t *a,
 const char *forbid_name(enum forbid_class c);
 
 /*
- * verdict_format - "allow by row 0 (allow, level 0) at rules:3:1" and the
- * like, in explain's words, into @buf (always terminated).
+ * verdict_format - append "allow by row 0 (allow, level 0) at rules:3:1"
+ * and the like, in explain's words, to @b (whole or marked over, as
+ * bbuf.h says; the row's source is appended printable).
  */
 void verdict_format(const struct judge *j, const struct verdict *v,
-		    const char *addr, char *buf, size_t size);
+		    const char *addr, struct bbuf *b);
 
 #endif /* VBOX_JUDGE_H */

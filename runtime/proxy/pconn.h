@@ -60,8 +60,9 @@ enum pc_after {
 /**
  * struct rdir - one direction of a tunnel
  * @from, @to: the sockets
- * @pipe: splice relay: the pipe (-1 until needed)
- * @buf: buffer relay: a ring of @cap bytes (NULL until needed; owned)
+ * @pipe: splice relay: the pipe (-1 until relay_prepare())
+ * @buf: buffer relay: a ring of @cap bytes (NULL until relay_prepare();
+ *       owned)
  * @boff: buffer relay: where the held bytes start in @buf
  * @held: bytes read from @from and not yet written, in @pipe or @buf
  * @cap: @pipe's or @buf's capacity (0 until made)
@@ -174,6 +175,12 @@ void socks_refuse(struct pconn *pc, int code);
 void socks_established(struct pconn *pc);
 
 /* relay.c */
+/*
+ * relay_prepare - make both stores of a tunnel before it is answered.
+ * Returns 0, or -errno (ENOBUFS: the proxy's store budget is spent;
+ * EMFILE...: no pipe) with nothing held.
+ */
+int relay_prepare(struct pconn *pc);
 void relay_start(struct pconn *pc, const unsigned char *prefix, size_t n);
 void relay_pump(struct pconn *pc);
 void relay_events(struct pconn *pc, uint32_t *cev, uint32_t *uev);

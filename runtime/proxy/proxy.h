@@ -52,6 +52,42 @@ struct proxy_limits {
 	size_t max_conns;
 };
 
+/*
+ * Tunnel stores (relay.c): every tunnel direction has one, a pipe (Linux)
+ * or a ring buffer (VBOX_PORTABLE).  A new one holds RELAY_FIRST bytes
+ * while all stores together hold at most half of @relay_mem_max, else
+ * one page; a full one doubles, up to @relay_max, while the total stays
+ * within that half.  A tunnel whose two stores would pass @relay_mem_max
+ * is refused (SOCKS5 0x01, HTTP 503).  The defaults:
+ */
+#define PROXY_RELAY_MEM (64u << 20)
+#define PROXY_RELAY_FIRST (64u << 10)
+
+/* While the listeners are set aside at the fd limit: retry this often. */
+#define PROXY_ACCEPT_RETRY_MS 500.0
+
+/**
+ * struct proxy_stats - counters, for tests and the log
+ * @accepts: accept() calls on the listeners
+ * @accept_fails: those that failed for want of fds or memory
+ * @accept_pauses: times the listeners were set aside for it
+ * @accept_retries: times the timer tried them while set aside
+ * @accept_logged_ms: when the last line about it was logged (0: never)
+ * @relay_peak: the most bytes all tunnel stores held at once
+ * @relay_grown: stores grown past their first size
+ * @relay_refused: tunnels refused for want of store memory or fds
+ */
+struct proxy_stats {
+	uint64_t accepts;
+	uint64_t accept_fails;
+	uint64_t accept_pauses;
+	uint64_t accept_retries;
+	double accept_logged_ms;
+	size_t relay_peak;
+	uint64_t relay_grown;
+	uint64_t relay_refused;
+};
+
 /* proxy_log_fn - one decision or event line, without newline. */
 typedef void (*proxy_log_fn)(void *ctx, const char *line);
 
@@ -72,8 +108,13 @@ struct plisten;
  * @conns: live client connections (list)
  * @nconns: their number
  * @listeners: listening sockets (list)
- * @pipe_size: splice relay: pipe capacity asked for tunnels (0: the
- *             kernel's); buffer relay: unused (RELAY_BUF_SIZE)
+ * @accept_paused: the listeners are not watched (out of fds)
+ * @accept_tm: retries accepting while @accept_paused
+ * @relay_mem: bytes all tunnel stores can hold now (their capacities)
+ * @relay_mem_max: the most @relay_mem may be (PROXY_RELAY_MEM)
+ * @relay_max: the most one store grows to (1 MiB for pipes, 256 KiB
+ *             for buffers)
+ * @stats: see struct proxy_stats
  */
 struct proxy {
 	struct loop *lp;
@@ -87,7 +128,12 @@ struct proxy {
 	struct pconn *conns;
 	size_t nconns;
 	struct plisten *listeners;
-	int pipe_size;
+	bool accept_paused;
+	struct loop_timer accept_tm;
+	size_t relay_mem;
+	size_t relay_mem_max;
+	size_t relay_max;
+	struct proxy_stats stats;
 };
 
 /*

@@ -11,27 +11,27 @@
  * The store is the only platform split (compat.h): on Linux a pipe
  * filled and drained with splice(), so payload bytes never enter our
  * address space; elsewhere (VBOX_PORTABLE: macOS, and the second test
- * build on Linux) a ring buffer of RELAY_BUF_SIZE bytes filled with
- * recvmsg() and drained with sendmsg().
+ * build on Linux) a ring buffer filled with recvmsg() and drained with
+ * sendmsg().  Either is sized within the proxy's budget (proxy.h): it
+ * starts small, doubles while it fills up, and the stores of all tunnels
+ * together never pass @relay_mem_max; both are made before the tunnel's
+ * reply, so a tunnel without room is refused cleanly (relay_prepare()).
  */
 #include <vbox.h>
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdio.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "bbuf.h"
 #include "compat.h"
 #include "pconn.h"
 #include "sni.h"
 
 /* Rounds per wake-up, so one busy tunnel cannot starve the others. */
 #define RELAY_ROUNDS 16
-
-/* Buffer relay: bytes held per direction at most. */
-#define RELAY_BUF_SIZE (256u << 10)
 
 static void dir_init(struct rdir *d, int from, int to)
 {
@@ -41,33 +41,92 @@ static void dir_init(struct rdir *d, int from, int to)
 	d->eof = d->shut = false;
 }
 
+/* relay_page - the smallest store: one page */
+static size_t relay_page(void)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+
+	return pg > 0 ? (size_t)pg : 4096;
+}
+
+/*
+ * store_want - the capacity a new store asks for within @px's budget
+ * (proxy.h), or 0 when not even a page is left.
+ */
+static size_t store_want(const struct proxy *px)
+{
+	size_t first = PROXY_RELAY_FIRST, page = relay_page();
+
+	if (first < page)
+		first = page;
+	if (px->relay_mem + first <= px->relay_mem_max / 2)
+		return first;
+	if (px->relay_mem + page <= px->relay_mem_max)
+		return page;
+	return 0;
+}
+
+static void account(struct proxy *px, size_t add, size_t sub)
+{
+	px->relay_mem = px->relay_mem + add - sub;
+	if (px->relay_mem > px->stats.relay_peak)
+		px->stats.relay_peak = px->relay_mem;
+}
+
 /* ---- the store: a pipe and splice(), or a ring buffer ------------- */
 
 #ifdef VBOX_RELAY_SPLICE
 
-static void store_free(struct rdir *d)
+static void store_free(struct proxy *px, struct rdir *d)
 {
 	if (d->pipe[0] >= 0)
 		close(d->pipe[0]);
 	if (d->pipe[1] >= 0)
 		close(d->pipe[1]);
 	d->pipe[0] = d->pipe[1] = -1;
+	account(px, 0, d->cap);
+	d->cap = 0;
 }
 
-/* store_cap - the capacity of @d's pipe, making it on first use */
-static size_t store_cap(struct pconn *pc, struct rdir *d)
+/*
+ * store_make - a pipe of about @want bytes for @d: its capacity is what
+ * the kernel gave (F_SETPIPE_SZ rounds to pages and may refuse: an
+ * unprivileged user past fs.pipe-user-pages-soft gets small pipes).
+ * Returns 0 or -errno.
+ */
+static int store_make(struct rdir *d, size_t want)
+{
+	int sz, err;
+
+	if (pipe2(d->pipe, O_NONBLOCK | O_CLOEXEC) != 0) {
+		d->pipe[0] = d->pipe[1] = -1;
+		return -errno;
+	}
+	(void)fcntl(d->pipe[1], F_SETPIPE_SZ, (int)want);
+	sz = fcntl(d->pipe[1], F_GETPIPE_SZ);
+	if (sz <= 0) {
+		err = sz < 0 ? errno : EINVAL;
+		close(d->pipe[0]);
+		close(d->pipe[1]);
+		d->pipe[0] = d->pipe[1] = -1;
+		return -err;
+	}
+	d->cap = (size_t)sz;
+	return 0;
+}
+
+/* store_grow - make @d's pipe hold @want bytes; 0 or -1 (it keeps its size) */
+static int store_grow(struct rdir *d, size_t want)
 {
 	int sz;
 
-	if (d->pipe[0] >= 0)
-		return d->cap;
-	if (pipe2(d->pipe, O_NONBLOCK | O_CLOEXEC) != 0)
-		return 0;	/* no pipe now (fds): nothing read, retried */
-	if (pc->px->pipe_size)
-		(void)fcntl(d->pipe[1], F_SETPIPE_SZ, pc->px->pipe_size);
+	if (fcntl(d->pipe[1], F_SETPIPE_SZ, (int)want) < 0)
+		return -1;
 	sz = fcntl(d->pipe[1], F_GETPIPE_SZ);
-	d->cap = sz > 0 ? (size_t)sz : 65536;
-	return d->cap;
+	if (sz <= 0 || (size_t)sz < d->cap)
+		return -1;
+	d->cap = (size_t)sz;
+	return 0;
 }
 
 /* store_fill - read up to @room bytes from @d->from into the store */
@@ -94,21 +153,36 @@ static ssize_t store_drain(struct rdir *d)
 
 #else /* the buffer relay */
 
-static void store_free(struct rdir *d)
+static void store_free(struct proxy *px, struct rdir *d)
 {
 	free(d->buf);
 	d->buf = NULL;
+	account(px, 0, d->cap);
+	d->cap = 0;
 }
 
-static size_t store_cap(struct pconn *pc, struct rdir *d)
+static int store_make(struct rdir *d, size_t want)
 {
-	(void)pc;
-	if (!d->buf) {
-		d->buf = xmalloc(RELAY_BUF_SIZE);
-		d->cap = RELAY_BUF_SIZE;
-		d->boff = 0;
-	}
-	return d->cap;
+	d->buf = xmalloc(want);
+	d->cap = want;
+	d->boff = 0;
+	return 0;
+}
+
+/* store_grow - a larger ring, the held bytes moved to its front */
+static int store_grow(struct rdir *d, size_t want)
+{
+	unsigned char *nb = xmalloc(want);
+	size_t first = d->cap - d->boff < d->held ? d->cap - d->boff :
+						    d->held;
+
+	memcpy(nb, d->buf + d->boff, first);
+	memcpy(nb + first, d->buf, d->held - first);
+	free(d->buf);
+	d->buf = nb;
+	d->boff = 0;
+	d->cap = want;
+	return 0;
 }
 
 /*
@@ -164,9 +238,48 @@ static ssize_t store_drain(struct rdir *d)
 
 #endif
 
-static void dir_free(struct rdir *d)
+/*
+ * store_open - @d's store, within the budget.  Returns 0, or -errno
+ * (ENOBUFS: the budget has no room).
+ */
+static int store_open(struct proxy *px, struct rdir *d)
 {
-	store_free(d);
+	size_t want = store_want(px);
+	int rc;
+
+	if (!want)
+		return -ENOBUFS;
+	rc = store_make(d, want);
+	if (rc)
+		return rc;
+	account(px, d->cap, 0);
+	if (px->relay_mem > px->relay_mem_max) {
+		/* the kernel gave more than asked: give it back */
+		store_free(px, d);
+		return -ENOBUFS;
+	}
+	return 0;
+}
+
+/*
+ * store_more - @d is full: double it while the stores' total stays within
+ * half the budget, up to @px->relay_max.
+ */
+static void store_more(struct proxy *px, struct rdir *d)
+{
+	size_t old = d->cap, want = 2 * old;
+
+	if (want > px->relay_max || px->relay_mem + old > px->relay_mem_max / 2)
+		return;
+	if (store_grow(d, want) != 0)
+		return;
+	account(px, d->cap, old);
+	px->stats.relay_grown++;
+}
+
+static void dir_free(struct proxy *px, struct rdir *d)
+{
+	store_free(px, d);
 	free(d->pend);
 	d->pend = NULL;
 	d->plen = d->poff = d->pcap = 0;
@@ -174,8 +287,21 @@ static void dir_free(struct rdir *d)
 
 void relay_free(struct pconn *pc)
 {
-	dir_free(&pc->c2u);
-	dir_free(&pc->u2c);
+	dir_free(pc->px, &pc->c2u);
+	dir_free(pc->px, &pc->u2c);
+}
+
+int relay_prepare(struct pconn *pc)
+{
+	int rc = store_open(pc->px, &pc->c2u);
+
+	if (!rc)
+		rc = store_open(pc->px, &pc->u2c);
+	if (rc) {
+		relay_free(pc);
+		pc->px->stats.relay_refused++;
+	}
+	return rc;
 }
 
 static void pend_add(struct rdir *d, const unsigned char *p, size_t n)
@@ -198,9 +324,11 @@ static void pend_add(struct rdir *d, const unsigned char *p, size_t n)
 static int sni_decide(struct pconn *pc)
 {
 	struct rdir *d = &pc->c2u;
-	char name[256], hp[300], line[400], *err = NULL;
+	char name[256], *hp, *err = NULL;
 	struct net_target sq;
 	struct verdict v;
+	struct bbuf b;
+	int rc;
 
 	if (!d->plen && d->eof)
 		return 1;	/* a silent client: nothing to check */
@@ -217,36 +345,49 @@ static int sni_decide(struct pconn *pc)
 	case SNI_BAD:
 		pc_abort(pc, "malformed TLS ClientHello");
 		return -1;
+	case SNI_NOT_FIRST:
+		pc_abort(pc, "a TLS record before the ClientHello");
+		return -1;
 	case SNI_FOUND:
 		break;
 	default:
 		BUG("bad sni result");
 	}
+	/* @name is at most 253 bytes of [a-z0-9._-] (sni.c) */
+	bbuf_init_heap(&b, 1024);
 	if (pc->q.kind == HOST_NAME ||
 	    (pc->q.kind == HOST_LOOPBACK && !strchr(pc->q.host, ':') &&
 	     !(pc->q.host[0] >= '0' && pc->q.host[0] <= '9'))) {
-		if (!strcmp(name, pc->q.host))
+		if (!strcmp(name, pc->q.host)) {
+			bbuf_free(&b);
 			return 1;
-		snprintf(line, sizeof(line),
-			 "TLS server name '%s' is not the judged host '%s'",
-			 name, pc->q.host);
-		pc_abort(pc, line);
+		}
+		bbuf_printf(&b, "TLS server name '%s' is not the judged host '",
+			    name);
+		bbuf_put_printable(&b, pc->q.host, strlen(pc->q.host));
+		bbuf_putc(&b, '\'');
+		pc_abort(pc, b.s);
+		bbuf_free(&b);
 		return -1;
 	}
 	/* an address target: the server name must be allowed too */
-	snprintf(hp, sizeof(hp), "%s:%u", name, pc->q.port);
-	if (net_query_parse(hp, &sq, &err) != 0) {
-		snprintf(line, sizeof(line), "TLS server name '%s': %s", name,
-			 err);
+	hp = xasprintf("%s:%u", name, pc->q.port);
+	rc = net_query_parse(hp, &sq, &err);
+	free(hp);
+	if (rc != 0) {
+		bbuf_printf(&b, "TLS server name '%s': ", name);
+		bbuf_put_printable(&b, err, strlen(err));
 		free(err);
-		pc_abort(pc, line);
+		pc_abort(pc, b.s);
+		bbuf_free(&b);
 		return -1;
 	}
 	judge_query(pc->px->judge, &sq, &v);
-	verdict_format(pc->px->judge, &v, NULL, line, sizeof(line));
-	pc_log(pc, "%s: TLS server name: net %s: %s", pc->what, sq.text,
-	       line);
+	verdict_format(pc->px->judge, &v, NULL, &b);
+	pc_log(pc, "%s: TLS server name: net %s: %s%s", pc->what, sq.text, b.s,
+	       bbuf_ok(&b) ? "" : "...");
 	net_target_free(&sq);
+	bbuf_free(&b);
 	if (v.allow)
 		return 1;
 	pc_abort(pc, "TLS server name not allowed");
@@ -264,7 +405,6 @@ static int dir_pump(struct pconn *pc, struct rdir *d, bool hold)
 
 	for (round = 0; round < RELAY_ROUNDS; round++) {
 		bool progress = false;
-		size_t cap;
 
 		if (!hold) {
 			while (d->poff < d->plen) {
@@ -327,15 +467,16 @@ static int dir_pump(struct pconn *pc, struct rdir *d, bool hold)
 				}
 				progress = true;
 			}
-		} else if (!d->eof && !d->plen &&
-			   d->held < (cap = store_cap(pc, d))) {
-			n = store_fill(d, cap - d->held);
+		} else if (!d->eof && !d->plen && d->held < d->cap) {
+			n = store_fill(d, d->cap - d->held);
 			if (n < 0 && errno != EAGAIN && errno != EINTR)
 				goto fail;
 			if (n == 0)
 				d->eof = true;
 			if (n >= 0)
 				progress = true;
+			if (d->held == d->cap)
+				store_more(pc->px, d);
 		}
 		if (d->eof && !d->shut && !hold && !d->plen && !d->held) {
 			if (shutdown(d->to, SHUT_WR) != 0 && errno != ENOTCONN)
@@ -346,13 +487,9 @@ static int dir_pump(struct pconn *pc, struct rdir *d, bool hold)
 			break;
 	}
 	return 0;
-fail: {
-		char why[128];
-
-		snprintf(why, sizeof(why), "%s", strerror(errno));
-		pc_abort(pc, why);
-		return -1;
-	}
+fail:
+	pc_abort(pc, strerror(errno));
+	return -1;
 }
 
 void relay_pump(struct pconn *pc)
@@ -374,10 +511,9 @@ void relay_events(struct pconn *pc, uint32_t *cev, uint32_t *uev)
 	struct rdir *c = &pc->c2u, *u = &pc->u2c;
 	bool c_read, u_read;
 
-	/* a store not made yet (cap 0) has room */
-	c_read = !c->eof && (pc->sni_wait ||
-			     (!c->plen && (!c->cap || c->held < c->cap)));
-	u_read = !u->eof && !u->plen && (!u->cap || u->held < u->cap);
+	/* the stores are made before the tunnel starts (relay_prepare()) */
+	c_read = !c->eof && (pc->sni_wait || (!c->plen && c->held < c->cap));
+	u_read = !u->eof && !u->plen && u->held < u->cap;
 	*cev = (c_read ? LOOP_IN : 0) |
 	       ((u->plen > u->poff || u->held) ? LOOP_OUT : 0);
 	*uev = (u_read ? LOOP_IN : 0) |

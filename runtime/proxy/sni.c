@@ -135,16 +135,28 @@ enum sni_result sni_parse(const unsigned char *buf, size_t len, char *name,
 	size_t off = 0, nhs = 0, need = 0;
 	struct rd h;
 
-	if (len >= 1 && buf[0] != 0x16)
+	/*
+	 * The first byte alone says whether this is TLS: a record type
+	 * (change_cipher_spec 20, alert 21, handshake 22, application_data
+	 * 23, heartbeat 24), whatever the version bytes after it say (some
+	 * servers take any version below 16.0 in the first record).  TLS
+	 * must then start with the ClientHello: a record of another type
+	 * before it (which some servers skip) would hide it.
+	 */
+	if (!len)
+		return SNI_NEED_MORE;
+	if (buf[0] < 0x14 || buf[0] > 0x18)
 		return SNI_NOT_TLS;
-	if (len >= 2 && buf[1] != 0x03)
-		return SNI_NOT_TLS;
+	if (buf[0] != 0x16)
+		return SNI_NOT_FIRST;
 	for (;;) {
 		size_t rlen;
 
 		if (len - off < 5)
 			return len > SNI_MAX_HELLO ? SNI_BAD : SNI_NEED_MORE;
-		if (buf[off] != 0x16 || buf[off + 1] != 0x03)
+		if (buf[off] != 0x16)
+			return off ? SNI_BAD : SNI_NOT_FIRST;
+		if (buf[off + 1] != 0x03)
 			return SNI_BAD;
 		rlen = (size_t)buf[off + 3] << 8 | buf[off + 4];
 		if (rlen == 0 || rlen > 16384)

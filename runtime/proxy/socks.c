@@ -4,16 +4,16 @@
  * username/password, nothing else (pconn.h).  Replies follow doc/proxy.md
  * "Protocols":
  * no username/password method offered is 0xFF, a target the table
- * refuses is 0x02, BIND and UDP ASSOCIATE are 0x07.
+ * refuses is 0x02, BIND and UDP ASSOCIATE are 0x07.  The messages are
+ * read by socksmsg.c.
  */
 #include <vbox.h>
 
-#include <arpa/inet.h>
-#include <stdio.h>
-
 #include "auth.h"
+#include "bbuf.h"
 #include "compat.h"
 #include "pconn.h"
+#include "socksmsg.h"
 
 enum { SK_GREET, SK_AUTH, SK_REQ, SK_DONE };
 
@@ -44,27 +44,27 @@ void socks_established(struct pconn *pc)
 /* greet - returns false when @pc is gone or more bytes are needed */
 static bool greet(struct pconn *pc)
 {
-	const unsigned char *b = pc->in;
-	size_t i;
+	const char *why = NULL;
+	bool userpass = false;
+	size_t used = 0;
 
-	if (pc->inlen < 2)
+	switch (socks_greeting(pc->in, pc->inlen, &used, &userpass, &why)) {
+	case SOCKS_MORE:
 		return false;
-	if (b[0] != 5) {
-		pc_abort(pc, "not a SOCKS5 greeting");
+	case SOCKS_FAIL:
+		pc_abort(pc, why);
 		return false;
+	case SOCKS_DONE:
+		break;
+	default:
+		BUG("bad socks_greeting result");
 	}
-	if (b[1] == 0 || pc->inlen < 2 + (size_t)b[1])
-		return b[1] == 0 ? (pc_abort(pc, "no SOCKS5 method"), false) :
-				   false;
-	for (i = 0; i < b[1]; i++)
-		if (b[2 + i] == 2)
-			break;
-	if (i == b[1]) {
+	if (!userpass) {
 		pc_log(pc, "client offers no username/password method");
 		pc_reply(pc, "\x05\xff", 2, AFTER_CLOSE);
 		return false;
 	}
-	consume(pc, 2 + (size_t)b[1]);
+	consume(pc, used);
 	pc->socks_state = SK_AUTH;
 	/* more may follow at once: the reply goes out without waiting */
 	if (send(pc->cfd, "\x05\x02", 2, MSG_NOSIGNAL) != 2) {
@@ -76,25 +76,22 @@ static bool greet(struct pconn *pc)
 
 static bool authenticate(struct pconn *pc)
 {
-	const unsigned char *b = pc->in;
-	size_t ul, pl;
+	const unsigned char *user = NULL, *pass = NULL;
+	const char *why = NULL;
+	size_t used = 0, ul = 0, pl = 0;
+	enum socks_res rc;
 
-	if (pc->inlen < 2)
+	rc = socks_auth(pc->in, pc->inlen, &used, &user, &ul, &pass, &pl,
+			&why);
+	if (rc == SOCKS_MORE)
 		return false;
-	ul = b[1];
-	if (pc->inlen < 3 + ul)
-		return false;
-	pl = b[2 + ul];
-	if (pc->inlen < 3 + ul + pl)
-		return false;
-	if (b[0] != 1 ||
-	    !auth_pair_ok(b + 2, ul, b + 3 + ul, pl,
-			  pc->px->token[PROXY_SOCKS5])) {
+	if (rc != SOCKS_DONE ||
+	    !auth_pair_ok(user, ul, pass, pl, pc->px->token[PROXY_SOCKS5])) {
 		pc_log(pc, "bad credentials");
 		pc_reply(pc, "\x01\x01", 2, AFTER_CLOSE);
 		return false;
 	}
-	consume(pc, 3 + ul + pl);
+	consume(pc, used);
 	pc->socks_state = SK_REQ;
 	if (send(pc->cfd, "\x01\x00", 2, MSG_NOSIGNAL) != 2) {
 		pc_abort(pc, "cannot answer the authentication");
@@ -105,68 +102,40 @@ static bool authenticate(struct pconn *pc)
 
 static void request(struct pconn *pc)
 {
-	const unsigned char *b = pc->in;
-	char host[300], ip[INET6_ADDRSTRLEN];
-	size_t need, i;
-	unsigned port;
+	struct socks_req r;
+	struct bbuf what;
 
-	if (pc->inlen < 5)
+	switch (socks_request(pc->in, pc->inlen, &r)) {
+	case SOCKS_MORE:
 		return;
-	if (b[0] != 5) {
-		pc_abort(pc, "malformed SOCKS5 request");
+	case SOCKS_FAIL:
+		if (!r.reply) {
+			pc_abort(pc, r.why);
+			return;
+		}
+		pc_log(pc, "%s (command %u, address type %u): reply %u", r.why,
+		       r.cmd, r.atyp, r.reply);
+		socks_refuse(pc, (int)r.reply);
 		return;
-	}
-	switch (b[3]) {
-	case 1:
-		need = 10;
-		break;
-	case 4:
-		need = 22;
-		break;
-	case 3:
-		need = 7 + (size_t)b[4];
+	case SOCKS_DONE:
 		break;
 	default:
-		pc_log(pc, "address type %u not supported", b[3]);
-		socks_refuse(pc, 8);
-		return;
+		BUG("bad socks_request result");
 	}
-	if (pc->inlen < need)
-		return;
-	if (b[1] != 1) {
-		pc_log(pc, "command %u refused (CONNECT only)", b[1]);
-		socks_refuse(pc, 7);
-		return;
-	}
-	port = (unsigned)b[need - 2] << 8 | b[need - 1];
-	if (b[3] == 1) {
-		inet_ntop(AF_INET, b + 4, ip, sizeof(ip));
-		snprintf(host, sizeof(host), "%s:%u", ip, port);
-	} else if (b[3] == 4) {
-		inet_ntop(AF_INET6, b + 4, ip, sizeof(ip));
-		snprintf(host, sizeof(host), "[%s]:%u", ip, port);
-	} else {
-		char name[256];
-
-		for (i = 0; i < b[4]; i++) {
-			if (b[5 + i] <= ' ' || b[5 + i] >= 0x7f) {
-				pc_log(pc, "bad host name in request");
-				socks_refuse(pc, 1);
-				return;
-			}
-			name[i] = (char)b[5 + i];
-		}
-		name[i] = '\0';
-		if (strchr(name, ':'))
-			snprintf(host, sizeof(host), "[%s]:%u", name, port);
-		else
-			snprintf(host, sizeof(host), "%s:%u", name, port);
-	}
-	consume(pc, need);
+	consume(pc, r.used);
 	pc->socks_state = SK_DONE;
 	pc->tunnel = true;
-	snprintf(pc->what, sizeof(pc->what), "CONNECT %s", host);
-	pc_go(pc, host);
+	/* the target is printable ASCII and fits (socksmsg.h) */
+	_Static_assert(sizeof(pc->what) >= sizeof("CONNECT ") +
+						   SOCKS_HOSTPORT_MAX,
+		       "pconn.what holds a SOCKS5 target");
+	bbuf_init_fixed(&what, pc->what, sizeof(pc->what));
+	bbuf_printf(&what, "CONNECT %s", r.hostport);
+	if (!bbuf_ok(&what)) {
+		pc_abort(pc, "target too long");
+		return;
+	}
+	pc_go(pc, r.hostport);
 }
 
 void socks_on_request(struct pconn *pc)
