@@ -14,6 +14,13 @@
 void proxy_run_loopback_tests(void);
 
 /*
+ * proxy_run_socks_tests - the forbidden classes, the first TLS record of
+ * a tunnel, the fd limit and the tunnel stores' budget
+ * (proxy_cases_socks.c; needs pc_tmpdir).
+ */
+void proxy_run_socks_tests(void);
+
+/*
  * proxy_run_http_cases - the HTTP side's cases (proxy_cases_http.c): many
  * and long response fields, long targets, a long name through an upstream
  * (@echo: an echo server's port on loopback).

@@ -435,10 +435,12 @@ int main(int argc, char **argv)
 	       TEST_WANT_RELAY);
 #endif
 	snprintf(pc_tmpdir, sizeof(pc_tmpdir), "%s", tmpl);
-	if (argc >= 2 && !strcmp(argv[1], "--dns"))
+	if (argc >= 2 && !strcmp(argv[1], "--dns")) {
 		run_dns_tests();
-	else
+	} else {
 		proxy_run_loopback_tests();
+		proxy_run_socks_tests();
+	}
 	{
 		char cmd[300];
 
