@@ -56,7 +56,7 @@ static void say(const char *name, long rc)
 /* connect() with an AF_UNIX address of @len bytes, its tail chosen. */
 static void long_addr(unsigned len)
 {
-	unsigned char a[128];
+	unsigned char a[256];
 	char name[32];
 	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	unsigned i;
