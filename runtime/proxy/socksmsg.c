@@ -123,6 +123,8 @@ enum socks_res socks_request(const unsigned char *b, size_t n,
 	} else {
 		bool colon = false;
 
+		if (!b[4])
+			return refuse(r, 1, "empty host name in request");
 		for (i = 0; i < b[4]; i++) {
 			if (b[5 + i] <= ' ' || b[5 + i] >= 0x7f)
 				return refuse(r, 1, "bad host name in request");
