@@ -39,8 +39,10 @@ case " ${VBOX_TEST_CFLAGS:-} " in
 *-fsanitize=*) sanitized=1 ;;
 *) sanitized=0 ;;
 esac
-# The build tree as the compiler saw it: the compilation units of ours.
-builddir=$(cd "$top_builddir" && pwd -P)
+# The build tree as the compiler saw it (gcc records $PWD when it names
+# the working directory, else the physical path): our compilation units.
+builddir=$(cd "$top_builddir" && pwd)
+builddir_p=$(cd "$top_builddir" && pwd -P)
 
 # prop PROGRAM DESC CMD... - one property of PROGRAM: ok when CMD succeeds
 prop() {
@@ -135,7 +137,7 @@ check_one() {
 # check_units - the compile flags of our own compilation units in $f
 check_units() {
 	readelf --debug-dump=info --dwarf-depth=1 "$f" 2>/dev/null |
-		awk -v dir="$builddir" '
+		awk -v dir="$builddir" -v dir_p="$builddir_p" '
 		function val(s) {
 			sub(/^[^:]*: /, "", s)
 			if (s ~ /^\(indirect/)
@@ -143,7 +145,7 @@ check_units() {
 			return s
 		}
 		function flush() {
-			if (cu && comp == dir)
+			if (cu && (comp == dir || comp == dir_p))
 				print (prod == "" ? "-" : prod) "\t" nm
 			cu = 0; prod = ""; nm = ""; comp = ""
 		}

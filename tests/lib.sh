@@ -111,9 +111,46 @@ golden_compare() {
 	return 1
 }
 
+# bound_script - a bound on the whole script, for the launches it waits
+# for without a bound of their own: after VBOX_TEST_BOUND seconds
+# (default 1800) a watchdog kills everything the script started and the
+# script itself, so a launch that hangs fails the suite (exit status 137)
+# instead of hanging it.  The watchdog ends with the script and holds
+# none of its output.  require_launcher starts it.
+bound_script() {
+	_bs_self=$$
+	(
+		trap - EXIT HUP INT TERM
+		timeout -s KILL "${VBOX_TEST_BOUND:-1800}" \
+			tail --pid="$_bs_self" -s 0.2 -f /dev/null && exit 0
+		read -r _bs_me _bs_rest </proc/self/stat
+		cat /proc/[0-9]*/stat 2>/dev/null | awk -v root="$_bs_self" \
+			-v me="$_bs_me" '
+			{ pid = $1; sub(/^.*\) /, ""); pp[pid] = $2 }
+			END {
+				inside[root] = 1
+				for (more = 1; more;) {
+					more = 0
+					for (p in pp)
+						if (!(p in inside) && p != me &&
+						    (pp[p] in inside)) {
+							inside[p] = 1
+							more = 1
+						}
+				}
+				for (p in inside)
+					if (p != root)
+						print p
+			}' | xargs -r kill -KILL 2>/dev/null || :
+		kill -KILL "$_bs_self" 2>/dev/null || :
+		rm -rf "$workdir"
+	) </dev/null >/dev/null 2>&1 &
+}
+
 # require_launcher - skip the whole script, saying why, unless vboxc,
 # vbox-exec and a bubblewrap that can make user namespaces are there.
 # Sets BWRAP and exports VBOX_BWRAP, the bubblewrap vbox-exec then uses.
+# Starts bound_script.
 require_launcher() {
 	[ -x "$VBOXC" ] || skip_all "no vboxc binary at $VBOXC"
 	[ -x "$VBOX_EXEC" ] || skip_all "no vbox-exec binary at $VBOX_EXEC"
@@ -128,6 +165,7 @@ require_launcher() {
 	fi
 	VBOX_BWRAP=$BWRAP
 	export VBOX_BWRAP
+	bound_script
 }
 
 # as_user WHO CMD... - run CMD as root (WHO=root) or as uid/gid 65534
