@@ -159,6 +159,11 @@ static const struct dns_fixed dns_answers[] = {
 	{ "compat.x.test", "::10.1.2.3" },
 	{ "nat64.x.test", "64:ff9b::a01:203" },
 	{ "sixtofour.x.test", "2002:a01:203::1" },
+	{ "ietf.x.test", "192.0.0.8" },
+	{ "bench.x.test", "198.18.0.1" },
+	{ "resv.x.test", "240.0.0.1" },
+	{ "site.x.test", "fec0::1" },
+	{ "teredo.x.test", "2001::1" },
 	{ "mixed.x.test", "10.1.2.3" },
 	{ "mixed.x.test", PUB },
 	{ "rebind.x.test", PUB },
@@ -186,6 +191,11 @@ static void run_dns_tests(void)
 		{ "compat.x.test", "IPv4 embedded in IPv6" },
 		{ "nat64.x.test", "IPv4 embedded in IPv6" },
 		{ "sixtofour.x.test", "IPv4 embedded in IPv6" },
+		{ "ietf.x.test", "IETF protocol assignments (192.0.0.0/24)" },
+		{ "bench.x.test", "benchmarking (198.18.0.0/15, 2001:2::/48)" },
+		{ "resv.x.test", "reserved" },
+		{ "site.x.test", "site-local (fec0::/10)" },
+		{ "teredo.x.test", "IPv4 embedded in IPv6" },
 	};
 	struct host h;
 	char rules[512], head[4096], target[96], line[256];
