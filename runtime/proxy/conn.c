@@ -492,9 +492,16 @@ static void connected(struct pconn *pc)
 		return;
 	}
 	pc->hs = xmalloc(sizeof(*pc->hs));
-	upstream_start(pc->hs, up, pc->q.host, pc->q.port,
-		       up->kind == UP_SOCKS5 ?
-			       (struct sockaddr *)&pc->target_addr : NULL);
+	if (upstream_start(pc->hs, up, pc->q.host, pc->q.port,
+			   up->kind == UP_SOCKS5 ?
+				   (struct sockaddr *)&pc->target_addr :
+				   NULL) != 0) {
+		/* A target the handshake cannot carry: say so now rather
+		 * than at the handshake's timeout. */
+		fail(pc, FAIL_UPSTREAM, pc->hs->why ? pc->hs->why :
+				"the upstream handshake cannot be made");
+		return;
+	}
 	pc->state = PC_UPHS;
 	arm(pc, pc->px->limits.handshake_ms);
 	uphs_send(pc);

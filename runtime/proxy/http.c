@@ -86,6 +86,8 @@ static const char *reason(int status)
 		return "Request Header Fields Too Large";
 	case 502:
 		return "Bad Gateway";
+	case 503:
+		return "Service Unavailable";
 	case 504:
 		return "Gateway Timeout";
 	default:

@@ -256,10 +256,31 @@ int pconfig_recv_listener(int sock, uint16_t *port, int *fd)
 	n = recvmsg(sock, &mh, MSG_CMSG_CLOEXEC | MSG_DONTWAIT);
 	if (n <= 0)
 		return n == 0 ? 0 : -1;
-	cm = CMSG_FIRSTHDR(&mh);
-	if (cm && cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS &&
-	    cm->cmsg_len == CMSG_LEN(sizeof(int)))
-		memcpy(fd, CMSG_DATA(cm), sizeof(int));
+	/*
+	 * The kernel wrote these headers, so libc's walk is safe here (the
+	 * sandbox's own control data is walked by walls/cmsg_iter.h).  The
+	 * proxy parses what the sandbox sends: a message with more than the
+	 * one fd is refused, and every fd it carried is closed.
+	 */
+	for (cm = CMSG_FIRSTHDR(&mh); cm; cm = CMSG_NXTHDR(&mh, cm)) {
+		size_t i, nfd;
+		int got;
+
+		if (cm->cmsg_level != SOL_SOCKET ||
+		    cm->cmsg_type != SCM_RIGHTS || cm->cmsg_len < CMSG_LEN(0))
+			continue;
+		nfd = (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+		for (i = 0; i < nfd; i++) {
+			memcpy(&got, CMSG_DATA(cm) + i * sizeof(int),
+			       sizeof(int));
+			if (*fd < 0 && nfd == 1) {
+				*fd = got;
+			} else {
+				close(got);
+				n = -1;	/* refused below */
+			}
+		}
+	}
 	if (n != 3 || msg[0] != 'L' || *fd < 0 ||
 	    (mh.msg_flags & (MSG_TRUNC | MSG_CTRUNC))) {
 		if (*fd >= 0)
