@@ -25,7 +25,8 @@ ln -s rw "$T/link"
 chmod 755 "$T"
 chmod 1777 "$T/rw" "$T/elsewhere"
 walls="--ro-bind / / --dev /dev --proc /proc --bind $T/rw $T/rw"
-abi=$("$BLOB" $walls -- true 2>&1 >/dev/null | sed -n 's/^landlock //p')
+abi=$(timeout 60 "$BLOB" $walls -- true 2>&1 >/dev/null |
+	sed -n 's/^landlock //p')
 [ "${abi:-0}" -ge 6 ] ||
 	skip_all "landlock ABI ${abi:-0} < 6: the helper cannot run without a socket supervisor"
 
@@ -35,7 +36,7 @@ attempt() {
 	_who=$1 _label=$2 _pin=$3
 	shift 3
 	rc=0
-	as_user "$_who" "$BLOB" $walls --pin "$_pin" -- "$BWRAP" \
+	as_user "$_who" timeout 60 "$BLOB" $walls --pin "$_pin" -- "$BWRAP" \
 		--unshare-user --unshare-pid --cap-drop ALL --ro-bind / / \
 		--dev /dev --proc /proc "$@" -- "$INIT" --channel=3 -- \
 		sh -c 'echo ran' >"$workdir/out" 2>"$workdir/err" || rc=$?

@@ -21,7 +21,8 @@ mkdir -p "$T/rw" "$T/outside"
 chmod 755 "$T"
 chmod 1777 "$T/rw" "$T/outside"
 real="--ro-bind / / --dev /dev --proc /proc --bind $T/rw $T/rw"
-abi=$("$BLOB" $real -- true 2>&1 >/dev/null | sed -n 's/^landlock //p')
+abi=$(timeout 60 "$BLOB" $real -- true 2>&1 >/dev/null |
+	sed -n 's/^landlock //p')
 [ "${abi:-0}" -gt 0 ] || skip_all "this kernel has no Landlock"
 [ "$abi" -ge 6 ] || skip_all "landlock ABI $abi < 6: the helper cannot run without a socket supervisor"
 lease=$(cat /proc/sys/fs/lease-break-time)
@@ -31,7 +32,7 @@ run_as() { # WHO RUNAS...
 	shift
 	rm -f "$T/outside/x" "$T/rw/x"
 	# The mounts allow everything: the whole machine writable.
-	"$@" "$BLOB" $real -- "$BWRAP" --unshare-user --unshare-pid \
+	"$@" timeout 60 "$BLOB" $real -- "$BWRAP" --unshare-user --unshare-pid \
 		--cap-drop ALL --bind / / --dev /dev --proc /proc -- \
 		"$INIT" --channel=3 -- sh -c '
 		echo in >"$1/rw/x" && echo "inside ok"
@@ -58,8 +59,8 @@ run_as() { # WHO RUNAS...
 
 # Control: the same hand-built list without the walls lets the write
 # through, so the checks below can fail.
-"$BWRAP" --unshare-user --unshare-pid --cap-drop ALL --bind / / --dev /dev \
-	--proc /proc -- "$INIT" -- sh -c \
+timeout 60 "$BWRAP" --unshare-user --unshare-pid --cap-drop ALL --bind / / \
+	--dev /dev --proc /proc -- "$INIT" -- sh -c \
 	'echo out >"$1/outside/x" && echo "outside WRITTEN"' sh "$T" \
 	>"$workdir/out" 2>&1 || :
 check "control: without the walls the hand-built list allows the write" \

@@ -10,8 +10,8 @@
  * "--proc DEST"; "--pin PATH" pins PATH as vbox-exec pins a granted
  * path (its device and inode now, checked by the init on the mount
  * point PATH).  The walls are prepared as under "@default net open"
- * (no socket supervisor when Landlock scopes abstract sockets; the
- * helper refuses to run otherwise), sent in CH_SETUP on a socket pair
+ * (without the socket supervisor the launcher would run: see
+ * reports()), sent in CH_SETUP on a socket pair
  * whose init end is fd 3 of PROGRAM (pass vbox-init --channel=3), and
  * PROGRAM is exec'd.  Prints "landlock ABI" on stderr first.
  *
@@ -33,6 +33,42 @@
 #include "linux_artifact.h"
 #include "pin.h"
 #include "walls/walls.h"
+
+/*
+ * With a socket filter (w.notify) the command's process reports the
+ * filter's listener and waits until vbox-exec says it took it.  No
+ * supervisor runs here: a child of ours reads the reports on @sock and
+ * answers "taken" without taking it, so the init closes the listener and
+ * a supervised call fails (ENOSYS) instead of waiting.  The commands
+ * these tests run make none.  @init_end is the init's end of the pair.
+ * Returns 0 in the caller (which keeps no end of @sock), -1 when it
+ * cannot fork.
+ */
+static int reports(int sock, int init_end)
+{
+	struct ch_msg *m;
+	pid_t pid;
+
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid > 0) {
+		close(sock);
+		return 0;
+	}
+	/* Only the init holds its end: its exit ends the loop below. */
+	close(init_end);
+	m = xmalloc(sizeof(*m));
+	while (ch_recv(sock, m, 0) > 0) {
+		ch_close_fds(m);
+		if (ch_type_of(m) != CH_STARTED)
+			continue;
+		ch_init(m, CH_LISTENER_TAKEN);
+		if (ch_send_plain(sock, m) < 0)
+			break;
+	}
+	_exit(0);
+}
 
 int main(int argc, char **argv)
 {
@@ -85,11 +121,6 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	fprintf(stderr, "landlock %d\n", w.landlock_abi);
-	if (w.notify) {
-		fprintf(stderr, "walls_blob: this kernel needs a socket "
-			"supervisor, which this helper does not run\n");
-		return 3;
-	}
 	m = xmalloc(sizeof(*m));
 	ch_init(m, CH_SETUP);
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET, 0, sv) < 0 ||
@@ -97,7 +128,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "walls_blob: %s\n", strerror(errno));
 		return 1;
 	}
-	/* The init's end is fd 3; ours stays open (reports queue in it). */
+	if (w.notify && reports(sv[0], sv[1]) < 0) {
+		fprintf(stderr, "walls_blob: fork: %s\n", strerror(errno));
+		return 1;
+	}
+	/* The init's end is fd 3. */
 	if (sv[1] != 3 && (dup2(sv[1], 3) < 0 || close(sv[1]) < 0))
 		return 1;
 	execvp(argv[i + 1], argv + i + 1);
