@@ -29,11 +29,6 @@
 #define PR_CAP_AMBIENT_IS_SET 1
 #define PR_CAP_AMBIENT_CLEAR_ALL 4
 #endif
-#ifndef SYS_landlock_create_ruleset
-#define SYS_landlock_create_ruleset 444
-#define SYS_landlock_add_rule 445
-#define SYS_landlock_restrict_self 446
-#endif
 
 /* ---- credentials ---------------------------------------------------- */
 
@@ -331,31 +326,6 @@ char *proxy_who_name(const struct proxy_creds *pc)
 
 /* ---- Landlock ------------------------------------------------------- */
 
-#define LL_CREATE_RULESET_VERSION (1U << 0)
-#define LL_RULE_PATH_BENEATH 1
-
-#define LL_FS_READ_FILE (1ULL << 2)
-#define LL_FS_V1 ((1ULL << 13) - 1)	/* EXECUTE ... MAKE_SYM */
-#define LL_FS_REFER (1ULL << 13)	/* ABI 2 */
-#define LL_FS_TRUNCATE (1ULL << 14)	/* ABI 3 */
-#define LL_FS_IOCTL_DEV (1ULL << 15)	/* ABI 5 */
-#define LL_NET_BIND_TCP (1ULL << 0)	/* ABI 4 */
-#define LL_SCOPE_ABSTRACT_UNIX_SOCKET (1ULL << 0)	/* ABI 6 */
-#define LL_SCOPE_SIGNAL (1ULL << 1)			/* ABI 6 */
-/* Highest ABI whose layout this file knows. */
-#define LL_ABI_KNOWN 7
-
-struct ll_ruleset_attr {
-	uint64_t handled_access_fs;
-	uint64_t handled_access_net;
-	uint64_t scoped;
-};
-
-struct ll_path_beneath_attr {
-	uint64_t allowed_access;
-	int32_t parent_fd;
-} __attribute__((packed));
-
 /*
  * What it reads once it serves: c-ares opens /etc/hosts for each name it
  * looks up (strace of a launch that resolves names: nothing else); the
@@ -368,77 +338,6 @@ static const char *const resolver_files[] = {
 	"/etc/hosts", "/etc/resolv.conf", "/etc/nsswitch.conf",
 	"/etc/host.conf", "/etc/gai.conf",
 };
-
-/*
- * Every file access the ABI knows is handled: only the resolver's files
- * are read, nothing is written, executed or listed; binding a TCP port
- * is handled with no port allowed (ABI 4); abstract unix sockets and
- * signals are scoped (ABI 6).  The ABI used, 0 without Landlock, or -1
- * with errno and *@what.
- */
-static int restrict_files(const char **what)
-{
-	struct ll_ruleset_attr attr;
-	struct ll_path_beneath_attr pb;
-	size_t attr_size, i;
-	int abi, rs, fd, saved;
-
-	abi = landlock_abi();
-	if (abi <= 0)
-		return 0;
-	memset(&attr, 0, sizeof(attr));
-	attr.handled_access_fs = LL_FS_V1;
-	if (abi >= 2)
-		attr.handled_access_fs |= LL_FS_REFER;
-	if (abi >= 3)
-		attr.handled_access_fs |= LL_FS_TRUNCATE;
-	if (abi >= 5)
-		attr.handled_access_fs |= LL_FS_IOCTL_DEV;
-	attr_size = offsetof(struct ll_ruleset_attr, handled_access_net);
-	if (abi >= 4) {
-		attr.handled_access_net = LL_NET_BIND_TCP;
-		attr_size = offsetof(struct ll_ruleset_attr, scoped);
-	}
-	if (abi >= 6) {
-		attr.scoped = LL_SCOPE_ABSTRACT_UNIX_SOCKET | LL_SCOPE_SIGNAL;
-		attr_size = sizeof(attr);
-	}
-	*what = "landlock_create_ruleset";
-	rs = (int)syscall(SYS_landlock_create_ruleset, &attr, attr_size, 0U);
-	if (rs < 0)
-		return -1;
-	for (i = 0; i < array_size(resolver_files); i++) {
-		fd = open(resolver_files[i], O_PATH | O_CLOEXEC);
-		if (fd < 0) {
-			if (errno == ENOENT || errno == ENOTDIR ||
-			    errno == EACCES || errno == ELOOP)
-				continue;
-			*what = resolver_files[i];
-			goto fail;
-		}
-		pb.allowed_access = LL_FS_READ_FILE;
-		pb.parent_fd = fd;
-		if (syscall(SYS_landlock_add_rule, rs, LL_RULE_PATH_BENEATH,
-			    &pb, 0U) < 0) {
-			saved = errno;
-			close(fd);
-			errno = saved;
-			*what = "landlock_add_rule";
-			goto fail;
-		}
-		close(fd);
-	}
-	*what = "landlock_restrict_self";
-	if (syscall(SYS_landlock_restrict_self, rs, 0U) < 0)
-		goto fail;
-	close(rs);
-	return abi > LL_ABI_KNOWN ? LL_ABI_KNOWN : abi;
-fail:
-	saved = errno;
-	close(rs);
-	errno = saved;
-	return -1;
-}
 
 /* ---- the second step ------------------------------------------------ */
 
@@ -456,7 +355,11 @@ int proxy_confine(char **err)
 				 strerror(errno));
 		return -1;
 	}
-	abi = restrict_files(&what);
+	/* Only the resolver's files are read; nothing is written,
+	 * executed or listed, no TCP port bound (landlock.h). */
+	abi = landlock_restrict_read_only(resolver_files,
+					  (unsigned)array_size(resolver_files),
+					  &what);
 	if (abi < 0) {
 		*err = xasprintf("landlock: %s: %s", what, strerror(errno));
 		return -1;

@@ -101,67 +101,134 @@ static uint64_t write_rights(int abi)
 	return r;
 }
 
-int landlock_restrict(const char *const *paths, unsigned n, const char **what)
+#define LL_FS_READ_ONLY_V1 (LL_FS_EXECUTE | LL_FS_READ_FILE | LL_FS_READ_DIR)
+#define LL_NET_BIND_TCP (1ULL << 0)	/* ABI 4 */
+
+/*
+ * A ruleset handling @fs (masked to what @abi knows), binding TCP ports
+ * too when @net_bind (ABI 4), and scoping abstract unix sockets and
+ * signals (ABI 6): its fd, or -1 with errno.
+ */
+static int ruleset_create(int abi, uint64_t fs, bool net_bind)
 {
 	struct ll_ruleset_attr attr;
-	struct ll_path_beneath_attr pb;
 	size_t attr_size;
-	unsigned i;
-	int abi, rs, fd, saved;
 
-	abi = landlock_abi();
-	if (abi <= 0)
-		return 0;
 	memset(&attr, 0, sizeof(attr));
-	attr.handled_access_fs = write_rights(abi);
+	attr.handled_access_fs = fs;
 	attr_size = offsetof(struct ll_ruleset_attr, handled_access_net);
+	if (net_bind && abi >= 4) {
+		attr.handled_access_net = LL_NET_BIND_TCP;
+		attr_size = offsetof(struct ll_ruleset_attr, scoped);
+	}
 	if (abi >= 6) {
 		attr.scoped = LL_SCOPE_ABSTRACT_UNIX_SOCKET | LL_SCOPE_SIGNAL;
 		attr_size = sizeof(attr);
 	}
-	*what = "landlock_create_ruleset";
-	rs = (int)syscall(SYS_landlock_create_ruleset, &attr, attr_size, 0U);
-	if (rs < 0)
-		return -1;
+	return (int)syscall(SYS_landlock_create_ruleset, &attr, attr_size, 0U);
+}
+
+/*
+ * Allow @rights beneath each of @paths[0..@n) in @rs; for a path that is
+ * a file (not a directory) only the rights of @file_rights that a file
+ * takes.  A path that does not exist (or cannot be reached) is skipped:
+ * nothing can be done there.  0, or -1 with errno and *@what.
+ */
+static int add_paths(int rs, const char *const *paths, unsigned n,
+		     uint64_t rights, uint64_t file_rights, const char **what)
+{
+	struct ll_path_beneath_attr pb;
+	unsigned i;
+	int fd, rc, saved;
+
 	for (i = 0; i < n; i++) {
 		fd = open(paths[i], O_PATH | O_CLOEXEC);
 		if (fd < 0) {
 			if (errno == ENOENT || errno == ENOTDIR ||
-			    errno == EACCES)
+			    errno == EACCES || errno == ELOOP)
 				continue;
-			*what = "open of a writable path";
-			goto fail;
+			*what = "open of a path for a rule";
+			return -1;
 		}
-		pb.allowed_access = attr.handled_access_fs;
+		pb.allowed_access = rights;
 		pb.parent_fd = fd;
-		if (syscall(SYS_landlock_add_rule, rs, LL_RULE_PATH_BENEATH,
-			    &pb, 0U) < 0) {
+		rc = (int)syscall(SYS_landlock_add_rule, rs,
+				  LL_RULE_PATH_BENEATH, &pb, 0U);
+		if (rc < 0 && errno == EINVAL) {
 			/* A file (not a directory) takes only file rights. */
-			if (errno == EINVAL) {
-				pb.allowed_access &= LL_FS_WRITE_FILE |
-						     LL_FS_TRUNCATE |
-						     LL_FS_IOCTL_DEV;
-				if (syscall(SYS_landlock_add_rule, rs,
-					    LL_RULE_PATH_BENEATH, &pb, 0U) == 0)
-					goto added;
-			}
-			saved = errno;
-			close(fd);
+			pb.allowed_access &= file_rights;
+			rc = (int)syscall(SYS_landlock_add_rule, rs,
+					  LL_RULE_PATH_BENEATH, &pb, 0U);
+		}
+		saved = errno;
+		close(fd);
+		if (rc < 0) {
 			errno = saved;
 			*what = "landlock_add_rule";
-			goto fail;
+			return -1;
 		}
-added:
-		close(fd);
 	}
+	return 0;
+}
+
+/* Enforce @rs on the calling thread and close it: the ABI, or -1. */
+static int ruleset_enforce(int rs, int abi, const char **what)
+{
+	int saved;
+
 	*what = "landlock_restrict_self";
-	if (syscall(SYS_landlock_restrict_self, rs, 0U) < 0)
-		goto fail;
+	if (syscall(SYS_landlock_restrict_self, rs, 0U) < 0) {
+		saved = errno;
+		close(rs);
+		errno = saved;
+		return -1;
+	}
 	close(rs);
 	return abi > LL_ABI_KNOWN ? LL_ABI_KNOWN : abi;
-fail:
-	saved = errno;
-	close(rs);
-	errno = saved;
-	return -1;
+}
+
+int landlock_restrict(const char *const *paths, unsigned n, const char **what)
+{
+	uint64_t rights;
+	int abi, rs, saved;
+
+	abi = landlock_abi();
+	if (abi <= 0)
+		return 0;
+	rights = write_rights(abi);
+	*what = "landlock_create_ruleset";
+	rs = ruleset_create(abi, rights, false);
+	if (rs < 0)
+		return -1;
+	if (add_paths(rs, paths, n, rights,
+		      LL_FS_WRITE_FILE | LL_FS_TRUNCATE | LL_FS_IOCTL_DEV,
+		      what) < 0) {
+		saved = errno;
+		close(rs);
+		errno = saved;
+		return -1;
+	}
+	return ruleset_enforce(rs, abi, what);
+}
+
+int landlock_restrict_read_only(const char *const *files, unsigned n,
+				const char **what)
+{
+	int abi, rs, saved;
+
+	abi = landlock_abi();
+	if (abi <= 0)
+		return 0;
+	*what = "landlock_create_ruleset";
+	rs = ruleset_create(abi, write_rights(abi) | LL_FS_READ_ONLY_V1, true);
+	if (rs < 0)
+		return -1;
+	if (add_paths(rs, files, n, LL_FS_READ_FILE, LL_FS_READ_FILE,
+		      what) < 0) {
+		saved = errno;
+		close(rs);
+		errno = saved;
+		return -1;
+	}
+	return ruleset_enforce(rs, abi, what);
 }

@@ -24,4 +24,16 @@ int landlock_abi(void);
  */
 int landlock_restrict(const char *const *paths, unsigned n, const char **what);
 
+/*
+ * Restrict the calling thread to reading the files @files[0..@n) (a
+ * missing one is skipped): every file access the ABI knows is handled,
+ * nothing else is read, listed, written or executed; binding a TCP port
+ * is handled with none allowed (ABI 4); abstract unix sockets and
+ * signals are scoped (ABI 6).  A rule holds the file (its inode, links
+ * followed), not its name.  Returns as landlock_restrict().  vbox-proxy
+ * confines itself with it (runtime/proxy/confine.c).
+ */
+int landlock_restrict_read_only(const char *const *files, unsigned n,
+				const char **what);
+
 #endif /* VBOX_WALLS_LANDLOCK_H */
