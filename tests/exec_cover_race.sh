@@ -107,12 +107,5 @@ round() { # WHO RUNAS...
 		-a -f "$T/pub/file" -a -L "$T/vault/fslot"
 }
 
-for u in $users; do
-	case $u in
-	root) round "uid 0" env ;;
-	nobody) round "uid 65534" setpriv --reuid=65534 --regid=65534 \
-		--clear-groups ;;
-	*) round "uid $u" env ;;
-	esac
-done
+each_user round
 done_testing

@@ -95,12 +95,8 @@ PYEOF
 	"$p108" &
 servers=$!
 trap 'kill $servers 2>/dev/null; rm -rf "$workdir"' EXIT
-i=0
-while [ ! -e "$workdir/servers.log.ready" ] && [ $i -lt 200 ]; do
-	sleep 0.05
-	i=$((i + 1))
-done
-[ -e "$workdir/servers.log.ready" ] || skip_all "the host's servers did not start"
+wait_for "$workdir/servers.log.ready" ||
+	skip_all "the host's servers did not start"
 
 # expect OUT NAME WANT WHO - the child printed "NAME WANT"
 expect() {
@@ -176,11 +172,7 @@ for who in $users; do
 	as_user "$who" timeout 120 "$VBOX_EXEC" "$workdir/open.plan" -- \
 		"$T/sup_attack" open "$T/rw" "$tag" >"$out" 2>"$out.err" &
 	launch=$!
-	i=0
-	while [ ! -e "$T/rw/ready" ] && [ $i -lt 400 ]; do
-		sleep 0.05
-		i=$((i + 1))
-	done
+	wait_for "$T/rw/ready" 400 || :
 	is "$(host_connect "@/tmp/.X11-unix/X0-$tag")" ECONNREFUSED \
 		"$who: host side: the abstract name the child tried to bind is not there"
 	is "$(host_connect "$T/rw/bound.sock")" "ok hello" \

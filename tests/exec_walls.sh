@@ -37,12 +37,8 @@ chmod 644 "$T/probe.py"
 	"s:$T/ro/s" "d:$T/ro/d" "s:$T/rw/daemon.sock" "a:vbox-walls-$tag" &
 daemon=$!
 trap 'kill $daemon 2>/dev/null; rm -rf "$workdir"' EXIT
-i=0
-while [ ! -e "$workdir/daemon.log.ready" ] && [ $i -lt 100 ]; do
-	sleep 0.05
-	i=$((i + 1))
-done
-[ -e "$workdir/daemon.log.ready" ] || skip_all "the host daemon did not start"
+wait_for "$workdir/daemon.log.ready" 100 ||
+	skip_all "the host daemon did not start"
 : >"$workdir/daemon.log"
 chmod 666 "$workdir/daemon.log"
 

@@ -179,6 +179,31 @@ as_user() {
 	fi
 }
 
+# wait_for FILE [TRIES] - wait until FILE exists, TRIES times 50 ms at
+# most (default 200: 10 s); false when it never appeared.
+wait_for() {
+	_i=0
+	while [ ! -e "$1" ] && [ "$_i" -lt "${2:-200}" ]; do
+		sleep 0.05
+		_i=$((_i + 1))
+	done
+	[ -e "$1" ]
+}
+
+# each_user FUNC - FUNC "uid N" RUNAS... for each of $users (set_users):
+# RUNAS is the command prefix that runs as that user ("env" for the
+# running one).
+each_user() {
+	for _u in $users; do
+		case $_u in
+		root) "$1" "uid 0" env ;;
+		nobody) "$1" "uid 65534" setpriv --reuid=65534 --regid=65534 \
+			--clear-groups ;;
+		*) "$1" "uid $_u" env ;;
+		esac
+	done
+}
+
 # set_users - $users: "root nobody" when the suite runs as root and has
 # setpriv (the launcher tests run as both), else the running uid.
 set_users() {
