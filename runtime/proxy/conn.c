@@ -1,14 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * conn.c - the proxy's listeners and the life of a client connection:
- * accept, deadlines, judging, resolution, dialling, the upstream
- * handshake, and closing (proxy.h, pconn.h).
+ * conn.c - the life of a client connection, from the listener that
+ * accepted it (listen.c) to its end: deadlines, judging, resolution,
+ * dialling, the upstream handshake, and closing (proxy.h, pconn.h).
  */
 #include <vbox.h>
 
 #include <arpa/inet.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <stdarg.h>
@@ -33,24 +32,6 @@
 /* A reply's text (403 body, SOCKS5 log) at most. */
 #define PC_TEXT_MAX 8192
 
-/* While the listeners are set aside: one line about it per minute. */
-#define ACCEPT_LOG_EVERY_MS 60000.0
-
-/**
- * struct plisten - one listening socket
- * @w: its watch
- * @px: the proxy
- * @proto: what it speaks
- * @port: PROXY_FORWARD: the host loopback port
- * @next: the proxy's list
- */
-struct plisten {
-	struct loop_watch w;
-	struct proxy *px;
-	enum proxy_proto proto;
-	uint16_t port;
-	struct plisten *next;
-};
 
 static const char *proto_name(enum proxy_proto p)
 {
@@ -78,8 +59,7 @@ void pc_log(struct pconn *pc, const char *fmt, ...)
 	bbuf_free(&b);
 }
 
-/* px_log - a line about the proxy itself */
-static __printf(2, 3) void px_log(struct proxy *px, const char *fmt, ...)
+void px_log(struct proxy *px, const char *fmt, ...)
 {
 	struct bbuf b;
 	va_list ap;
@@ -95,8 +75,6 @@ static __printf(2, 3) void px_log(struct proxy *px, const char *fmt, ...)
 		px->log(px->log_ctx, b.s);
 	bbuf_free(&b);
 }
-
-static void accept_resume(struct proxy *px);
 
 void pc_touch(struct pconn *pc)
 {
@@ -147,7 +125,7 @@ void pc_free(struct pconn *pc)
 	free(pc);
 	/* its fds are free: a listener set aside for want of them is
 	 * watched again */
-	accept_resume(px);
+	proxy_accept_resume(px);
 }
 
 static void reset_fd(int fd)
@@ -917,265 +895,49 @@ static void on_timer(struct loop *lp, struct loop_timer *t)
 	}
 }
 
-/* ---- the listeners, and the fd limit --------------------------------- */
+/* ---- a new connection ------------------------------------------------ */
 
-/*
- * accept_pause - accept() found no fd (or memory) for a new connection:
- * stop watching the listeners, whose pending connections would wake the
- * loop at once and for ever, until a connection closes (pc_free()) or
- * the retry timer (on_accept_timer()) finds room.  The connections wait
- * in the listen backlog meanwhile.
- */
-static void accept_pause(struct proxy *px, int err)
+void pc_accepted(struct proxy *px, int fd, enum proxy_proto proto,
+		 uint16_t port)
 {
-	double now = loop_now_ms();
-	struct plisten *l;
-
-	px->stats.accept_fails++;
-	for (l = px->listeners; l; l = l->next)
-		loop_watch_remove(px->lp, &l->w);
-	if (!loop_timer_armed(&px->accept_tm))
-		loop_timer_arm(px->lp, &px->accept_tm,
-			       now + PROXY_ACCEPT_RETRY_MS);
-	if (px->accept_paused)
-		return;
-	px->accept_paused = true;
-	px->stats.accept_pauses++;
-	if (!px->stats.accept_logged_ms ||
-	    now - px->stats.accept_logged_ms >= ACCEPT_LOG_EVERY_MS) {
-		px_log(px, "cannot accept a connection: %s; new connections "
-			   "wait until one closes (paused %llu times so far, "
-			   "logged at most once a minute)",
-		       strerror(err),
-		       (unsigned long long)px->stats.accept_pauses);
-		px->stats.accept_logged_ms = now;
-	}
-}
-
-static void accept_resume(struct proxy *px)
-{
-	struct plisten *l;
-
-	if (!px->accept_paused)
-		return;
-	px->accept_paused = false;
-	loop_timer_cancel(px->lp, &px->accept_tm);
-	for (l = px->listeners; l; l = l->next) {
-		if (l->w.active)
-			continue;
-		if (loop_watch_add(px->lp, &l->w, LOOP_IN) != 0) {
-			/* the loop itself is short of memory: later */
-			px->accept_paused = true;
-			loop_timer_arm(px->lp, &px->accept_tm,
-				       loop_now_ms() + PROXY_ACCEPT_RETRY_MS);
-		}
-	}
-}
-
-/*
- * accept_some - accept up to 64 pending connections of @l.  Returns 0,
- * or -1 when accept() found no fd or memory (the listeners are set aside
- * then).
- */
-static int accept_some(struct plisten *l)
-{
-	struct proxy *px = l->px;
-	struct loop *lp = px->lp;
 	struct pconn *pc;
-	int fd, k;
 
-	for (k = 0; k < 64; k++) {
-		px->stats.accepts++;
-		fd = compat_accept(l->w.fd);
-		if (fd < 0) {
-			if (errno == EMFILE || errno == ENFILE ||
-			    errno == ENOBUFS || errno == ENOMEM) {
-				accept_pause(px, errno);
-				return -1;
-			}
-			if (errno == EAGAIN || errno == EWOULDBLOCK)
-				return 0;
-			/* the pending connection failed (ECONNABORTED,
-			 * a network error): the next one */
-			continue;
-		}
-		if (px->nconns >= px->limits.max_conns) {
-			close(fd);
-			continue;
-		}
-		pc = xcalloc(1, sizeof(*pc));
-		pc->px = px;
-		pc->proto = l->proto;
-		pc->cfd = fd;
-		pc->ufd = -1;
-		pc->c2u.pipe[0] = pc->c2u.pipe[1] = -1;
-		pc->u2c.pipe[0] = pc->u2c.pipe[1] = -1;
-		pc->in = xmalloc(PC_IN_CAP);
-		loop_watch_init(&pc->cw, fd, on_client, pc);
-		loop_timer_init(&pc->tm, on_timer, pc);
-		pc->next = px->conns;
-		if (px->conns)
-			px->conns->prev = pc;
-		px->conns = pc;
-		px->nconns++;
-		if (loop_watch_add(lp, &pc->cw, LOOP_IN) != 0) {
-			loop_watch_init(&pc->cw, -1, NULL, NULL);
-			close(fd);
-			pc->cfd = -1;
-			pc_free(pc);
-			continue;
-		}
-		pc->state = PC_READ_REQ;
-		arm(pc, px->limits.handshake_ms);
-		if (l->proto == PROXY_FORWARD) {
-			char hp[sizeof("localhost:65535")];
-			struct bbuf b;
-
-			pc->tunnel = true;
-			bbuf_init_fixed(&b, hp, sizeof(hp));
-			bbuf_printf(&b, "localhost:%u", l->port);
-			memcpy(pc->what, "forward ", 8);
-			memcpy(pc->what + 8, hp, b.len + 1);
-			/* no client bytes are read until the tunnel is up */
-			pc->state = PC_RESOLVE;
-			pc_events(pc);
-			pc_go(pc, hp);
-		}
-	}
-	return 0;
-}
-
-static void on_accept(struct loop *lp, struct loop_watch *w, uint32_t events)
-{
-	(void)lp;
-	(void)events;
-	(void)accept_some(w->ctx);
-}
-
-/*
- * on_accept_timer - while set aside, try each listener from here (a
- * failure keeps them aside and re-arms the timer); when all accepted
- * what they had, watch them again.
- */
-static void on_accept_timer(struct loop *lp, struct loop_timer *t)
-{
-	struct proxy *px = t->ctx;
-	struct plisten *l;
-
-	(void)lp;
-	px->stats.accept_retries++;
-	for (l = px->listeners; l; l = l->next)
-		if (accept_some(l) < 0)
-			return;
-	accept_resume(px);
-}
-
-int proxy_init(struct proxy *px, struct loop *lp, struct judge *j,
-	       const char *upstream, char **err)
-{
-	int rc;
-
-	memset(px, 0, sizeof(*px));
-	px->lp = lp;
-	px->judge = j;
-	px->limits.handshake_ms = 30e3;
-	px->limits.connect_ms = 15e3;
-	px->limits.idle_ms = 3600e3;
-	px->limits.max_conns = 4096;
-	px->relay_mem_max = PROXY_RELAY_MEM;
-#ifdef VBOX_RELAY_SPLICE
-	px->relay_max = 1u << 20;
-#else
-	px->relay_max = 256u << 10;
-#endif
-	loop_timer_init(&px->accept_tm, on_accept_timer, px);
-	rc = proxy_token_make(px->token[PROXY_HTTP]);
-	if (!rc)
-		rc = proxy_token_make(px->token[PROXY_SOCKS5]);
-	if (rc) {
-		*err = xasprintf("random bytes for the tokens: %s",
-				 strerror(-rc));
-		return -1;
-	}
-	rc = judge_read_host_addrs(j);
-	if (rc) {
-		*err = xasprintf("getifaddrs: %s", strerror(-rc));
-		return -1;
-	}
-	if (upstream && upstream[0] &&
-	    upstream_parse(upstream, &px->up, err) != 0)
-		return -1;
-	if (dns_init(&px->dns, lp, err) != 0) {
-		upstream_free(px->up);
-		px->up = NULL;
-		return -1;
-	}
-	return 0;
-}
-
-void proxy_set_tokens(struct proxy *px, const char *http, const char *socks)
-{
-	if (strlen(http) != PROXY_TOKEN_LEN || strlen(socks) != PROXY_TOKEN_LEN)
-		BUG("proxy_set_tokens: a token is not %d characters",
-		    PROXY_TOKEN_LEN);
-	memcpy(px->token[PROXY_HTTP], http, PROXY_TOKEN_LEN + 1);
-	memcpy(px->token[PROXY_SOCKS5], socks, PROXY_TOKEN_LEN + 1);
-}
-
-static int add_listener(struct proxy *px, int fd, enum proxy_proto proto,
-			uint16_t port)
-{
-	struct plisten *l;
-	int rc;
-
-	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) != 0 ||
-	    fcntl(fd, F_SETFD, FD_CLOEXEC) != 0) {
-		rc = -errno;
+	pc = xcalloc(1, sizeof(*pc));
+	pc->px = px;
+	pc->proto = proto;
+	pc->cfd = fd;
+	pc->ufd = -1;
+	pc->c2u.pipe[0] = pc->c2u.pipe[1] = -1;
+	pc->u2c.pipe[0] = pc->u2c.pipe[1] = -1;
+	pc->in = xmalloc(PC_IN_CAP);
+	loop_watch_init(&pc->cw, fd, on_client, pc);
+	loop_timer_init(&pc->tm, on_timer, pc);
+	pc->next = px->conns;
+	if (px->conns)
+		px->conns->prev = pc;
+	px->conns = pc;
+	px->nconns++;
+	if (loop_watch_add(px->lp, &pc->cw, LOOP_IN) != 0) {
+		loop_watch_init(&pc->cw, -1, NULL, NULL);
 		close(fd);
-		return rc;
+		pc->cfd = -1;
+		pc_free(pc);
+		return;
 	}
-	l = xcalloc(1, sizeof(*l));
-	l->px = px;
-	l->proto = proto;
-	l->port = port;
-	loop_watch_init(&l->w, fd, on_accept, l);
-	rc = loop_watch_add(px->lp, &l->w, LOOP_IN);
-	if (rc) {
-		close(fd);
-		free(l);
-		return rc;
+	pc->state = PC_READ_REQ;
+	arm(pc, px->limits.handshake_ms);
+	if (proto == PROXY_FORWARD) {
+		char hp[sizeof("localhost:65535")];
+		struct bbuf b;
+
+		pc->tunnel = true;
+		bbuf_init_fixed(&b, hp, sizeof(hp));
+		bbuf_printf(&b, "localhost:%u", port);
+		memcpy(pc->what, "forward ", 8);
+		memcpy(pc->what + 8, hp, b.len + 1);
+		/* no client bytes are read until the tunnel is up */
+		pc->state = PC_RESOLVE;
+		pc_events(pc);
+		pc_go(pc, hp);
 	}
-	l->next = px->listeners;
-	px->listeners = l;
-	return 0;
-}
-
-int proxy_listen(struct proxy *px, int fd, enum proxy_proto proto)
-{
-	return add_listener(px, fd, proto, 0);
-}
-
-int proxy_listen_forward(struct proxy *px, int fd, uint16_t port)
-{
-	return add_listener(px, fd, PROXY_FORWARD, port);
-}
-
-void proxy_release(struct proxy *px)
-{
-	struct plisten *l, *next;
-
-	loop_timer_cancel(px->lp, &px->accept_tm);
-	px->accept_paused = false;
-	while (px->conns)
-		pc_free(px->conns);
-	for (l = px->listeners; l; l = next) {
-		next = l->next;
-		loop_watch_remove(px->lp, &l->w);
-		close(l->w.fd);
-		free(l);
-	}
-	px->listeners = NULL;
-	dns_release(&px->dns);
-	upstream_free(px->up);
-	px->up = NULL;
 }

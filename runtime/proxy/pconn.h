@@ -151,6 +151,12 @@ struct pconn {
 
 /* conn.c */
 __printf(2, 3) void pc_log(struct pconn *pc, const char *fmt, ...);
+/* px_log - a --log line about the proxy itself */
+__printf(2, 3) void px_log(struct proxy *px, const char *fmt, ...);
+/* pc_accepted - a new client connection @fd on a listener of @proto
+ * (@port: a forward's host port); owns @fd from here */
+void pc_accepted(struct proxy *px, int fd, enum proxy_proto proto,
+		 uint16_t port);
 void pc_free(struct pconn *pc);
 void pc_abort(struct pconn *pc, const char *why);
 void pc_reply(struct pconn *pc, const char *bytes, size_t n,
@@ -160,6 +166,10 @@ void pc_go(struct pconn *pc, const char *hostport);
 void pc_close_upstream(struct pconn *pc);
 void pc_read_next(struct pconn *pc);
 void pc_touch(struct pconn *pc);
+
+/* listen.c */
+/* proxy_accept_resume - watch listeners set aside at the fd limit again */
+void proxy_accept_resume(struct proxy *px);
 
 /* http.c */
 void http_on_request(struct pconn *pc);
