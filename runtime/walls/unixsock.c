@@ -20,17 +20,15 @@
  * not reached through the supervisor's CAP_DAC_OVERRIDE.
  *
  * No buffer here is sized by the child: paths are built in a struct
- * strbuf, /proc files read into one, and what sockcall.c copies is
- * allocated to its checked length.
+ * strbuf and the child's /proc files read into one (childpath.c), and
+ * what sockcall.c copies is allocated to its checked length.
  */
 #include <vbox.h>
 
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/capability.h>
-#include <linux/openat2.h>
 #include <linux/seccomp.h>
-#include <limits.h>
 #include <poll.h>
 #include <stdio.h>
 #include <sys/epoll.h>
@@ -43,6 +41,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "childpath.h"
 #include "loop.h"
 #include "sockcall.h"
 #include "strbuf.h"
@@ -64,8 +63,6 @@
 
 #define OP_RETRY_FIRST_MS 0.2
 #define OP_RETRY_MAX_MS 20.0
-/* /proc/TID/status is a few KiB; anything longer is not it. */
-#define STATUS_MAX (64u << 10)
 
 struct unixsock;
 
@@ -199,15 +196,6 @@ static int read_child(void *ctx, uint64_t addr, void *buf, size_t len)
 	return peek(op->tid, addr, buf, len);
 }
 
-/* "/proc/TID/WHAT" into @buf (a pid always fits). */
-static void proc_path(char *buf, size_t size, pid_t tid, const char *what)
-{
-	int n = snprintf(buf, size, "/proc/%d/%s", (int)tid, what);
-
-	if (n < 0 || (size_t)n >= size)
-		BUG("/proc/%d/%s does not fit %zu bytes", (int)tid, what, size);
-}
-
 static int open_pidfd(pid_t tid)
 {
 	int pidfd = (int)syscall(SYS_pidfd_open, tid, PIDFD_THREAD);
@@ -296,97 +284,6 @@ static void op_free(struct op *op)
 /* the address */
 
 /*
- * The child's working directory as the sandbox names it, into @out.
- * /proc/TID/cwd of a task in another mount namespace reads as the path
- * from that namespace's root.  Read into a buffer grown to fit, up to
- * PATH_MAX (the kernel's own bound on a path: ENAMETOOLONG).
- */
-static int child_cwd(pid_t tid, struct strbuf *out)
-{
-	char link[64], *buf = NULL;
-	size_t size = 256;
-	ssize_t n;
-	int rc;
-
-	proc_path(link, sizeof(link), tid, "cwd");
-	for (;;) {
-		buf = xrealloc(buf, size);
-		n = readlink(link, buf, size);
-		if (n < 0) {
-			rc = errno == ENOENT ? ESRCH : EACCES;
-			goto out;
-		}
-		if ((size_t)n < size)
-			break;
-		if (size > PATH_MAX) {
-			rc = ENAMETOOLONG;
-			goto out;
-		}
-		size *= 2;
-	}
-	if (n == 0 || buf[0] != '/') {
-		rc = EACCES;	/* unreachable from its root: refused */
-		goto out;
-	}
-	strbuf_add(out, buf, (size_t)n);
-	rc = 0;
-out:
-	free(buf);
-	return rc;
-}
-
-/*
- * @path as an absolute path in the sandbox, into @full: relative ones
- * from the child's working directory.  0 or an errno (ENAMETOOLONG past
- * PATH_MAX, as the kernel).
- */
-static int full_path(pid_t tid, const char *path, struct strbuf *full)
-{
-	int rc;
-
-	if (path[0] != '/') {
-		rc = child_cwd(tid, full);
-		if (rc)
-			return rc;
-		strbuf_putc(full, '/');
-	}
-	strbuf_puts(full, path);
-	return full->len >= PATH_MAX ? ENAMETOOLONG : 0;
-}
-
-/*
- * openat2() @full in the sandbox's root as the kernel would resolve it
- * for the child (symlinks and ".." inside the root).  The fd, or -1 with
- * *@rc the errno for the child.
- */
-static int open_in_root(struct unixsock *us, const char *full, int flags,
-			int *rc)
-{
-	struct open_how how;
-	int fd;
-
-	memset(&how, 0, sizeof(how));
-	how.flags = (uint64_t)(flags | O_PATH | O_CLOEXEC);
-	how.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS;
-	fd = (int)syscall(SYS_openat2, us->root_fd, full, &how, sizeof(how));
-	if (fd >= 0)
-		return fd;
-	*rc = errno;
-	/*
-	 * /proc/self and /proc/thread-self name the resolver, not the child,
-	 * and /proc's magic links are refused: a path through /proc that
-	 * does not resolve here is refused, not reported missing.
-	 */
-	if (strncmp(full, "/proc/", 6) == 0)
-		*rc = EACCES;
-	/* EXDEV, ELOOP: a magic link or an escape; EAGAIN: a rename race.
-	 * All refusals. */
-	else if (*rc == EXDEV || *rc == EAGAIN || *rc == ELOOP)
-		*rc = EACCES;
-	return -1;
-}
-
-/*
  * Resolve the pathname @path as the child would, in its root and working
  * directory; on success @d->target is an O_PATH fd of the socket file
  * and @d->addr names it through /proc/self/fd.  Returns 0 or an errno.
@@ -399,10 +296,10 @@ static int resolve_path(struct op *op, struct dest *d, const char *path)
 	struct stat st;
 	int rc, n;
 
-	rc = full_path(op->tid, path, &full);
+	rc = child_full_path(op->tid, path, &full);
 	if (rc)
 		goto out;
-	d->target = open_in_root(op->us, full.s, 0, &rc);
+	d->target = child_open_in_root(op->us->root_fd, full.s, 0, &rc);
 	if (d->target < 0)
 		goto out;
 	/* The file itself, as the kernel's unix_find_bsd() checks it. */
@@ -432,58 +329,6 @@ out:
 }
 
 /*
- * The child's umask and its fs uid and gid, from /proc/TID/status (read
- * whole into a growing buffer).  0 or an errno.
- */
-static int child_status(pid_t tid, mode_t *umask_out, uid_t *fsuid,
-			gid_t *fsgid)
-{
-	struct strbuf b = { 0 };
-	char path[64], chunk[1024];
-	const char *p;
-	unsigned long mask;
-	unsigned u[4], g[4];
-	ssize_t n;
-	int fd, rc = EACCES;
-
-	proc_path(path, sizeof(path), tid, "status");
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return errno == ENOENT ? ESRCH : EACCES;
-	for (;;) {
-		n = read(fd, chunk, sizeof(chunk));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			goto out;
-		if (n == 0)
-			break;
-		strbuf_add(&b, chunk, (size_t)n);
-		if (b.len > STATUS_MAX)
-			goto out;
-	}
-	if (!b.s)
-		goto out;
-	p = strstr(b.s, "\nUmask:\t");
-	if (!p || sscanf(p + 8, "%lo", &mask) != 1 || mask > 0777)
-		goto out;
-	p = strstr(b.s, "\nUid:\t");
-	if (!p || sscanf(p + 6, "%u %u %u %u", &u[0], &u[1], &u[2], &u[3]) != 4)
-		goto out;
-	p = strstr(b.s, "\nGid:\t");
-	if (!p || sscanf(p + 6, "%u %u %u %u", &g[0], &g[1], &g[2], &g[3]) != 4)
-		goto out;
-	*umask_out = (mode_t)mask;
-	*fsuid = (uid_t)u[3];
-	*fsgid = (gid_t)g[3];
-	rc = 0;
-out:
-	close(fd);
-	free(b.s);
-	return rc;
-}
-
-/*
  * A pathname bind(): the parent directory resolved now (O_PATH, in the
  * child's root and working directory), the name kept for perform(),
  * which binds in that directory.  The last component is never resolved
@@ -507,7 +352,7 @@ static int prepare_bind(struct op *op, const char *path)
 	 */
 	if (fsuid != geteuid() || fsgid != getegid())
 		return EACCES;
-	rc = full_path(op->tid, path, &full);
+	rc = child_full_path(op->tid, path, &full);
 	if (rc)
 		goto out;
 	/* A trailing slash: bind() creates nothing; EEXIST when the path
@@ -515,7 +360,7 @@ static int prepare_bind(struct op *op, const char *path)
 	if (full.s[full.len - 1] == '/') {
 		while (full.len > 1 && full.s[full.len - 1] == '/')
 			full.s[--full.len] = '\0';
-		fd = open_in_root(op->us, full.s, 0, &rc);
+		fd = child_open_in_root(op->us->root_fd, full.s, 0, &rc);
 		if (fd >= 0) {
 			close(fd);
 			rc = EEXIST;
@@ -533,7 +378,7 @@ static int prepare_bind(struct op *op, const char *path)
 	}
 	op->bind_name = xstrdup(name);
 	full.s[slash == full.s ? 1 : (size_t)(slash - full.s)] = '\0';
-	op->bind_dir = open_in_root(op->us, full.s, O_DIRECTORY, &rc);
+	op->bind_dir = child_open_in_root(op->us->root_fd, full.s, O_DIRECTORY, &rc);
 	if (op->bind_dir >= 0)
 		rc = 0;
 out:
@@ -986,7 +831,7 @@ static int open_root(const struct unixsock_config *cfg, char **err)
 		*err = xstrdup("the sandbox's init is not known");
 		return -1;
 	}
-	proc_path(link, sizeof(link), cfg->init_pid, "root");
+	child_proc_path(link, sizeof(link), cfg->init_pid, "root");
 	fd = open(link, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0) {
 		*err = xasprintf("cannot open the sandbox's root (%s): %s",

@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * childpath.c - a sandboxed thread's paths and credentials, for the
+ * socket supervisor; see childpath.h.
+ */
+#include <vbox.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/openat2.h>
+#include <stdio.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "childpath.h"
+#include "strbuf.h"
+
+/* /proc/TID/status is a few KiB; anything longer is not it. */
+#define STATUS_MAX (64u << 10)
+
+/* "/proc/TID/WHAT" into @buf (a pid always fits). */
+void child_proc_path(char *buf, size_t size, pid_t tid, const char *what)
+{
+	int n = snprintf(buf, size, "/proc/%d/%s", (int)tid, what);
+
+	if (n < 0 || (size_t)n >= size)
+		BUG("/proc/%d/%s does not fit %zu bytes", (int)tid, what, size);
+}
+
+/*
+ * The child's working directory as the sandbox names it, into @out.
+ * /proc/TID/cwd of a task in another mount namespace reads as the path
+ * from that namespace's root.  Read into a buffer grown to fit, up to
+ * PATH_MAX (the kernel's own bound on a path: ENAMETOOLONG).
+ */
+static int child_cwd(pid_t tid, struct strbuf *out)
+{
+	char link[64], *buf = NULL;
+	size_t size = 256;
+	ssize_t n;
+	int rc;
+
+	child_proc_path(link, sizeof(link), tid, "cwd");
+	for (;;) {
+		buf = xrealloc(buf, size);
+		n = readlink(link, buf, size);
+		if (n < 0) {
+			rc = errno == ENOENT ? ESRCH : EACCES;
+			goto out;
+		}
+		if ((size_t)n < size)
+			break;
+		if (size > PATH_MAX) {
+			rc = ENAMETOOLONG;
+			goto out;
+		}
+		size *= 2;
+	}
+	if (n == 0 || buf[0] != '/') {
+		rc = EACCES;	/* unreachable from its root: refused */
+		goto out;
+	}
+	strbuf_add(out, buf, (size_t)n);
+	rc = 0;
+out:
+	free(buf);
+	return rc;
+}
+
+/*
+ * @path as an absolute path in the sandbox, into @full: relative ones
+ * from the child's working directory.  0 or an errno (ENAMETOOLONG past
+ * PATH_MAX, as the kernel).
+ */
+int child_full_path(pid_t tid, const char *path, struct strbuf *full)
+{
+	int rc;
+
+	if (path[0] != '/') {
+		rc = child_cwd(tid, full);
+		if (rc)
+			return rc;
+		strbuf_putc(full, '/');
+	}
+	strbuf_puts(full, path);
+	return full->len >= PATH_MAX ? ENAMETOOLONG : 0;
+}
+
+/*
+ * openat2() @full in the sandbox's root as the kernel would resolve it
+ * for the child (symlinks and ".." inside the root).  The fd, or -1 with
+ * *@rc the errno for the child.
+ */
+int child_open_in_root(int root_fd, const char *full, int flags, int *rc)
+{
+	struct open_how how;
+	int fd;
+
+	memset(&how, 0, sizeof(how));
+	how.flags = (uint64_t)(flags | O_PATH | O_CLOEXEC);
+	how.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS;
+	fd = (int)syscall(SYS_openat2, root_fd, full, &how, sizeof(how));
+	if (fd >= 0)
+		return fd;
+	*rc = errno;
+	/*
+	 * /proc/self and /proc/thread-self name the resolver, not the child,
+	 * and /proc's magic links are refused: a path through /proc that
+	 * does not resolve here is refused, not reported missing.
+	 */
+	if (strncmp(full, "/proc/", 6) == 0)
+		*rc = EACCES;
+	/* EXDEV, ELOOP: a magic link or an escape; EAGAIN: a rename race.
+	 * All refusals. */
+	else if (*rc == EXDEV || *rc == EAGAIN || *rc == ELOOP)
+		*rc = EACCES;
+	return -1;
+}
+
+/*
+ * The child's umask and its fs uid and gid, from /proc/TID/status (read
+ * whole into a growing buffer).  0 or an errno.
+ */
+int child_status(pid_t tid, mode_t *umask_out, uid_t *fsuid, gid_t *fsgid)
+{
+	struct strbuf b = { 0 };
+	char path[64], chunk[1024];
+	const char *p;
+	unsigned long mask;
+	unsigned u[4], g[4];
+	ssize_t n;
+	int fd, rc = EACCES;
+
+	child_proc_path(path, sizeof(path), tid, "status");
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? ESRCH : EACCES;
+	for (;;) {
+		n = read(fd, chunk, sizeof(chunk));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			goto out;
+		if (n == 0)
+			break;
+		strbuf_add(&b, chunk, (size_t)n);
+		if (b.len > STATUS_MAX)
+			goto out;
+	}
+	if (!b.s)
+		goto out;
+	p = strstr(b.s, "\nUmask:\t");
+	if (!p || sscanf(p + 8, "%lo", &mask) != 1 || mask > 0777)
+		goto out;
+	p = strstr(b.s, "\nUid:\t");
+	if (!p || sscanf(p + 6, "%u %u %u %u", &u[0], &u[1], &u[2], &u[3]) != 4)
+		goto out;
+	p = strstr(b.s, "\nGid:\t");
+	if (!p || sscanf(p + 6, "%u %u %u %u", &g[0], &g[1], &g[2], &g[3]) != 4)
+		goto out;
+	*umask_out = (mode_t)mask;
+	*fsuid = (uid_t)u[3];
+	*fsgid = (gid_t)g[3];
+	rc = 0;
+out:
+	close(fd);
+	free(b.s);
+	return rc;
+}

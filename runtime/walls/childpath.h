@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * childpath.h - a sandboxed thread's paths, as the socket supervisor
+ * (unixsock.h) must see them: a path the child gave made absolute from
+ * its working directory, opened in the sandbox's root exactly as the
+ * kernel would resolve it for the child, and the child's umask and fs
+ * ids.  Everything read here (the path, /proc/TID/cwd, /proc/TID/status)
+ * is the sandbox's choice: buffers grow to fit, up to PATH_MAX or the
+ * status file's bound, never a fixed size filled from them.
+ *
+ * Each function returns 0 or the errno the child should get.
+ */
+#ifndef VBOX_WALLS_CHILDPATH_H
+#define VBOX_WALLS_CHILDPATH_H
+
+#include <sys/types.h>
+
+struct strbuf;
+
+/* "/proc/TID/WHAT" into @buf of @size bytes (a pid always fits). */
+void child_proc_path(char *buf, size_t size, pid_t tid, const char *what);
+
+/*
+ * @path as an absolute path in the sandbox, appended to @full: a
+ * relative one from thread @tid's working directory.  ENAMETOOLONG past
+ * PATH_MAX, as the kernel.
+ */
+int child_full_path(pid_t tid, const char *path, struct strbuf *full);
+
+/*
+ * openat2() the absolute @full in the sandbox's root @root_fd as the
+ * kernel would resolve it for the child (symlinks and ".." inside the
+ * root, no magic links), O_PATH plus @flags.  The fd, or -1 with *@rc
+ * the errno for the child (a path through /proc that does not resolve
+ * here, an escape or a rename race: EACCES).
+ */
+int child_open_in_root(int root_fd, const char *full, int flags, int *rc);
+
+/* Thread @tid's umask and fs uid and gid, from /proc/TID/status. */
+int child_status(pid_t tid, mode_t *umask_out, uid_t *fsuid, gid_t *fsgid);
+
+#endif /* VBOX_WALLS_CHILDPATH_H */
