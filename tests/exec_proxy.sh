@@ -288,6 +288,25 @@ check "... once (the tree vbox-exec ended is not reported as a failure)" \
 	sh -c '! grep -q "bubblewrap failed" err'
 check "the command did not run" [ ! -e ran ]
 
+# An upstream that resolves names itself (http://, socks5h://) is warned
+# about at every launch: SPEC 4's forbidden address classes cannot be
+# applied to what it resolves (doc/proxy.md, "@upstream-proxy");
+# socks5:// gets addresses judged here, and no warning.
+for scheme in http socks5h socks5; do
+	printf '@default net deny\n@upstream-proxy %s://127.0.0.1:%s\n[net]\nallow: example.com:443\n' \
+		"$scheme" "$P" >upw.rules
+	"$VBOXC" compile --target=linux --emit=plan -o upw.plan upw.rules
+	run timeout 60 "$VBOX_EXEC" upw.plan -- true
+	is "$rc" 0 "@upstream-proxy $scheme://: the launch runs"
+	if [ "$scheme" = socks5 ]; then
+		check "... with no warning about names" \
+			sh -c '! grep -q "resolves names itself" err'
+	else
+		check "... warned: the $scheme:// upstream resolves names itself" \
+			grep -q "vbox-proxy: warning: the $scheme:// @upstream-proxy resolves names itself: a name row reaches whatever address it resolves" err
+	fi
+done
+
 # a loopback row below 1024: the sandbox may not listen there, so it is
 # served through the proxy only, and the launch still works
 printf '@default net deny\n[net]\nallow: localhost:80\n' >low.rules
