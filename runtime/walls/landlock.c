@@ -171,26 +171,33 @@ static int add_paths(int rs, const char *const *paths, unsigned n,
 	return 0;
 }
 
-/* Enforce @rs on the calling thread and close it: the ABI, or -1. */
-static int ruleset_enforce(int rs, int abi, const char **what)
+/*
+ * Add the rules (add_paths()) to @rs, then enforce it on the calling
+ * thread; @rs is closed either way.  The ABI used, or -1 with errno.
+ */
+static int ruleset_apply(int rs, int abi, const char *const *paths,
+			 unsigned n, uint64_t rights, uint64_t file_rights,
+			 const char **what)
 {
 	int saved;
 
-	*what = "landlock_restrict_self";
-	if (syscall(SYS_landlock_restrict_self, rs, 0U) < 0) {
-		saved = errno;
-		close(rs);
-		errno = saved;
-		return -1;
+	if (add_paths(rs, paths, n, rights, file_rights, what) == 0) {
+		*what = "landlock_restrict_self";
+		if (syscall(SYS_landlock_restrict_self, rs, 0U) == 0) {
+			close(rs);
+			return abi > LL_ABI_KNOWN ? LL_ABI_KNOWN : abi;
+		}
 	}
+	saved = errno;
 	close(rs);
-	return abi > LL_ABI_KNOWN ? LL_ABI_KNOWN : abi;
+	errno = saved;
+	return -1;
 }
 
 int landlock_restrict(const char *const *paths, unsigned n, const char **what)
 {
 	uint64_t rights;
-	int abi, rs, saved;
+	int abi, rs;
 
 	abi = landlock_abi();
 	if (abi <= 0)
@@ -200,21 +207,16 @@ int landlock_restrict(const char *const *paths, unsigned n, const char **what)
 	rs = ruleset_create(abi, rights, false);
 	if (rs < 0)
 		return -1;
-	if (add_paths(rs, paths, n, rights,
-		      LL_FS_WRITE_FILE | LL_FS_TRUNCATE | LL_FS_IOCTL_DEV,
-		      what) < 0) {
-		saved = errno;
-		close(rs);
-		errno = saved;
-		return -1;
-	}
-	return ruleset_enforce(rs, abi, what);
+	return ruleset_apply(rs, abi, paths, n, rights,
+			     LL_FS_WRITE_FILE | LL_FS_TRUNCATE |
+				     LL_FS_IOCTL_DEV,
+			     what);
 }
 
 int landlock_restrict_read_only(const char *const *files, unsigned n,
 				const char **what)
 {
-	int abi, rs, saved;
+	int abi, rs;
 
 	abi = landlock_abi();
 	if (abi <= 0)
@@ -223,12 +225,6 @@ int landlock_restrict_read_only(const char *const *files, unsigned n,
 	rs = ruleset_create(abi, write_rights(abi) | LL_FS_READ_ONLY_V1, true);
 	if (rs < 0)
 		return -1;
-	if (add_paths(rs, files, n, LL_FS_READ_FILE, LL_FS_READ_FILE,
-		      what) < 0) {
-		saved = errno;
-		close(rs);
-		errno = saved;
-		return -1;
-	}
-	return ruleset_enforce(rs, abi, what);
+	return ruleset_apply(rs, abi, files, n, LL_FS_READ_FILE,
+			     LL_FS_READ_FILE, what);
 }
