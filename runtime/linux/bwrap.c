@@ -21,6 +21,7 @@
 #include "env.h"
 #include "launch.h"
 #include "linux_artifact.h"
+#include "nsprobe.h"
 #include "process.h"
 #include "sandbox.h"
 #include "strbuf.h"
@@ -114,59 +115,19 @@ static bool bwrap_probe(const char *bwrap, const char *opt)
 	return found;
 }
 
-static int read_small(const char *path, char *buf, size_t size)
-{
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, size - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
-	return 0;
-}
-
 /*
- * The cheap checks that user namespaces can work, before anything is
- * started.  A setuid bubblewrap does not need them.
+ * The checks that user namespaces can work, before anything is started.
+ * A setuid bubblewrap does not need them.  The probe (nsprobe.h) forks,
+ * so it runs up front only where something here can refuse them; after
+ * a failed start bwrap_diagnose_userns() runs it in any case.
  */
-/*
- * Is this process inside a vbox sandbox?  There, PID 1 is vbox-init,
- * started as "/proc/self/fd/3 --channel=N -- ..." (init_args()); its
- * command line stays readable even though it is not dumpable.
- */
-static bool inside_vbox_sandbox(void)
-{
-	char buf[256];
-	size_t n0;
-	ssize_t n;
-	int fd;
-
-	fd = open("/proc/1/cmdline", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return false;
-	buf[n] = '\0';
-	n0 = strlen(buf);
-	return (size_t)n > n0 + 1 &&
-	       strncmp(buf + n0 + 1, "--channel=", 10) == 0 &&
-	       (strcmp(buf, "/proc/self/fd/3") == 0 ||
-		strstr(buf, "vbox-init") != NULL);
-}
-
 int bwrap_check_userns(const char *bwrap, char **err)
 {
 	struct stat st;
-	char buf[32];
+	char *cause;
 
 	/* bubblewrap would fail with "No space left on device". */
-	if (inside_vbox_sandbox()) {
+	if (ns_inside_vbox()) {
 		*err = xstrdup("already inside a vbox sandbox: nested "
 			       "sandboxes are not allowed");
 		return -1;
@@ -174,18 +135,9 @@ int bwrap_check_userns(const char *bwrap, char **err)
 
 	if (stat(bwrap, &st) == 0 && (st.st_mode & S_ISUID) && st.st_uid == 0)
 		return 0;
-	if (read_small("/proc/sys/user/max_user_namespaces", buf,
-		       sizeof(buf)) == 0 && atol(buf) == 0) {
-		*err = xstrdup("user namespaces are unavailable: "
-			       "/proc/sys/user/max_user_namespaces is 0");
-		return -1;
-	}
-	if (geteuid() != 0 &&
-	    read_small("/proc/sys/kernel/unprivileged_userns_clone", buf,
-		       sizeof(buf)) == 0 && atol(buf) == 0) {
-		*err = xstrdup("user namespaces are unavailable: "
-			       "/proc/sys/kernel/unprivileged_userns_clone "
-			       "is 0");
+	if (ns_suspect() && ns_probe(&cause) < 0) {
+		*err = ns_refused_message(cause);
+		free(cause);
 		return -1;
 	}
 	return 0;
@@ -194,20 +146,14 @@ int bwrap_check_userns(const char *bwrap, char **err)
 /* After bubblewrap failed: was it because user namespaces do not work? */
 void bwrap_diagnose_userns(void)
 {
-	int status = 0;
-	pid_t pid;
+	char *cause, *msg;
 
-	pid = fork();
-	if (pid < 0)
+	if (ns_probe(&cause) == 0)
 		return;
-	if (pid == 0)
-		_exit(unshare(CLONE_NEWUSER) == 0 ? 0 : (errno & 0x7f) + 1);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
-		vx_error("user namespaces are unavailable: "
-			 "unshare(CLONE_NEWUSER): %s",
-			 strerror(WEXITSTATUS(status) - 1));
+	msg = ns_refused_message(cause);
+	vx_error("%s", msg);
+	free(msg);
+	free(cause);
 }
 
 /* Is this the build tree's vbox-exec (init_path())? */

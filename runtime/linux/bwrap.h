@@ -43,13 +43,17 @@ char *bwrap_find(const char *explicit, char **err);
 bool bwrap_knows(const char *bwrap, const char *opt);
 
 /*
- * bwrap_check_userns - the cheap checks that user namespaces can work,
- * before anything is started (not needed for a setuid bubblewrap).
- * Returns 0, or -1 with *@err.
+ * bwrap_check_userns - that user namespaces can work, before anything
+ * is started (not needed for a setuid bubblewrap): where ns_suspect()
+ * sees something that can refuse them, the probe (nsprobe.h) runs.
+ * Returns 0, or -1 with *@err naming the probed cause.
  */
 int bwrap_check_userns(const char *bwrap, char **err);
 
-/* bwrap_diagnose_userns - after bubblewrap failed: was it userns? */
+/*
+ * bwrap_diagnose_userns - after bubblewrap failed: was it userns?  Prints
+ * the probed cause (ns_refused_message()) when it was.
+ */
 void bwrap_diagnose_userns(void);
 
 /*
