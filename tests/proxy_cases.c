@@ -31,6 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bbuf.h"
 #include "compat.h"
 #include "loop.h"
 #include "plan.h"
@@ -163,6 +164,11 @@ static void test_refusal_body(const struct host *h, uint16_t denied)
 	ok(fd >= 0 && write_all(fd, req, strlen(req)) == 0,
 	   "send a denied CONNECT");
 	rest = pc_read_rest(fd, &n);
+	ok(rest && !strncmp(rest, "HTTP/1.1 403 vbox: denied by row 1 (", 36),
+	   "the 403's reason phrase names the deciding row");
+	ok(rest && strstr(rest, "\r\nX-Vbox-Decision: deny; row=1; level=0; "
+				"source=\""),
+	   "X-Vbox-Decision names row, level and source (CONNECT)");
 	ok(rest && strstr(rest, "\r\n\r\nvbox: net 127.0.0.1:") &&
 		   strstr(rest, ": deny by row 1 (deny, level 0) at ") &&
 		   rest[n - 1] == '\n' && !strchr(strstr(rest, "\r\n\r\n") + 4,
@@ -871,6 +877,87 @@ static void test_classes(void)
 	judge_release(&j);
 }
 
+/* printable - @s holds printable ASCII only */
+static bool printable(const char *s)
+{
+	for (; *s; s++)
+		if (*s < 0x20 || *s > 0x7e)
+			return false;
+	return true;
+}
+
+/*
+ * test_decision_text - the reason phrase, X-Vbox-Decision and notice
+ * words of each kind of decision, from sources a user chose: printable,
+ * quoted values without '"' or '\\', a long source cut and marked.
+ */
+static void test_decision_text(void)
+{
+	char *err = NULL, *longsrc;
+	struct judge j;
+	struct verdict v;
+	struct bbuf b;
+
+	longsrc = xmalloc(3 * VERDICT_SOURCE_MAX);
+	memset(longsrc, 'a', 3 * VERDICT_SOURCE_MAX - 1);
+	longsrc[3 * VERDICT_SOURCE_MAX - 1] = '\0';
+	judge_init(&j, false);
+	ok(judge_add_row(&j, false, "x.test:443", 3, 1,
+			 "we\"ird\\dir/r\n\x1b[1m\xc3\xa9:7:1", &err) == 0 &&
+	   judge_add_row(&j, false, "y.test:443", 4, 0, longsrc, &err) == 0,
+	   "a judge with odd sources");
+	v.allow = false;
+	v.row = 0;
+	v.forbid = FORBID_NONE;
+	bbuf_init_heap(&b, 4096);
+	verdict_phrase(&j, &v, NULL, &b);
+	is_str(b.s, "vbox: denied by row 3 (we\"ird\\x5cdir/r\\x0a\\x1b[1m"
+		    "\\xc3\\xa9:7:1)", "phrase: the source printable");
+	bbuf_free(&b);
+	bbuf_init_heap(&b, 4096);
+	verdict_header(&j, &v, NULL, &b);
+	is_str(b.s, "deny; row=3; level=1; source=\"we\\x22ird\\x5cdir/r"
+		    "\\x0a\\x1b[1m\\xc3\\xa9:7:1\"",
+	       "header: no quote or backslash inside the quoted source");
+	bbuf_free(&b);
+	bbuf_init_heap(&b, 4096);
+	verdict_brief(&j, &v, NULL, &b);
+	ok(printable(b.s) && !strncmp(b.s, "row 3 at we\"ird", 15),
+	   "notice words: printable, naming the row");
+	bbuf_free(&b);
+	v.row = 1;
+	bbuf_init_heap(&b, 4096);
+	verdict_phrase(&j, &v, NULL, &b);
+	ok(b.len == strlen("vbox: denied by row 4 (...)") + VERDICT_SOURCE_MAX &&
+	   strstr(b.s, "a...)"), "a long source is cut and marked: %zu bytes",
+	   b.len);
+	bbuf_free(&b);
+	v.row = -1;
+	bbuf_init_heap(&b, 4096);
+	verdict_phrase(&j, &v, NULL, &b);
+	is_str(b.s, "vbox: denied by default (@default net deny)",
+	       "phrase: the default");
+	bbuf_free(&b);
+	bbuf_init_heap(&b, 4096);
+	verdict_header(&j, &v, NULL, &b);
+	is_str(b.s, "deny; row=default; posture=\"@default net deny\"",
+	       "header: the default");
+	bbuf_free(&b);
+	v.forbid = FORBID_PRIVATE;
+	bbuf_init_heap(&b, 4096);
+	verdict_phrase(&j, &v, "10.1.2.3", &b);
+	is_str(b.s, "vbox: denied: address 10.1.2.3 is private (RFC 1918), "
+		    "no row names it", "phrase: a forbidden class");
+	bbuf_free(&b);
+	bbuf_init_heap(&b, 4096);
+	verdict_header(&j, &v, "10.1.2.3", &b);
+	is_str(b.s, "deny; row=none; class=\"private (RFC 1918)\"; "
+		    "address=\"10.1.2.3\"", "header: a forbidden class");
+	bbuf_free(&b);
+	judge_release(&j);
+	free(longsrc);
+}
+
 void proxy_run_loopback_tests(void)
 {
 	struct host h;
@@ -879,6 +966,7 @@ void proxy_run_loopback_tests(void)
 	int fd, base;
 
 	test_classes();
+	test_decision_text();
 	echo = peer_start("127.0.0.1", 0, PEER_ECHO);
 	origin = peer_start("127.0.0.1", 0, PEER_HTTP);
 	banner = peer_start("127.0.0.1", 0, PEER_BANNER);

@@ -340,6 +340,57 @@ static void fail(struct pconn *pc, enum pc_fail f, const char *text)
 	socks_refuse(pc, code);
 }
 
+/*
+ * deny - refuse a target the table denied (@v; @addr: the refused
+ * address, for a forbidden class), with @body as the 403's text: the
+ * decision goes to the proxy's deny callback (vbox-exec's notice) and,
+ * on the HTTP endpoint, into the reason phrase and X-Vbox-Decision.
+ */
+static void deny(struct pconn *pc, const struct verdict *v,
+		 const char *addr, const char *body)
+{
+	const struct judge *j = pc->px->judge;
+	struct bbuf what, why, phrase, hdr;
+	size_t mlen;
+
+	if (pc->px->deny) {
+		bbuf_init_heap(&what, PROXY_DENY_TEXT_MAX);
+		if (pc->proto == PROXY_HTTP) {
+			/* pc->what is "METHOD TARGET", printable already */
+			mlen = strcspn(pc->what, " ");
+			bbuf_put_printable(&what, pc->what,
+					   mlen < 32 ? mlen : 32);
+		} else {
+			bbuf_puts(&what, pc->proto == PROXY_SOCKS5 ? "SOCKS5" :
+								  "forward");
+		}
+		bbuf_putc(&what, ' ');
+		bbuf_put_printable(&what, pc->q.text, strlen(pc->q.text));
+		bbuf_init_heap(&why, PROXY_DENY_TEXT_MAX);
+		verdict_brief(j, v, addr, &why);
+		if (bbuf_ok(&what) && bbuf_ok(&why))
+			pc->px->deny(pc->px->deny_ctx, what.s, why.s);
+		else
+			pc->px->deny(pc->px->deny_ctx, "(a long target)",
+				     "--log shows it");
+		bbuf_free(&what);
+		bbuf_free(&why);
+	}
+	if (pc->proto != PROXY_HTTP) {
+		fail(pc, FAIL_DENIED, body);
+		return;
+	}
+	bbuf_init_heap(&phrase, PC_TEXT_MAX);
+	verdict_phrase(j, v, addr, &phrase);
+	bbuf_init_heap(&hdr, PC_TEXT_MAX);
+	verdict_header(j, v, addr, &hdr);
+	/* bounded by VERDICT_SOURCE_MAX: whole, or not sent */
+	http_deny(pc, body, bbuf_ok(&phrase) ? phrase.s : NULL,
+		  bbuf_ok(&hdr) ? hdr.s : NULL);
+	bbuf_free(&phrase);
+	bbuf_free(&hdr);
+}
+
 /* ---- dialling ------------------------------------------------------ */
 
 static void established(struct pconn *pc, const unsigned char *extra,
@@ -614,9 +665,9 @@ static bool judge_addrs(struct pconn *pc,
 			const struct sockaddr_storage *cand, unsigned n)
 {
 	const struct judge *j = pc->px->judge;
-	char text[INET6_ADDRSTRLEN];
+	char text[INET6_ADDRSTRLEN], ftext[INET6_ADDRSTRLEN];
 	struct bbuf first, line;
-	struct verdict v;
+	struct verdict v, fv;
 	unsigned i;
 
 	bbuf_init_heap(&first, PC_TEXT_MAX);
@@ -633,17 +684,23 @@ static bool judge_addrs(struct pconn *pc,
 		verdict_format(j, &v, text, &line);
 		pc_log(pc, "%s: address %s: %s%s", pc->what, text, line.s,
 		       bbuf_ok(&line) ? "" : "...");
-		if (!first.len)
+		if (!first.len) {
 			bbuf_printf(&first, "net %s (address %s): %s%s",
 				    pc->q.text, text, line.s,
 				    bbuf_ok(&line) ? "" : "...");
+			fv = v;
+			memcpy(ftext, text, sizeof(ftext));
+		}
 		bbuf_free(&line);
 	}
 	if (pc->naddrs) {
 		bbuf_free(&first);
 		return true;
 	}
-	fail(pc, FAIL_DENIED, first.len ? first.s : "no address");
+	if (first.len)
+		deny(pc, &fv, ftext, first.s);
+	else
+		fail(pc, FAIL_DENIED, "no address");
 	bbuf_free(&first);
 	return false;
 }
@@ -744,7 +801,7 @@ void pc_go(struct pconn *pc, const char *hostport)
 		char *body = xasprintf("net %s: %s", pc->q.text, line.s);
 
 		bbuf_free(&line);
-		fail(pc, FAIL_DENIED, body);
+		deny(pc, &v, NULL, body);
 		free(body);
 		return;
 	}
@@ -808,6 +865,16 @@ static void on_client(struct loop *lp, struct loop_watch *w, uint32_t events)
 	int rc;
 
 	(void)lp;
+	if ((events & LOOP_ERR) && pc->state == PC_READ_REQ && !pc->inlen) {
+		/*
+		 * The client left between requests, with a reset: a client
+		 * that closes with our last reply's body unread (curl after
+		 * a refused CONNECT) resets the connection.  A normal end,
+		 * as a close there is (read_client()).
+		 */
+		pc_free(pc);
+		return;
+	}
 	if ((events & LOOP_ERR) && pc->state != PC_LINGER) {
 		pc_abort(pc, "the client's connection failed");
 		return;

@@ -95,18 +95,28 @@ static const char *reason(int status)
 	}
 }
 
-static void refuse(struct pconn *pc, int status, const char *body,
-		   bool keep)
+/*
+ * refuse_why - the reply: @phrase (printable, from verdict_phrase()) as the
+ * reason phrase where clients print it, else the standard one; and
+ * "X-Vbox-Decision: @decision" when given.
+ */
+static void refuse_why(struct pconn *pc, int status, const char *body,
+		       bool keep, const char *phrase, const char *decision)
 {
 	char *msg;
 
-	msg = xasprintf("HTTP/1.1 %d %s\r\n%s"
+	if (!phrase && status == 407)
+		phrase = "vbox: proxy credentials required (the token in "
+			 "HTTP_PROXY)";
+	msg = xasprintf("HTTP/1.1 %d %s\r\n%s%s%s%s"
 			"Content-Type: text/plain\r\n"
 			"Content-Length: %zu\r\n%s\r\nvbox: %s\n",
-			status, reason(status),
+			status, phrase ? phrase : reason(status),
 			status == 407 ?
 				"Proxy-Authenticate: Basic realm=\"vbox\"\r\n" :
 				"",
+			decision ? "X-Vbox-Decision: " : "",
+			decision ? decision : "", decision ? "\r\n" : "",
 			strlen(body) + 7, keep ? "" : "Connection: close\r\n",
 			body);
 	http_fwd_free(pc);
@@ -114,7 +124,14 @@ static void refuse(struct pconn *pc, int status, const char *body,
 	free(msg);
 }
 
-void http_refuse(struct pconn *pc, int status, const char *body)
+static void refuse(struct pconn *pc, int status, const char *body,
+		   bool keep)
+{
+	refuse_why(pc, status, body, keep, NULL, NULL);
+}
+
+static void refuse_kept(struct pconn *pc, int status, const char *body,
+			const char *phrase, const char *decision)
 {
 	bool keep = false;
 
@@ -130,7 +147,18 @@ void http_refuse(struct pconn *pc, int status, const char *body)
 		pc_abort(pc, body);
 		return;
 	}
-	refuse(pc, status, body, keep);
+	refuse_why(pc, status, body, keep, phrase, decision);
+}
+
+void http_refuse(struct pconn *pc, int status, const char *body)
+{
+	refuse_kept(pc, status, body, NULL, NULL);
+}
+
+void http_deny(struct pconn *pc, const char *body, const char *phrase,
+	       const char *decision)
+{
+	refuse_kept(pc, 403, body, phrase, decision);
 }
 
 /*

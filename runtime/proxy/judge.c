@@ -347,3 +347,94 @@ void verdict_format(const struct judge *j, const struct verdict *v,
 		    r->allow ? "allow" : "deny", r->level);
 	bbuf_put_printable(b, r->source, strlen(r->source));
 }
+
+/*
+ * put_text - @s for a phrase, header or notice: printable ASCII as it
+ * is, every other byte as \xNN (and '"' and '\\' too when @quoted), at
+ * most VERDICT_SOURCE_MAX bytes of it, then "..." when it was cut.
+ */
+static void put_text(struct bbuf *b, const char *s, bool quoted)
+{
+	static const char hex[] = "0123456789abcdef";
+	char buf[VERDICT_SOURCE_MAX + 1];
+	struct bbuf t;
+	size_t i;
+
+	bbuf_init_fixed(&t, buf, sizeof(buf));
+	for (i = 0; s[i] && bbuf_ok(&t); i++) {
+		unsigned char c = (unsigned char)s[i];
+		char esc[4] = { '\\', 'x', hex[c >> 4], hex[c & 15] };
+
+		if (c >= 0x20 && c < 0x7f && c != '\\' &&
+		    !(quoted && c == '"'))
+			bbuf_putc(&t, (char)c);
+		else
+			bbuf_add(&t, esc, sizeof(esc));
+	}
+	bbuf_puts(b, buf);
+	if (!bbuf_ok(&t) || s[i])
+		bbuf_puts(b, "...");
+}
+
+void verdict_brief(const struct judge *j, const struct verdict *v,
+		   const char *addr, struct bbuf *b)
+{
+	if (v->forbid != FORBID_NONE) {
+		bbuf_puts(b, "address ");
+		put_text(b, addr ? addr : "?", false);
+		bbuf_printf(b, " is %s, no row names it",
+			    forbid_name(v->forbid));
+		return;
+	}
+	if (v->row < 0) {
+		bbuf_printf(b, "@default net %s",
+			    j->default_allow ? "open" : "deny");
+		return;
+	}
+	bbuf_printf(b, "row %u at ", j->rows[v->row].index);
+	put_text(b, j->rows[v->row].source, false);
+}
+
+void verdict_phrase(const struct judge *j, const struct verdict *v,
+		    const char *addr, struct bbuf *b)
+{
+	const char *what = v->allow ? "allowed" : "denied";
+
+	if (v->forbid != FORBID_NONE) {
+		bbuf_printf(b, "vbox: %s: ", what);
+		verdict_brief(j, v, addr, b);
+		return;
+	}
+	if (v->row < 0) {
+		bbuf_printf(b, "vbox: %s by default (@default net %s)", what,
+			    j->default_allow ? "open" : "deny");
+		return;
+	}
+	bbuf_printf(b, "vbox: %s by row %u (", what, j->rows[v->row].index);
+	put_text(b, j->rows[v->row].source, false);
+	bbuf_putc(b, ')');
+}
+
+void verdict_header(const struct judge *j, const struct verdict *v,
+		    const char *addr, struct bbuf *b)
+{
+	const struct judge_row *r;
+
+	bbuf_puts(b, v->allow ? "allow" : "deny");
+	if (v->forbid != FORBID_NONE) {
+		bbuf_printf(b, "; row=none; class=\"%s\"; address=\"",
+			    forbid_name(v->forbid));
+		put_text(b, addr ? addr : "?", true);
+		bbuf_putc(b, '"');
+		return;
+	}
+	if (v->row < 0) {
+		bbuf_printf(b, "; row=default; posture=\"@default net %s\"",
+			    j->default_allow ? "open" : "deny");
+		return;
+	}
+	r = &j->rows[v->row];
+	bbuf_printf(b, "; row=%u; level=%u; source=\"", r->index, r->level);
+	put_text(b, r->source, true);
+	bbuf_putc(b, '"');
+}

@@ -158,4 +158,34 @@ const char *forbid_name(enum forbid_class c);
 void verdict_format(const struct judge *j, const struct verdict *v,
 		    const char *addr, struct bbuf *b);
 
+/* The most bytes of a row's source in a reason phrase, header or notice. */
+#define VERDICT_SOURCE_MAX 160
+
+/*
+ * verdict_brief - the decision in a few words, for vbox-exec's notice:
+ * "row 3 at rules:7:1", "@default net deny", or "address 10.1.2.3 is
+ * private (RFC 1918), no row names it" (@addr: the refused address).
+ * Printable ASCII only; a source longer than VERDICT_SOURCE_MAX is cut
+ * and marked "...".
+ */
+void verdict_brief(const struct judge *j, const struct verdict *v,
+		   const char *addr, struct bbuf *b);
+
+/*
+ * verdict_phrase - a refusal's reason phrase: "vbox: denied by row 3
+ * (rules:7:1)", "vbox: denied by default (@default net deny)", "vbox:
+ * denied: address ... is ..., no row names it".  The same bounds.
+ */
+void verdict_phrase(const struct judge *j, const struct verdict *v,
+		    const char *addr, struct bbuf *b);
+
+/*
+ * verdict_header - the X-Vbox-Decision value: 'deny; row=3; level=0;
+ * source="rules:7:1"', 'deny; row=default; posture="@default net deny"'
+ * or 'deny; row=none; class="private (RFC 1918)"; address="10.1.2.3"'.
+ * Quoted values hold no '"' or '\\' (written \xNN); the same bounds.
+ */
+void verdict_header(const struct judge *j, const struct verdict *v,
+		    const char *addr, struct bbuf *b);
+
 #endif /* VBOX_JUDGE_H */

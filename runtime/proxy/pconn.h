@@ -174,6 +174,10 @@ void proxy_accept_resume(struct proxy *px);
 /* http.c */
 void http_on_request(struct pconn *pc);
 void http_refuse(struct pconn *pc, int status, const char *body);
+/* http_deny - a 403 with the decision in its reason @phrase and in an
+ * X-Vbox-Decision: @decision header (both printable, bounded) */
+void http_deny(struct pconn *pc, const char *body, const char *phrase,
+	       const char *decision);
 void http_established(struct pconn *pc);
 void http_fwd_pump(struct pconn *pc);
 void http_fwd_events(struct pconn *pc, uint32_t *cev, uint32_t *uev);

@@ -91,6 +91,17 @@ struct proxy_stats {
 /* proxy_log_fn - one decision or event line, without newline. */
 typedef void (*proxy_log_fn)(void *ctx, const char *line);
 
+/*
+ * proxy_deny_fn - a connection the table refused: @what is the request
+ * ("CONNECT example.com:443", "GET example.com:80", "SOCKS5 ...",
+ * "forward localhost:8080"), @why verdict_brief()'s words.  Both are
+ * printable ASCII, at most PROXY_DENY_TEXT_MAX bytes each.
+ */
+typedef void (*proxy_deny_fn)(void *ctx, const char *what, const char *why);
+
+/* The most bytes of either text a proxy_deny_fn gets. */
+#define PROXY_DENY_TEXT_MAX 400
+
 struct upstream;
 struct pconn;
 struct plisten;
@@ -105,6 +116,8 @@ struct plisten;
  * @limits: see struct proxy_limits
  * @log: decision log, or NULL
  * @log_ctx: for @log
+ * @deny: told of every refusal by the table, or NULL
+ * @deny_ctx: for @deny
  * @conns: live client connections (list)
  * @nconns: their number
  * @listeners: listening sockets (list)
@@ -125,6 +138,8 @@ struct proxy {
 	struct proxy_limits limits;
 	proxy_log_fn log;
 	void *log_ctx;
+	proxy_deny_fn deny;
+	void *deny_ctx;
 	struct pconn *conns;
 	size_t nconns;
 	struct plisten *listeners;
