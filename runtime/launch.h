@@ -70,6 +70,9 @@ int launch_run(const struct launch_request *req);
 /* vx_log_enabled - --log was given. */
 extern bool vx_log_enabled;
 
+/* vx_quiet - --quiet was given: no "vbox:" notices or hints. */
+extern bool vx_quiet;
+
 /*
  * vx_log - with --log, one line "vbox-exec: [   1.234 ms] MESSAGE" on
  * stderr, the time counted from vbox-exec's start.

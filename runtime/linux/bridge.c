@@ -296,15 +296,70 @@ static void helper_end(struct bridge *b, char *buf, size_t size)
 	b->helper = 0;
 }
 
-/* vbox-proxy's socket: it has nothing to say once ready, but its end. */
+/*
+ * A "D" message of @n bytes from vbox-proxy (pconfig.h): one line on
+ * stderr per distinct request and decision, at most BRIDGE_NOTICES_MAX
+ * of them (then counted), none with --quiet.  The texts were checked
+ * printable and bounded by the decoder.
+ */
+static void notice(struct bridge *b, const uint8_t *msg, size_t n)
+{
+	char what[PROXY_DENY_TEXT_MAX + 1], why[PROXY_DENY_TEXT_MAX + 1];
+	uint32_t lost;
+	char *line;
+	size_t i;
+
+	if (pconfig_denial_decode(msg, n, &lost, what, why) < 0) {
+		vx_log("egress proxy: a control message of %zu bytes it "
+		       "does not send: ignored", n);
+		return;
+	}
+	if (vx_quiet)
+		return;
+	b->notice_more += lost;
+	line = xasprintf("vbox: denied %s (%s)", what, why);
+	for (i = 0; i < b->nnotice; i++) {
+		if (!strcmp(b->notice[i], line)) {
+			free(line);
+			return;
+		}
+	}
+	if (b->nnotice == BRIDGE_NOTICES_MAX) {
+		b->notice_more++;
+		free(line);
+		return;
+	}
+	b->notice[b->nnotice++] = line;
+	fprintf(stderr, "%s\n", line);
+	fflush(stderr);
+}
+
+/*
+ * recv_notice - one message from vbox-proxy, without waiting: 1 when
+ * one was taken, 0 at the end, -1 (errno) when none is there or the
+ * socket failed.
+ */
+static int recv_notice(struct bridge *b)
+{
+	uint8_t msg[PCONFIG_MAX_MSG + 1];
+	ssize_t n;
+
+	n = recv(b->ctl, msg, sizeof(msg), MSG_DONTWAIT);
+	if (n <= 0)
+		return n == 0 ? 0 : -1;
+	notice(b, msg, (size_t)n);
+	return 1;
+}
+
+/* vbox-proxy's socket: once ready, denial notices, and its end. */
 static void on_helper(struct loop *lp, struct loop_watch *w, uint32_t ev)
 {
 	struct bridge *b = w->ctx;
-	char how[64], byte;
-	ssize_t n;
+	char how[64];
+	int n;
 
 	(void)ev;
-	n = recv(b->ctl, &byte, 1, MSG_DONTWAIT);
+	n = recv_notice(b);
 	if (n > 0 || (n < 0 && (errno == EINTR || errno == EAGAIN)))
 		return;
 	loop_watch_remove(lp, w);
@@ -390,9 +445,22 @@ void bridge_take_listener(struct bridge *b, int fd)
 void bridge_release(struct bridge *b)
 {
 	char how[64];
+	size_t i;
 
 	if (b->lp)
 		loop_watch_remove(b->lp, &b->watch);
+	/* the notices of the last denials, sent before their 403s */
+	for (i = 0; b->ready && b->ctl >= 0 && i < 100000; i++) {
+		int rc = recv_notice(b);
+
+		if (rc == 0 || (rc < 0 && errno != EINTR))
+			break;
+	}
+	if (b->notice_more)
+		fprintf(stderr, "vbox: %llu more denials not shown (--log "
+			"shows each)\n", (unsigned long long)b->notice_more);
+	for (i = 0; i < b->nnotice; i++)
+		free(b->notice[i]);
 	/*
 	 * The sandbox is gone: nobody is left to serve.  Killed before its
 	 * socket closes, vbox-proxy never runs its exit path confined (a

@@ -34,6 +34,9 @@ struct supervisor;
 /* How long vbox-proxy may take to start serving. */
 #define BRIDGE_READY_MS 10000
 
+/* Distinct denial notices shown on stderr; the rest are counted. */
+#define BRIDGE_NOTICES_MAX 20
+
 /**
  * struct bridge - the proxy of one launch
  * @active: the plan needs a proxy (a network allow row under
@@ -49,6 +52,9 @@ struct supervisor;
  * @ready: it said it serves
  * @lp: the loop @watch is on
  * @watch: @ctl, once ready: its end is reported
+ * @notice: the denial notices shown ("vbox: denied ..."; owned)
+ * @nnotice: their number, at most BRIDGE_NOTICES_MAX
+ * @notice_more: denials told after that, or lost on the way
  */
 struct bridge {
 	bool active;
@@ -63,6 +69,9 @@ struct bridge {
 	bool ready;
 	struct loop *lp;
 	struct loop_watch watch;
+	char *notice[BRIDGE_NOTICES_MAX];
+	size_t nnotice;
+	uint64_t notice_more;
 };
 
 /*
@@ -97,7 +106,11 @@ int bridge_ready(struct bridge *b, struct supervisor *sv, char **err);
 /* bridge_take_listener - a listening socket from the init (taken). */
 void bridge_take_listener(struct bridge *b, int fd);
 
-/* bridge_release - end vbox-proxy and reap it, free everything. */
+/*
+ * bridge_release - end vbox-proxy and reap it, free everything.  The
+ * denial notices it sent last are shown first, then how many more were
+ * not shown.
+ */
 void bridge_release(struct bridge *b);
 
 #endif /* VBOX_BRIDGE_H */

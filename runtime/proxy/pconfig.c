@@ -294,3 +294,59 @@ int pconfig_recv_listener(int sock, uint16_t *port, int *fd)
 	*port = (uint16_t)(msg[1] | msg[2] << 8);
 	return 1;
 }
+
+/* The bytes of a notice's text: printable ASCII, 1 to the bound. */
+static bool notice_text_ok(const uint8_t *p, size_t n)
+{
+	size_t i;
+
+	if (n < 1 || n > PROXY_DENY_TEXT_MAX)
+		return false;
+	for (i = 0; i < n; i++)
+		if (p[i] < 0x20 || p[i] > 0x7e)
+			return false;
+	return true;
+}
+
+_Static_assert(1 + 4 + 2 * PROXY_DENY_TEXT_MAX + 1 <= PCONFIG_MAX_MSG,
+	       "a denial notice fits a control message");
+
+size_t pconfig_denial_encode(uint8_t *out, uint32_t lost, const char *what,
+			     const char *why)
+{
+	size_t nw = strlen(what), ny = strlen(why);
+
+	if (!notice_text_ok((const uint8_t *)what, nw) ||
+	    !notice_text_ok((const uint8_t *)why, ny))
+		return 0;
+	out[0] = 'D';
+	le_store(out + 1, lost, 4);
+	memcpy(out + 5, what, nw);
+	out[5 + nw] = '\0';
+	memcpy(out + 6 + nw, why, ny);
+	return 6 + nw + ny;
+}
+
+int pconfig_denial_decode(const uint8_t *msg, size_t n, uint32_t *lost,
+			  char *what, char *why)
+{
+	const uint8_t *sep;
+	size_t nw, ny;
+
+	if (n < 1 + 4 + 1 + 1 + 1 || n > PCONFIG_MAX_MSG || msg[0] != 'D')
+		return -1;
+	sep = memchr(msg + 5, '\0', n - 5);
+	if (!sep)
+		return -1;
+	nw = (size_t)(sep - (msg + 5));
+	ny = n - 5 - nw - 1;
+	/* printable texts hold no NUL: exactly one separator */
+	if (!notice_text_ok(msg + 5, nw) || !notice_text_ok(sep + 1, ny))
+		return -1;
+	*lost = (uint32_t)le_load(msg + 1, 4);
+	memcpy(what, msg + 5, nw);
+	what[nw] = '\0';
+	memcpy(why, sep + 1, ny);
+	why[ny] = '\0';
+	return 0;
+}

@@ -15,6 +15,11 @@
  * Messages (a SOCK_SEQPACKET pair; vbox-proxy's end is its fd 3):
  *   vbox-proxy -> vbox-exec  "R"            ready: the proxy serves
  *                            "E" TEXT       it cannot start (then exits)
+ *                            "D" u32 LOST WHAT NUL WHY
+ *                                           the table refused WHAT
+ *                                           (proxy_deny_fn), for WHY;
+ *                                           LOST notices before it did
+ *                                           not fit the socket
  *   vbox-exec -> vbox-proxy  "L" u16 PORT   with one fd (SCM_RIGHTS): a
  *                                           listening socket of the
  *                                           sandbox for PORT
@@ -96,5 +101,23 @@ int pconfig_send_listener(int sock, uint16_t port, int fd);
  * fd, if any, is closed), or the call's error.
  */
 int pconfig_recv_listener(int sock, uint16_t *port, int *fd);
+
+/*
+ * pconfig_denial_encode - the "D" message into @out (PCONFIG_MAX_MSG
+ * bytes): @what and @why must be 1 to PROXY_DENY_TEXT_MAX printable
+ * ASCII bytes each.  Returns its length, or 0 when they are not.
+ */
+size_t pconfig_denial_encode(uint8_t *out, uint32_t lost, const char *what,
+			     const char *why);
+
+/*
+ * pconfig_denial_decode - a "D" message of @n bytes at @msg: *@lost,
+ * and @what and @why (PROXY_DENY_TEXT_MAX + 1 bytes each) get the two
+ * texts, NUL-terminated.  Returns 0, or -1 for anything else: another
+ * message, a text empty or too long, a byte that is not printable
+ * ASCII, not exactly one NUL between the two.
+ */
+int pconfig_denial_decode(const uint8_t *msg, size_t n, uint32_t *lost,
+			  char *what, char *why);
 
 #endif /* VBOX_PCONFIG_H */

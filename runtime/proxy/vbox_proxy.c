@@ -33,7 +33,16 @@
 #include "pconfig.h"
 #include "proxy.h"
 
+/*
+ * Distinct denials remembered, so that each is told to vbox-exec once;
+ * past that many every denial is told (vbox-exec bounds what it shows).
+ */
+#define NOTICE_SEEN_MAX 1024
+
 struct helper {
+	uint64_t seen[NOTICE_SEEN_MAX];
+	size_t nseen;
+	uint32_t lost;
 	struct proxy_creds creds;
 	struct loop lp;
 	struct judge judge;
@@ -64,6 +73,44 @@ static void log_line(void *ctx, const char *line)
 	fprintf(stderr, "vbox-exec: [%9.3f ms] %s\n",
 		loop_now_ms() - h->cfg.t0_ms, line);
 	fflush(stderr);
+}
+
+/* FNV-1a over @s and its NUL, from @h. */
+static uint64_t hash_str(uint64_t h, const char *s)
+{
+	do {
+		h ^= (unsigned char)*s;
+		h *= 0x100000001b3ull;
+	} while (*s++);
+	return h;
+}
+
+/*
+ * A denial, for vbox-exec's one-line notice (pconfig.h "D"): once per
+ * distinct request and decision.  Never waits for vbox-exec: a notice
+ * that does not fit the socket now is counted, and the count goes with
+ * the next one.
+ */
+static void on_deny(void *ctx, const char *what, const char *why)
+{
+	struct helper *h = ctx;
+	uint8_t msg[PCONFIG_MAX_MSG];
+	uint64_t key = hash_str(hash_str(0xcbf29ce484222325ull, what), why);
+	size_t i, n;
+
+	for (i = 0; i < h->nseen; i++)
+		if (h->seen[i] == key)
+			return;
+	if (h->nseen < NOTICE_SEEN_MAX)
+		h->seen[h->nseen++] = key;
+	n = pconfig_denial_encode(msg, h->lost, what, why);
+	if (!n)
+		BUG("a denial notice that is not printable or too long");
+	if (send(PCONFIG_FD_CONTROL, msg, n, MSG_NOSIGNAL | MSG_DONTWAIT) ==
+	    (ssize_t)n)
+		h->lost = 0;
+	else if (h->lost < UINT32_MAX)
+		h->lost++;
 }
 
 /* The configuration, read whole from its memory file. */
@@ -181,6 +228,8 @@ static int start(struct helper *h, char **err)
 		h->px.log = log_line;
 		h->px.log_ctx = h;
 	}
+	h->px.deny = on_deny;
+	h->px.deny_ctx = h;
 	/* Everything it reads at its start is read: the walls go up. */
 	abi = proxy_confine(err);
 	if (abi < 0)
