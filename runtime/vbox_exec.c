@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "env.h"
+#include "exit_codes.h"
 #include "ir.h"
 #include "launch.h"
 #include "plan.h"
@@ -30,6 +31,7 @@
 extern char **environ;
 
 bool vx_log_enabled;
+bool vx_quiet;
 static double t_start;
 
 /* --timeout beyond this is a typo, not a plan (about 115 days). */
@@ -105,6 +107,7 @@ enum {
 	OPT_REPLACE_ENV = 256,
 	OPT_TIMEOUT,
 	OPT_LOG,
+	OPT_QUIET,
 	OPT_DRY_RUN,
 	OPT_BWRAP,
 	OPT_HELP,
@@ -134,6 +137,8 @@ static const struct opt_spec opt_specs[] = {
 	{ "timeout", OPT_TIMEOUT, "SECONDS",
 	  "end the whole process tree after this long" },
 	{ "log", OPT_LOG, NULL, "stage timings and warnings to stderr" },
+	{ "quiet", OPT_QUIET, NULL,
+	  "no 'vbox:' notices of denials, no hint on failure" },
 	{ "dry-run", OPT_DRY_RUN, NULL,
 	  "print the sandbox command line and exit" },
 	{ "bwrap", OPT_BWRAP, "PATH",
@@ -302,6 +307,9 @@ static int parse_args(int argc, char **argv, struct options *o)
 		case OPT_LOG:
 			vx_log_enabled = true;
 			break;
+		case OPT_QUIET:
+			vx_quiet = true;
+			break;
 		case OPT_BWRAP:
 			o->bwrap = optarg;
 			break;
@@ -421,6 +429,38 @@ static char *check_workdir(const char *dir)
 	return abs;
 }
 
+/* The step that makes a plan this vbox-exec reads, for its errors. */
+static char *recompile_step(const char *plan)
+{
+	char *q = shell_quote(plan);
+	char *step = xasprintf("recompile it with this build's vboxc: vboxc "
+			       "compile --target=%s --emit=plan RULES -o %s",
+			       target_id_name(launch_platform()), q);
+
+	free(q);
+	return step;
+}
+
+/*
+ * hint_files - after a command that failed (@status): on Linux the
+ * kernel refuses files (mounts, Landlock, seccomp) without telling
+ * vbox-exec which, so no row can be named honestly; one line says how
+ * to ask.  Network denials have their notices from the proxy.
+ */
+static void hint_files(int status)
+{
+	if (vx_quiet || status == 0 || status == EXIT_TIMEOUT ||
+	    status == EXIT_LAUNCHER || status == EXIT_NOT_EXECUTABLE ||
+	    status == EXIT_NOT_FOUND)
+		return;
+	fprintf(stderr, "vbox: exit status %d; if a file was refused (\"Permission "
+		"denied\", \"Read-only file system\", \"No such file or "
+		"directory\", \"Device or resource busy\"), this names the "
+		"deciding row: vboxc explain RULES --read=PATH (or "
+		"--write=PATH)\n", status);
+	fflush(stderr);
+}
+
 static int run(struct options *o)
 {
 	struct launch_request req;
@@ -432,14 +472,23 @@ static int run(struct options *o)
 
 	t0 = proc_now_ms();
 	if (plan_load(o->plan, &plan, &err) < 0) {
-		vx_error("%s", err);
+		/* a plan it can open but not use: say how to make one */
+		char *step = access(o->plan, R_OK) == 0 &&
+				     !strstr(err, "vboxc compile") ?
+				     recompile_step(o->plan) : NULL;
+
+		vx_error("%s%s%s", err, step ? "; " : "", step ? step : "");
+		free(step);
 		free(err);
 		return EXIT_LAUNCHER;
 	}
 	if ((int)plan.target != launch_platform()) {
-		vx_error("%s: plan is for %s; this vbox-exec runs %s plans",
+		char *step = recompile_step(o->plan);
+
+		vx_error("%s: plan is for %s; this vbox-exec runs %s plans; %s",
 			 o->plan, target_id_name(plan.target),
-			 target_id_name(launch_platform()));
+			 target_id_name(launch_platform()), step);
+		free(step);
 		goto out_plan;
 	}
 	log_plan(o->plan, &plan);
@@ -474,6 +523,8 @@ static int run(struct options *o)
 	req.bwrap = o->bwrap;
 	req.dry_run = o->dry_run;
 	status = launch_run(&req);
+	if (!o->dry_run)
+		hint_files(status);
 
 	env_list_free(&env);
 out_workdir:
