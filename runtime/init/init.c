@@ -455,6 +455,18 @@ static void listener_taken(int listener)
 }
 
 /*
+ * is_directory - @path names a directory (as a shell says it, for a
+ * command with a '/': execve() answers EACCES for one).
+ */
+static bool is_directory(const char *path)
+{
+	struct stat st;
+
+	return strchr(path, '/') && stat(path, &st) == 0 &&
+	       S_ISDIR(st.st_mode);
+}
+
+/*
  * In the command's process: the walls, report, exec; only returns on
  * failure.  Every report goes with send(): once the socket filter is
  * loaded, sendmsg() waits for the supervisor.
@@ -493,6 +505,8 @@ static int exec_command(char **argv, int walls_fd)
 		    interp, strerror(saved));
 	else if (status == EXIT_NOT_FOUND)
 		say("vbox-exec: %s: not found\n", argv[0]);
+	else if (saved == EACCES && is_directory(argv[0]))
+		say("vbox-exec: %s: is a directory\n", argv[0]);
 	else
 		say("vbox-exec: %s: cannot execute: %s\n", argv[0],
 		    strerror(saved));
