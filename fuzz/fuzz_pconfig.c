@@ -8,8 +8,13 @@
  * message, never half-read.  An accepted configuration is then queried
  * the way connections are judged.
  *
+ * The same bytes go to the reader of vbox-proxy's denial notices
+ * (pconfig_denial_decode), which vbox-exec prints on its stderr: an
+ * accepted one must hold two printable texts within their bound, and
+ * encode back to the same bytes.
+ *
  * Seeds: fuzz/seeds/pconfig/ (configurations in the deny and open
- * postures, with and without an upstream proxy).
+ * postures, with and without an upstream proxy; denial notices).
  */
 #include <vbox.h>
 
@@ -24,6 +29,34 @@ static const char *const queries[] = {
 	"10.1.2.3:22", "[::1]:80", "169.254.169.254:80",
 };
 
+static void check_text(const char *s)
+{
+	size_t n = strlen(s), i;
+
+	if (!n || n > PROXY_DENY_TEXT_MAX)
+		BUG("a notice text of %zu bytes accepted", n);
+	for (i = 0; i < n; i++)
+		if (s[i] < 0x20 || s[i] > 0x7e)
+			BUG("a notice text with byte %#x accepted",
+			    (unsigned char)s[i]);
+}
+
+static void denial(const uint8_t *data, size_t size)
+{
+	char what[PROXY_DENY_TEXT_MAX + 1], why[PROXY_DENY_TEXT_MAX + 1];
+	uint8_t back[PCONFIG_MAX_MSG];
+	uint32_t lost;
+	size_t n;
+
+	if (pconfig_denial_decode(data, size, &lost, what, why) != 0)
+		return;
+	check_text(what);
+	check_text(why);
+	n = pconfig_denial_encode(back, lost, what, why);
+	if (n != size || memcmp(back, data, size))
+		BUG("a denial notice does not encode back to its bytes");
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct pconfig c;
@@ -33,6 +66,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *err = NULL;
 	size_t i;
 
+	denial(data, size);
 	if (pconfig_decode(data, size, &c, &j, &err) != 0) {
 		if (!err)
 			BUG("pconfig_decode failed without a message");

@@ -223,6 +223,64 @@ static void damaged(const struct wbuf *w)
 	   "with a message", w->len, read_back);
 }
 
+/*
+ * denials - vbox-proxy's "D" notices: a round trip; every truncation,
+ * a byte that is not printable, a second NUL and an over-long text
+ * refused by the reader (vbox-exec prints what it accepts); the writer
+ * refuses what the reader would.
+ */
+static void denials(void)
+{
+	char what[PROXY_DENY_TEXT_MAX + 1], why[PROXY_DENY_TEXT_MAX + 1];
+	char big[PROXY_DENY_TEXT_MAX + 2];
+	uint8_t msg[PCONFIG_MAX_MSG], copy[PCONFIG_MAX_MSG + 8];
+	size_t n, k, bad = 0;
+	uint32_t lost = 0;
+
+	n = pconfig_denial_encode(msg, 7, "CONNECT example.com:443",
+				  "row 3 at rules:7:1");
+	ok(n == 1 + 4 + 23 + 1 + 18 + 1, "a notice encodes to %zu bytes", n);
+	ok(pconfig_denial_decode(msg, n, &lost, what, why) == 0 &&
+	   lost == 7 && !strcmp(what, "CONNECT example.com:443") &&
+	   !strcmp(why, "row 3 at rules:7:1"), "... and reads back whole");
+	for (k = 0; k < n; k++)
+		bad += pconfig_denial_decode(msg, k, &lost, what, why) == 0;
+	ok(bad == 0, "each of its %zu truncations is refused", n);
+	memcpy(copy, msg, n);
+	copy[8] = '\n';
+	ok(pconfig_denial_decode(copy, n, &lost, what, why) < 0,
+	   "a newline in a text is refused");
+	copy[8] = (char)0xc3;
+	ok(pconfig_denial_decode(copy, n, &lost, what, why) < 0,
+	   "a byte past ASCII is refused");
+	copy[8] = '\0';
+	ok(pconfig_denial_decode(copy, n, &lost, what, why) < 0,
+	   "a second NUL is refused");
+	copy[0] = 'R';
+	copy[8] = msg[8];
+	ok(pconfig_denial_decode(copy, n, &lost, what, why) < 0,
+	   "another message is refused");
+	memset(big, 'a', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	ok(pconfig_denial_encode(msg, 0, big, "x") == 0 &&
+	   pconfig_denial_encode(msg, 0, "x", "") == 0 &&
+	   pconfig_denial_encode(msg, 0, "a\tb", "x") == 0,
+	   "the writer refuses a text too long, empty or not printable");
+	big[sizeof(big) - 2] = '\0';
+	n = pconfig_denial_encode(msg, 0, big, big);
+	ok(n && pconfig_denial_decode(msg, n, &lost, what, why) == 0 &&
+	   strlen(what) == PROXY_DENY_TEXT_MAX,
+	   "two texts at the bound fit one message (%zu bytes)", n);
+	copy[0] = 'D';
+	memcpy(copy + 1, msg + 1, 4);
+	memset(copy + 5, 'b', PROXY_DENY_TEXT_MAX + 1);
+	copy[5 + PROXY_DENY_TEXT_MAX + 1] = '\0';
+	copy[5 + PROXY_DENY_TEXT_MAX + 2] = 'x';
+	copy[5 + PROXY_DENY_TEXT_MAX + 3] = '\0';
+	ok(pconfig_denial_decode(copy, PROXY_DENY_TEXT_MAX + 9, &lost, what,
+				 why) < 0, "a text past the bound is refused");
+}
+
 int main(void)
 {
 	struct pconfig c;
@@ -238,6 +296,7 @@ int main(void)
 	   "the same configuration encodes to the same %zu bytes", w.len);
 	round_trip(&p, &w);
 	damaged(&w);
+	denials();
 	wbuf_release(&w);
 	wbuf_release(&w2);
 	plan_release(&p);

@@ -308,7 +308,7 @@ static bool notice_text_ok(const uint8_t *p, size_t n)
 	return true;
 }
 
-_Static_assert(1 + 4 + 2 * PROXY_DENY_TEXT_MAX + 1 <= PCONFIG_MAX_MSG,
+_Static_assert(1 + 4 + 2 * PROXY_DENY_TEXT_MAX + 2 <= PCONFIG_MAX_MSG,
 	       "a denial notice fits a control message");
 
 size_t pconfig_denial_encode(uint8_t *out, uint32_t lost, const char *what,
@@ -324,7 +324,8 @@ size_t pconfig_denial_encode(uint8_t *out, uint32_t lost, const char *what,
 	memcpy(out + 5, what, nw);
 	out[5 + nw] = '\0';
 	memcpy(out + 6 + nw, why, ny);
-	return 6 + nw + ny;
+	out[6 + nw + ny] = '\0';
+	return 7 + nw + ny;
 }
 
 int pconfig_denial_decode(const uint8_t *msg, size_t n, uint32_t *lost,
@@ -333,14 +334,15 @@ int pconfig_denial_decode(const uint8_t *msg, size_t n, uint32_t *lost,
 	const uint8_t *sep;
 	size_t nw, ny;
 
-	if (n < 1 + 4 + 1 + 1 + 1 || n > PCONFIG_MAX_MSG || msg[0] != 'D')
+	if (n < 1 + 4 + 2 + 2 || n > PCONFIG_MAX_MSG || msg[0] != 'D' ||
+	    msg[n - 1] != '\0')
 		return -1;
 	sep = memchr(msg + 5, '\0', n - 5);
 	if (!sep)
 		return -1;
 	nw = (size_t)(sep - (msg + 5));
-	ny = n - 5 - nw - 1;
-	/* printable texts hold no NUL: exactly one separator */
+	ny = n - 5 - nw - 2;
+	/* printable texts hold no NUL: one NUL after each, no other */
 	if (!notice_text_ok(msg + 5, nw) || !notice_text_ok(sep + 1, ny))
 		return -1;
 	*lost = (uint32_t)le_load(msg + 1, 4);

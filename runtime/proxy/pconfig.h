@@ -15,7 +15,7 @@
  * Messages (a SOCK_SEQPACKET pair; vbox-proxy's end is its fd 3):
  *   vbox-proxy -> vbox-exec  "R"            ready: the proxy serves
  *                            "E" TEXT       it cannot start (then exits)
- *                            "D" u32 LOST WHAT NUL WHY
+ *                            "D" u32 LOST WHAT NUL WHY NUL
  *                                           the table refused WHAT
  *                                           (proxy_deny_fn), for WHY;
  *                                           LOST notices before it did
@@ -115,7 +115,7 @@ size_t pconfig_denial_encode(uint8_t *out, uint32_t lost, const char *what,
  * and @what and @why (PROXY_DENY_TEXT_MAX + 1 bytes each) get the two
  * texts, NUL-terminated.  Returns 0, or -1 for anything else: another
  * message, a text empty or too long, a byte that is not printable
- * ASCII, not exactly one NUL between the two.
+ * ASCII, not exactly one NUL after each of the two.
  */
 int pconfig_denial_decode(const uint8_t *msg, size_t n, uint32_t *lost,
 			  char *what, char *why);
