@@ -30,7 +30,7 @@
 # (seconds of fuzzing in check, default 60), CI (informational only).
 set -euo pipefail
 
-DEPS="build-essential flex bison autoconf automake libtool pkg-config libjansson-dev libseccomp-dev libc-ares-dev musl-tools clang libclang-rt-14-dev bubblewrap hyperfine groff-base jq python3 curl"
+DEPS="build-essential flex bison autoconf automake libtool pkg-config libjansson-dev libseccomp-dev libc-ares-dev musl-tools clang libclang-rt-14-dev bubblewrap hyperfine groff-base jq python3 curl wget git npm"
 
 cd "$(dirname "${BASH_SOURCE[0]}")"
 top=$PWD
