@@ -163,9 +163,29 @@ void diag_note(struct diag_list *list, const struct location *loc,
 	va_end(ap);
 }
 
-bool diag_too_many(const struct diag_list *list)
+void diag_list_take(struct diag_list *dst, struct diag_list *src)
 {
-	return list->max_errors && list->nerrors >= list->max_errors;
+	size_t i;
+
+	for (i = 0; i < src->n; i++) {
+		const struct diag *d = &src->items[i];
+		const struct location *loc = d->loc.in ? &d->loc : NULL;
+
+		switch (d->severity) {
+		case DIAG_ERROR:
+			diag_error(dst, loc, "%s", d->msg);
+			break;
+		case DIAG_WARNING:
+			diag_warning(dst, loc, "%s", d->msg);
+			break;
+		case DIAG_NOTE:
+			diag_note(dst, loc, "%s", d->msg);
+			break;
+		default:
+			BUG("bad severity %d", d->severity);
+		}
+	}
+	diag_list_free(src);
 }
 
 static const char *severity_name(enum diag_severity severity)

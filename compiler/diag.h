@@ -46,7 +46,9 @@ struct diag {
  * @nerrors: number of DIAG_ERROR records
  * @nwarnings: number of DIAG_WARNING records
  * @max_errors: after this many errors further errors are counted but not
- *              stored (0 = unlimited); a final note says so when printing
+ *              stored (0 = unlimited); a final note says so when printing.
+ *              Parsing goes on past it (an input's size bounds the work),
+ *              so the count of errors not shown is exact
  * @dropped: number of errors not stored because of @max_errors
  */
 struct diag_list {
@@ -76,8 +78,12 @@ __printf(3, 4) void diag_warning(struct diag_list *list,
 __printf(3, 4) void diag_note(struct diag_list *list,
 			      const struct location *loc, const char *fmt, ...);
 
-/* True once the error cap is reached: parsers stop recovering then. */
-bool diag_too_many(const struct diag_list *list);
+/*
+ * diag_list_take - queue @src's records on @dst, in order (under @dst's
+ * cap), and leave @src empty.  For callers that look at a step's records
+ * before they pass them on.
+ */
+void diag_list_take(struct diag_list *dst, struct diag_list *src);
 
 /*
  * diag_print - print every record to @out in order.  Records with a

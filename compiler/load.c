@@ -228,8 +228,6 @@ static size_t check_encoding(const struct input *in, struct diag_list *diags)
 				diag_error(diags, &loc, "invalid UTF-8: %s "
 					   "(byte 0x%02x)", why, s[i]);
 			nerr++;
-			if (diag_too_many(diags))
-				break;
 			/* One error a line: resume at the next line. */
 			while (i < in->len && s[i] != '\n')
 				i++;
@@ -518,7 +516,7 @@ static int load_input(struct loader *ld, struct input *in)
 			stmt_list_push(out, s);
 			continue;
 		}
-		if (!diag_too_many(ld->diags) && load_include(ld, in, s))
+		if (load_include(ld, in, s))
 			ret = -1;
 		free(s->arg);
 		free(s->value);
@@ -543,7 +541,7 @@ int load_rules_opts(struct input_set *inputs, const char *const *paths,
 	size_t i, len;
 	int ret = 0;
 
-	for (i = 0; i < npaths && !diag_too_many(diags); i++) {
+	for (i = 0; i < npaths; i++) {
 		bool is_stdin = strcmp(paths[i], "-") == 0;
 		struct input *in;
 		char *buf, *real;

@@ -43,7 +43,8 @@ struct load_opts {
 /*
  * parse_input - grammar/: scan and parse one input into statements appended
  * to @out.  @include statements are queued, not followed.  Recovers per
- * line; stops once diag_too_many().  Returns 0, or -1 with errors queued.
+ * line, to the end (past the error cap errors are only counted).  Returns
+ * 0, or -1 with errors queued.
  */
 int parse_input(const struct input *in, struct stmt_list *out,
 		struct diag_list *diags);

@@ -18,6 +18,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <strings.h>
 
 #include "netaddr.h"
 
@@ -711,6 +712,126 @@ static int split_host(struct parse_ctx *c, const char *hp,
 	return parse_port(c, colon + 1, out);
 }
 
+/* A URL scheme and the port it implies (0: none worth suggesting). */
+static unsigned int scheme_port(const char *s, size_t n)
+{
+	static const struct {
+		const char *name;
+		unsigned int port;
+	} ports[] = {
+		{ "http", 80 }, { "https", 443 }, { "ws", 80 }, { "wss", 443 },
+		{ "ftp", 21 }, { "ssh", 22 }, { "git", 9418 },
+		{ "socks5", 1080 }, { "socks5h", 1080 },
+	};
+	size_t i;
+
+	for (i = 0; i < array_size(ports); i++)
+		if (strlen(ports[i].name) == n &&
+		    strncasecmp(ports[i].name, s, n) == 0)
+			return ports[i].port;
+	return 0;
+}
+
+size_t net_url_scheme_len(const char *raw)
+{
+	size_t i;
+
+	if (!raw || !((raw[0] >= 'a' && raw[0] <= 'z') ||
+		      (raw[0] >= 'A' && raw[0] <= 'Z')))
+		return 0;
+	for (i = 1; raw[i]; i++) {
+		char ch = raw[i];
+
+		if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+		      is_digit(ch) || ch == '+' || ch == '-' || ch == '.'))
+			break;
+	}
+	return strncmp(raw + i, "://", 3) == 0 ? i + 3 : 0;
+}
+
+/*
+ * url_error - @c->raw is a URL ("https://HOST/", what "npm config get
+ * registry" prints): say so, with the HOST:PORT row it probably means.
+ * @slen is the length of "scheme://".
+ */
+static int url_error(struct parse_ctx *c, size_t slen)
+{
+	const char *auth = c->raw + slen, *hp, *at, *colon = NULL;
+	size_t alen = strcspn(auth, "/?#"), hlen;
+	unsigned int port = scheme_port(c->raw, slen - 3);
+	char *guess;
+	int ret;
+
+	/* The authority: [user@]host[:port]; the user is not the host. */
+	hp = auth;
+	for (at = auth; at < auth + alen; at++)
+		if (*at == '@')
+			hp = at + 1;
+	hlen = alen - (size_t)(hp - auth);
+	if (hlen && hp[0] == '[') {
+		const char *close = memchr(hp, ']', hlen);
+
+		if (close && close + 1 < hp + hlen && close[1] == ':')
+			colon = close + 1;
+	} else {
+		colon = memchr(hp, ':', hlen);
+	}
+	if (colon && colon + 1 < hp + hlen)
+		guess = xasprintf("%.*s", (int)hlen, hp);
+	else if (hlen && port)
+		guess = xasprintf("%.*s:%u", (int)(colon ? colon - hp :
+						   (ptrdiff_t)hlen), hp, port);
+	else if (hlen)
+		guess = xasprintf("%.*s:PORT", (int)(colon ? colon - hp :
+						     (ptrdiff_t)hlen), hp);
+	else
+		return fail(c, "'%s' is a URL, not a network target: %s "
+			    "names HOST[:PORT], without 'scheme://' or a path",
+			    show_str(c, c->raw),
+			    c->mode == MODE_RULE ? "a row" : "a query");
+	ret = fail(c, "'%s' is a URL, not a network target: %s names "
+		   "HOST[:PORT], without 'scheme://' or a path; did you mean "
+		   "'%s'?", show_str(c, c->raw),
+		   c->mode == MODE_RULE ? "a row" : "a query",
+		   show_str(c, guess));
+	free(guess);
+	return ret;
+}
+
+bool net_text_is_range(const char *raw)
+{
+	const char *slash = raw ? strrchr(raw, '/') : NULL;
+	uint8_t a4[4], a6[16];
+	size_t n, i;
+
+	if (!slash || !slash[1] || slash == raw)
+		return false;
+	for (i = 1; slash[i]; i++)
+		if (!is_digit(slash[i]))
+			return false;
+	if (i > 4)
+		return false;
+	n = (size_t)(slash - raw);
+	if (raw[0] == '[' && n > 2 && raw[n - 1] == ']')
+		return ipv6_parse(raw + 1, n - 2, a6);
+	return ipv4_plain(raw, n, a4) || ipv6_parse(raw, n, a6);
+}
+
+/*
+ * range_error - "10.0.0.0/8": network rows name single hosts.  Say so,
+ * and what covers such ranges without a row.
+ */
+static int range_error(struct parse_ctx *c, const char *hp)
+{
+	return fail(c, "'%s' is an address range (CIDR): network rows do "
+		    "not support ranges, a row names one host (a name or an "
+		    "address) and an optional port; under '@default net deny' "
+		    "an address no row allows is refused already, and the "
+		    "proxy refuses private, loopback and link-local addresses "
+		    "no row names",
+		    show_str(c, hp));
+}
+
 /* make_text - the canonical "HOST:PORT" ("*.NAME:PORT" for suffixes). */
 static void make_text(struct net_target *t)
 {
@@ -733,6 +854,7 @@ static int parse_target(const char *raw, struct net_target *out, char **err,
 	struct parse_ctx c = { .raw = raw ? raw : "", .mode = mode,
 			       .err = err };
 	const char *hp = c.raw, *s;
+	size_t slen;
 	int ret = -1;
 
 	memset(out, 0, sizeof(*out));
@@ -752,8 +874,17 @@ static int parse_target(const char *raw, struct net_target *out, char **err,
 			goto out;
 		}
 	}
+	slen = net_url_scheme_len(c.raw);
+	if (slen) {
+		url_error(&c, slen);
+		goto out;
+	}
 	if (strip_user(&c, &hp))
 		goto out;
+	if (net_text_is_range(hp)) {
+		range_error(&c, hp);
+		goto out;
+	}
 	if (!*hp) {
 		fail(&c, "empty host in '%s'", show_str(&c, c.raw));
 		goto out;

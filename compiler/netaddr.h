@@ -60,6 +60,19 @@ int net_rule_parse(const char *raw, struct net_target *out, char **err);
  */
 int net_query_parse(const char *raw, struct net_target *out, char **err);
 
+/*
+ * net_url_scheme_len - the length of "scheme://" when @raw starts with a
+ * URL scheme, else 0.  A network target is never a URL: parsing one
+ * fails with the HOST:PORT it probably means.
+ */
+size_t net_url_scheme_len(const char *raw);
+
+/*
+ * net_text_is_range - is @raw an address range, "ADDRESS/BITS" (CIDR)?
+ * Rows name single hosts; parsing one fails saying so.
+ */
+bool net_text_is_range(const char *raw);
+
 void net_target_free(struct net_target *t);
 
 /* net_match - does rule @rule match query @q (ports: overlap)? */

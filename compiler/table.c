@@ -127,6 +127,18 @@ static int directive_once(struct diag_list *diags, const char *what,
 	return 0;
 }
 
+/**
+ * struct undef_var - an undefined variable already reported
+ * @what: the variable's name ("VBOX_GIT_REPO")
+ * @diag: index of its error in the diagnostic list
+ * @more: further rows that use it (not reported again)
+ */
+struct undef_var {
+	char *what;
+	size_t diag;
+	size_t more;
+};
+
 struct build_state {
 	struct table *table;
 	const struct compile_opts *opts;
@@ -137,6 +149,9 @@ struct build_state {
 	bool seen_write;
 	bool seen_net;
 	bool seen_upstream;
+	struct undef_var *undef;
+	size_t nundef;
+	size_t undef_cap;
 };
 
 /* "; did you mean 'X'?" when @word is close to one of @names, else "". */
@@ -357,7 +372,8 @@ static int deny_host_error(struct build_state *st, const struct stmt *s,
 	int ret;
 
 	/* A target with a port, a user or brackets was meant as a host. */
-	if (!deny_read_as_host(s) || strpbrk(s->value, ":@["))
+	if (!deny_read_as_host(s) || strpbrk(s->value, ":@[") ||
+	    net_text_is_range(s->value))
 		return diag_error(st->diags, &s->value_loc, "%s", err);
 	hint = file_row_hint(s->value);
 	if (s->value[0] == '.')
@@ -390,6 +406,128 @@ static void deny_host_warning(struct build_state *st, const struct stmt *s,
 	t->host_words[t->nhost_words++] = row;
 }
 
+/*
+ * Library variables and what their value is, for the hint of an
+ * undefined-variable error; any other NAME gets "-D NAME=VALUE".
+ */
+static const struct {
+	const char *name;
+	const char *hint;
+} var_hints[] = {
+	{ "VBOX_GIT_REPO", "pass -D VBOX_GIT_REPO=DIR, the working tree of "
+	  "the repository <git-protect> protects" },
+	{ "PROJECT", "pass -D PROJECT=DIR, the project's directory (e.g. "
+	  "-D PROJECT=\"$PWD\")" },
+};
+
+/* The name in "$NAME", "${NAME}" or "%NAME%" (@what, @len bytes). */
+static void undef_name(const char **what, size_t *len)
+{
+	if (*len > 3 && (*what)[0] == '$' && (*what)[1] == '{') {
+		*what += 2;
+		*len -= 3;
+	} else if (*len > 2 && (*what)[0] == '%') {
+		*what += 1;
+		*len -= 2;
+	} else if (*len > 1 && (*what)[0] == '$') {
+		*what += 1;
+		*len -= 1;
+	}
+}
+
+static char *undef_hint(const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < array_size(var_hints); i++)
+		if (strlen(var_hints[i].name) == len &&
+		    memcmp(var_hints[i].name, name, len) == 0)
+			return xstrdup(var_hints[i].hint);
+	return xasprintf("pass -D %.*s=VALUE or set it in the environment",
+			 (int)len, name);
+}
+
+/*
+ * An fs row's pattern.  A variable that is simply undefined is reported
+ * once, at its first row, with a hint how to define it; the rows after
+ * that use it are counted into that error ("and N more rows"), not
+ * reported again: one missing -D is one mistake, not one per row of a
+ * library file.  The table fails all the same.
+ */
+static int compile_fs_row(struct build_state *st, const struct stmt *s,
+			  struct row *row)
+{
+	static const char undef[] = "undefined variable '";
+	struct diag_list tmp;
+	const char *msg, *end;
+	struct undef_var *u;
+	char *hint;
+	size_t i, len;
+	int ret;
+
+	diag_list_init(&tmp);
+	ret = fs_pattern_compile(s->value, s->effect == EFFECT_DENY,
+				 &s->value_loc, st->opts->target,
+				 &st->opts->vars, &row->fs, &tmp);
+	msg = tmp.n == 1 && tmp.items[0].severity == DIAG_ERROR ?
+	      tmp.items[0].msg : NULL;
+	end = msg && strncmp(msg, undef, strlen(undef)) == 0 ?
+	      strchr(msg + strlen(undef), '\'') : NULL;
+	/* Only the plain form, "undefined variable 'X' in pattern ...". */
+	if (!end || strncmp(end, "' in pattern '", 14) != 0) {
+		diag_list_take(st->diags, &tmp);
+		return ret;
+	}
+	msg += strlen(undef);
+	len = (size_t)(end - msg);
+	undef_name(&msg, &len);
+	for (i = 0; i < st->nundef; i++) {
+		u = &st->undef[i];
+		if (strlen(u->what) == len && memcmp(u->what, msg, len) == 0) {
+			/* The first use's error fails the table already. */
+			u->more++;
+			diag_list_free(&tmp);
+			return ret;
+		}
+	}
+	GROW(st->undef, st->undef_cap, st->nundef + 1);
+	u = &st->undef[st->nundef++];
+	u->what = xstrndup(msg, len);
+	u->diag = st->diags->n;
+	u->more = 0;
+	hint = undef_hint(msg, len);
+	diag_error(st->diags, &s->value_loc, "%s; %s", tmp.items[0].msg, hint);
+	free(hint);
+	diag_list_free(&tmp);
+	return ret;
+}
+
+/*
+ * "(and N more rows)" on each undefined variable's error, now that the
+ * rows are counted.  An error past the cap was not stored: nothing to do.
+ */
+static void finish_undef(struct build_state *st)
+{
+	struct diag *d;
+	char *msg;
+	size_t i;
+
+	for (i = 0; i < st->nundef; i++) {
+		const struct undef_var *u = &st->undef[i];
+
+		if (u->more && u->diag < st->diags->n) {
+			d = &st->diags->items[u->diag];
+			msg = xasprintf("%s (used by %zu more row%s, not "
+					"reported again)", d->msg, u->more,
+					u->more == 1 ? "" : "s");
+			free(d->msg);
+			d->msg = msg;
+		}
+		free(u->what);
+	}
+	free(st->undef);
+}
+
 static int handle_row(struct build_state *st, const struct stmt *s)
 {
 	struct table *t = st->table;
@@ -412,10 +550,7 @@ static int handle_row(struct build_state *st, const struct stmt *s)
 	row->raw = xstrdup(s->value);
 	switch (domain) {
 	case DOMAIN_FS:
-		if (fs_pattern_compile(s->value, s->effect == EFFECT_DENY,
-				       &s->value_loc, st->opts->target,
-				       &st->opts->vars, &row->fs,
-				       st->diags)) {
+		if (compile_fs_row(st, s, row)) {
 			free(row->raw);
 			free(row);
 			return -1;
@@ -457,8 +592,6 @@ struct table *table_build(const struct stmt_list *stmts,
 	for (i = 0; i < stmts->n; i++) {
 		const struct stmt *s = &stmts->items[i];
 
-		if (diag_too_many(diags))
-			break;
 		switch (s->kind) {
 		case STMT_ROW:
 			handle_row(&st, s);
@@ -476,6 +609,7 @@ struct table *table_build(const struct stmt_list *stmts,
 			BUG("bad statement kind %d", s->kind);
 		}
 	}
+	finish_undef(&st);
 	if (diags->nerrors != errors_before) {
 		table_free(st.table);
 		return NULL;

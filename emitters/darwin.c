@@ -384,6 +384,7 @@ const struct emitter emitter_darwin = {
 	.id = TARGET_DARWIN,
 	.name = TARGET_DARWIN_NAME,
 	.profile_ext = "sb",
+	.check_table = darwin_check_table,
 	.classify = darwin_classify,
 	.emit_profile = darwin_emit_profile,
 };

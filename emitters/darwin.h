@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct diag_list;
 struct fs_pattern;
 struct landing_set;
 struct row;
@@ -78,6 +79,15 @@ void darwin_fs_plan_free(struct fs_plan *plan);
 
 /* darwin_net_open - is the table's network posture open? */
 bool darwin_net_open(const struct table *table);
+
+/*
+ * darwin_check_table - emitter_darwin.check_table: a note when rows
+ * land in the egress proxy, since the profile then names the launcher's
+ * port parameters and is not complete on its own.  A note, not a
+ * warning: a plan for vbox-exec is complete, and -Werror must not
+ * refuse every table with a proxy row.  Never fails.
+ */
+int darwin_check_table(const struct table *table, struct diag_list *diags);
 
 /* darwin_classify - emitter_darwin.classify (see struct emitter). */
 void darwin_classify(const struct table *table, struct landing_set *out);

@@ -17,6 +17,7 @@
 #include <stdio.h>
 
 #include "darwin.h"
+#include "diag.h"
 #include "emit.h"
 #include "fspath.h"
 #include "grow.h"
@@ -600,6 +601,32 @@ void darwin_classify(const struct table *table, struct landing_set *out)
 					 "with sandbox-exec -D at launch",
 					 reserved_ports[i].what,
 					 reserved_ports[i].param);
+}
+
+int darwin_check_table(const struct table *table, struct diag_list *diags)
+{
+	struct landing l;
+	size_t i, n = 0;
+
+	for (i = 0; i < table->net.n; i++) {
+		memset(&l, 0, sizeof(l));
+		l.row = table->net.order[i];
+		classify_net(table, &l);
+		if (l.kind == LANDING_PROXY)
+			n++;
+		free(l.reason);
+	}
+	if (!n)
+		return 0;
+	diag_note(diags, NULL, "the darwin profile is not complete on its "
+		     "own: %zu row%s land%s in the egress proxy, so it takes "
+		     "the proxy's ports as the parameters %s and %s; "
+		     "vbox-exec passes them, 'sandbox-exec -f' needs -D %s=N "
+		     "-D %s=M and a proxy listening there",
+		     n, n == 1 ? "" : "s", n == 1 ? "s" : "",
+		     reserved_ports[0].param, reserved_ports[1].param,
+		     reserved_ports[0].param, reserved_ports[1].param);
+	return 0;
 }
 
 const char *darwin_reserved_param(const char *entry)

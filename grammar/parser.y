@@ -154,13 +154,13 @@ line	: NEWLINE
 	| stmt NEWLINE
 		{
 			apply_line(state, &$1);
-			if (diag_too_many(state->diags))
-				YYABORT;
 		}
 	| error NEWLINE
 		{
-			if (diag_too_many(state->diags))
-				YYABORT;
+			/*
+			 * Past the error cap errors are only counted, so
+			 * the "N more errors" note is exact: go on.
+			 */
 			yyerrok;
 		}
 	;

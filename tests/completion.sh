@@ -56,6 +56,7 @@ candidates "--emit=" "$v" vboxc compile --e
 candidates "--format=" "$v" vboxc check --f
 candidates "--follow --format=" "$v" vboxc explain --fo
 candidates "--include-dir=" "$v" vboxc explain --in
+candidates "--max-errors=" "$v" vboxc check --ma
 candidates "explain" "$v" vboxc help e
 
 # File names: the RULES operands, -o, --queries and -I (directories).

@@ -251,7 +251,8 @@ $linux_ws"
 		run "$VBOXC" compile --target=$t $emit -o "c-$f-$t.out" \
 			-I "$lib" -D "HOME=$h" -D "VBOX_GIT_REPO=$h/work/repo" \
 			"c-$f-$t.rules"
-		is "$rc:$(cat err)" "0:" \
+		# A note is no warning (darwin's, for proxy rows, is one).
+		is "$rc:$(grep -v '^vboxc: note: ' err || :)" "0:" \
 			"<$f> compiles for $t next to a workspace, no warning"
 	done
 done
@@ -267,7 +268,8 @@ rw:C:\Users\me\work\**' ;;
 		"$ws" >"all-$t.rules"
 	run "$VBOXC" check -Werror --target=$t -I "$lib" -D "HOME=$h" \
 		-D "VBOX_GIT_REPO=$h/work/repo" "all-$t.rules"
-	is "$rc:$(cat err)" "0:" "all four libraries together: $t, -Werror"
+	is "$rc:$(grep -v '^vboxc: note: ' err || :)" "0:" \
+		"all four libraries together: $t, -Werror"
 done
 
 # Every library file says what it protects and why.

@@ -20,6 +20,7 @@
 #include "diag.h"
 #include "stmt.h"
 
+struct row;
 struct table;
 struct target_traits;
 
@@ -122,6 +123,8 @@ struct cli_query {
  *                rule library
  * @ninclude_dirs: number of @include_dirs
  * @include_dirs_cap: allocated slots of @include_dirs
+ * @max_errors: --max-errors: errors shown before the rest are only
+ *              counted (0: every error is shown)
  */
 struct cli_opts {
 	const struct target_traits *target;
@@ -145,6 +148,7 @@ struct cli_opts {
 	const char **include_dirs;
 	size_t ninclude_dirs;
 	size_t include_dirs_cap;
+	size_t max_errors;
 };
 
 /* Which optional option groups a command accepts (struct cli_command). */
@@ -205,6 +209,14 @@ struct cli_session {
 	struct diag_list diags;
 	struct table *table;
 };
+
+/*
+ * cli_any_port_message - for an allow row that names no port (it allows
+ * every port), the note saying so (caller frees); NULL for other rows.
+ * cli_any_port_notes - queue that note on @s's list for each such row.
+ */
+char *cli_any_port_message(const struct row *row);
+void cli_any_port_notes(struct cli_session *s);
 
 /*
  * cli_command_main - parse @argv (argv[0] is the command name) for @cmd,

@@ -126,8 +126,10 @@ err:
 
 /*
  * The "notes" array (left out when empty, so tables without notes keep
- * the two-member object): partly overridden rows, an empty table, and
- * with an explicit --target the rows compile would refuse there.
+ * the two-member object): partly overridden rows, allow rows that name
+ * no port, an empty table, and with an explicit --target the rows
+ * compile would refuse there ("unsupported") and the target's own notes
+ * ("target": a darwin profile that needs the launcher's parameters).
  */
 static json_t *notes_json(const struct table *table,
 			  const struct diag_list *target_notes,
@@ -155,13 +157,30 @@ static json_t *notes_json(const struct table *table,
 		if (!w || json_array_append_new(arr, w) != 0)
 			goto err;
 	}
+	for (i = 0; table && i < table->net.n; i++) {
+		const struct row *row = table->net.order[i];
+
+		msg = cli_any_port_message(row);
+		if (!msg)
+			continue;
+		w = cli_json_pack("{s:s, s:I, s:s, s:o, s:o}",
+				  "kind", "any-port",
+				  "row", (json_int_t)row->index,
+				  "domain", domain_name(row->domain),
+				  "source", cli_json_location(&row->loc),
+				  "message", cli_json_string(msg));
+		free(msg);
+		if (!w || json_array_append_new(arr, w) != 0)
+			goto err;
+	}
 	for (i = 0; i < target_notes->n; i++) {
 		const struct diag *d = &target_notes->items[i];
 
-		if (d->severity != DIAG_ERROR)
+		if (d->severity == DIAG_WARNING)
 			continue;
 		w = cli_json_pack("{s:s, s:s, s:o, s:o}",
-				  "kind", "unsupported", "target", target,
+				  "kind", d->severity == DIAG_ERROR ?
+				  "unsupported" : "target", "target", target,
 				  "source", cli_json_location(&d->loc),
 				  "message", cli_json_string(d->msg));
 		if (!w || json_array_append_new(arr, w) != 0)
@@ -257,6 +276,7 @@ static int check_run(const struct cli_opts *opts)
 	/* After target_notes(): -Werror counts the target's warnings. */
 	status = cli_failed(&s, opts) ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 	if (opts->format == CLI_FORMAT_TEXT) {
+		cli_any_port_notes(&s);
 		cli_print_diags(&s, opts);
 	} else if ((opts->format == CLI_FORMAT_SARIF ?
 		    cli_sarif_print(&s) :

@@ -30,7 +30,7 @@ int cli_session_load(struct cli_session *s, const struct cli_opts *opts)
 
 	memset(s, 0, sizeof(*s));
 	diag_list_init(&s->diags);
-	s->diags.max_errors = DIAG_DEFAULT_MAX_ERRORS;
+	s->diags.max_errors = opts->max_errors;
 
 	/*
 	 * Statements that did parse are still validated after a syntax
@@ -60,6 +60,50 @@ int cli_session_load(struct cli_session *s, const struct cli_opts *opts)
 	shadow_analyze(s->table, &s->diags);
 	/* Fail closed should a library layer queue an error yet succeed. */
 	return s->diags.nerrors ? -1 : 0;
+}
+
+/*
+ * An allow row without a port allows every port of its host: explain
+ * says so when asked; check and compile say it once per row, as a note
+ * (a choice, not a mistake: no warning, nothing for -Werror).  An
+ * explicit ":*" is taken as meant; deny rows are left alone (every port
+ * is the narrow reading there), and so are dead rows.
+ */
+char *cli_any_port_message(const struct row *row)
+{
+	size_t len = strlen(row->raw);
+	char *text, *msg;
+	int host_len;
+
+	if (row->domain != DOMAIN_NET || row->effect != EFFECT_ALLOW ||
+	    !row->net.any_port || row->shadowed_by ||
+	    (len >= 2 && strcmp(row->raw + len - 2, ":*") == 0))
+		return NULL;
+	/* The canonical text ends in ":*" when no port was given. */
+	host_len = (int)strlen(row->net.text) - 2;
+	text = row_text(row);
+	msg = xasprintf("row %u '%s' names no port: it allows every port of "
+			"%.*s (write '%.*s:443' for HTTPS only)", row->index,
+			text, host_len, row->net.text, host_len,
+			row->net.text);
+	free(text);
+	return msg;
+}
+
+void cli_any_port_notes(struct cli_session *s)
+{
+	char *msg;
+	size_t i;
+
+	for (i = 0; s->table && i < s->table->net.n; i++) {
+		const struct row *row = s->table->net.order[i];
+
+		msg = cli_any_port_message(row);
+		if (!msg)
+			continue;
+		diag_note(&s->diags, &row->loc, "%s", msg);
+		free(msg);
+	}
 }
 
 void cli_session_free(struct cli_session *s)

@@ -383,6 +383,7 @@ static int compile_run(const struct cli_opts *opts)
 	    render(opts, em, &s, &landing, &out) < 0 || s.diags.nerrors ||
 	    cli_failed(&s, opts))
 		status = CLI_EXIT_FAIL;
+	cli_any_port_notes(&s);
 	cli_print_diags(&s, opts);
 	if (status == CLI_EXIT_OK)
 		status = write_output(opts, &s, &out);

@@ -8,6 +8,7 @@
  */
 #include <vbox.h>
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -32,6 +33,7 @@ enum {
 	OPT_FOLLOW,
 	OPT_NO_FOLLOW,
 	OPT_EMIT,
+	OPT_MAX_ERRORS,
 };
 
 /* Spelled with one dash ("-Werror"), like the compilers' option. */
@@ -99,6 +101,9 @@ static const struct cli_option cli_options[] = {
 	  "the\ninstalled rule library)", 0 },
 	{ "Werror", 0, no_argument, OPT_WERROR, NULL,
 	  "treat warnings as errors", CLI_OPTF_ONE_DASH },
+	{ "max-errors", 0, required_argument, OPT_MAX_ERRORS, "N",
+	  "show at most N errors, then count\nthe rest (default 20; 0: all)",
+	  0 },
 	{ "format", 0, required_argument, OPT_FORMAT, "FORMAT", NULL,
 	  CLI_OPT_FORMAT },
 	{ "help", 'h', no_argument, 'h', NULL,
@@ -362,6 +367,25 @@ static int set_emit(const struct cli_command *cmd, struct cli_opts *o,
 	return 0;
 }
 
+static int set_max_errors(const struct cli_command *cmd, struct cli_opts *o,
+			  const char *arg)
+{
+	unsigned long n;
+	char *end;
+
+	errno = 0;
+	if (arg[0] < '0' || arg[0] > '9')
+		return cli_usage_error(cmd, "invalid error count '%s' "
+				       "(expected a number, 0 for no cap)",
+				       arg);
+	n = strtoul(arg, &end, 10);
+	if (errno || *end || n > 1000000)
+		return cli_usage_error(cmd, "invalid error count '%s' "
+				       "(expected 0 to 1000000)", arg);
+	o->max_errors = n;
+	return 0;
+}
+
 static int add_define(const struct cli_command *cmd, struct cli_opts *o,
 		      const char *arg)
 {
@@ -525,6 +549,8 @@ static int handle_option(const struct cli_command *cmd, struct cli_opts *o,
 		return set_format(cmd, o, arg);
 	case OPT_EMIT:
 		return set_emit(cmd, o, arg);
+	case OPT_MAX_ERRORS:
+		return set_max_errors(cmd, o, arg);
 	case 'o':
 		if (arg[0] == '\0')
 			return cli_usage_error(cmd, "empty output file name");
@@ -585,6 +611,7 @@ static int parse_args(const struct cli_command *cmd, int argc, char **argv,
 	memset(o, 0, sizeof(*o));
 	o->target = target_host();
 	o->format = CLI_FORMAT_TEXT;
+	o->max_errors = DIAG_DEFAULT_MAX_ERRORS;
 	o->emit = CLI_EMIT_PROFILE;
 
 	/*
