@@ -147,3 +147,8 @@ int emit_classify(const struct emitter *em, const struct table *table,
 		ret = -1;
 	return ret;
 }
+
+const char *landing_name(const struct landing *l)
+{
+	return l->label ? l->label : landing_kind_name(l->kind);
+}

@@ -49,12 +49,16 @@ enum landing_kind {
  * @reason: one line saying why it lands there, lower case, no trailing
  *          period, e.g. "glob expanded against the host file system at
  *          launch" (owned)
+ * @label: NULL, or the landing's name where a launcher mode names it
+ *         apart from @kind (linux container mode's "supervised" and
+ *         "narrower": linux_container.h); static
  */
 struct landing {
 	enum landing_kind kind;
 	const struct row *row;
 	char *entry;
 	char *reason;
+	const char *label;
 };
 
 /**
@@ -153,5 +157,8 @@ void landing_set_free(struct landing_set *set);
 
 /* landing_kind_name - "kernel", "launch", "proxy", "absorbed", ... */
 const char *landing_kind_name(enum landing_kind kind);
+
+/* landing_name - @l's label when it has one, else its kind's name. */
+const char *landing_name(const struct landing *l);
 
 #endif /* VBOX_EMIT_H */

@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <sys/stat.h>
@@ -110,6 +111,9 @@ enum {
 	OPT_QUIET,
 	OPT_DRY_RUN,
 	OPT_BWRAP,
+	OPT_MODE,
+	OPT_ACCEPT_NARROWER,
+	OPT_ACCEPT_UNSCOPED,
 	OPT_HELP,
 	OPT_VERSION,
 };
@@ -143,6 +147,15 @@ static const struct opt_spec opt_specs[] = {
 	  "print the sandbox command line and exit" },
 	{ "bwrap", OPT_BWRAP, "PATH",
 	  "run this bubblewrap (absolute) instead of the built-in one" },
+	{ "mode", OPT_MODE, "ns|container|auto",
+	  "linux: namespaces (default), container mode, or container mode "
+	  "only where namespaces cannot start and the plan loses nothing" },
+	{ "accept-narrower", OPT_ACCEPT_NARROWER, NULL,
+	  "container mode: run a plan whose deny rows or holes it can only "
+	  "hold narrower than the table" },
+	{ "accept-unscoped-signals", OPT_ACCEPT_UNSCOPED, NULL,
+	  "container mode below Landlock ABI 6: the child may signal "
+	  "processes of its uid outside the sandbox" },
 	{ "help", OPT_HELP, NULL, "show this help and exit" },
 	{ "version", OPT_VERSION, NULL, "show the version and exit" },
 };
@@ -235,6 +248,9 @@ static int usage_error(const char *fmt, ...)
  * @timeout_ms: --timeout in milliseconds, 0 for none
  * @dry_run: --dry-run
  * @bwrap: --bwrap, or NULL
+ * @mode: --mode (enum launch_mode)
+ * @accept_narrower, @accept_unscoped: --accept-narrower,
+ *                                     --accept-unscoped-signals
  */
 struct options {
 	const char *plan;
@@ -246,6 +262,9 @@ struct options {
 	double timeout_ms;
 	bool dry_run;
 	const char *bwrap;
+	int mode;
+	bool accept_narrower;
+	bool accept_unscoped;
 };
 
 static int parse_timeout(const char *s, double *ms)
@@ -315,6 +334,24 @@ static int parse_args(int argc, char **argv, struct options *o)
 			break;
 		case OPT_DRY_RUN:
 			o->dry_run = true;
+			break;
+		case OPT_MODE:
+			if (strcmp(optarg, "ns") == 0)
+				o->mode = LAUNCH_NS;
+			else if (strcmp(optarg, "container") == 0)
+				o->mode = LAUNCH_CONTAINER;
+			else if (strcmp(optarg, "auto") == 0)
+				o->mode = LAUNCH_AUTO;
+			else
+				return usage_error("invalid --mode '%s': "
+						   "expected ns, container or "
+						   "auto", optarg);
+			break;
+		case OPT_ACCEPT_NARROWER:
+			o->accept_narrower = true;
+			break;
+		case OPT_ACCEPT_UNSCOPED:
+			o->accept_unscoped = true;
 			break;
 		case OPT_HELP:
 			return print_help();
@@ -449,10 +486,18 @@ static char *recompile_step(const char *plan)
  */
 static void hint_files(int status)
 {
+	/* ended from outside (^C, a hangup, a closed pipe, kill): no file
+	 * refusal explains those */
+	static const int outside[] = { SIGHUP, SIGINT, SIGPIPE, SIGTERM };
+	size_t i;
+
 	if (vx_quiet || status == 0 || status == EXIT_TIMEOUT ||
 	    status == EXIT_LAUNCHER || status == EXIT_NOT_EXECUTABLE ||
 	    status == EXIT_NOT_FOUND)
 		return;
+	for (i = 0; i < array_size(outside); i++)
+		if (status == 128 + outside[i])
+			return;
 	fprintf(stderr, "vbox: exit status %d; if a file was refused (\"Permission "
 		"denied\", \"Read-only file system\", \"No such file or "
 		"directory\", \"Device or resource busy\"), this names the "
@@ -521,6 +566,9 @@ static int run(struct options *o)
 	req.workdir = workdir;
 	req.timeout_ms = o->timeout_ms;
 	req.bwrap = o->bwrap;
+	req.mode = o->mode;
+	req.accept_narrower = o->accept_narrower;
+	req.accept_unscoped_signals = o->accept_unscoped;
 	req.dry_run = o->dry_run;
 	status = launch_run(&req);
 	if (!o->dry_run)

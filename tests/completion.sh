@@ -57,6 +57,10 @@ candidates "--format=" "$v" vboxc check --f
 candidates "--follow --format=" "$v" vboxc explain --fo
 candidates "--include-dir=" "$v" vboxc explain --in
 candidates "--max-errors=" "$v" vboxc check --ma
+candidates "--per-row" "$v" vboxc preflight --pe
+candidates "container ns" "$v" vboxc preflight --mode = ""
+candidates "--accept-narrower" "$v" vboxc check --acc
+candidates "--mode=" "$v" vboxc preflight --mo
 candidates "explain" "$v" vboxc help e
 
 # File names: the RULES operands, -o, --queries and -I (directories).

@@ -51,6 +51,10 @@ else
 fi
 
 require_launcher
+for c in curl wget git; do
+	command -v "$c" >/dev/null 2>&1 ||
+		skip_all "$c not installed (build.sh installs it)"
+done
 set_users
 [ -x "$T" ] || skip_all "no test_proxy binary at $T"
 
@@ -194,6 +198,12 @@ clients() {
 		"$who: a failed command: one hint naming vboxc explain"
 	inbox "$@" "$VBOX_EXEC" --quiet plan -- sh -c 'exit 3'
 	is "$rc:$(wc -c <err)" "3:0" "$who: --quiet: no hint"
+	inbox "$@" "$VBOX_EXEC" plan -- sh -c 'kill -SEGV $$'
+	is "$rc:$(grep -c '^vbox: exit status 139; ' err)" "139:1" \
+		"$who: death by SIGSEGV: the hint"
+	inbox "$@" "$VBOX_EXEC" plan -- sh -c 'kill -TERM $$'
+	is "$rc:$(wc -c <err)" "143:0" \
+		"$who: ended from outside (SIGTERM): no hint"
 	inbox "$@" "$VBOX_EXEC" plan -- true
 	is "$rc:$(wc -c <err)" "0:0" "$who: success: nothing on stderr"
 

@@ -80,6 +80,17 @@ enum cli_emit {
 };
 
 /**
+ * enum cli_mode - how vbox-exec launches on linux (--mode)
+ * @CLI_MODE_NS: namespaces and bubblewrap (the default)
+ * @CLI_MODE_CONTAINER: container mode: Landlock, seccomp and the socket
+ *                      supervisor, no namespaces (doc/targets.md)
+ */
+enum cli_mode {
+	CLI_MODE_NS,
+	CLI_MODE_CONTAINER,
+};
+
+/**
  * struct cli_query - one explain query, in command-line order
  * @op: see enum cli_query_op
  * @arg: the path or host as given (owned); NULL when @error is set
@@ -125,6 +136,10 @@ struct cli_query {
  * @include_dirs_cap: allocated slots of @include_dirs
  * @max_errors: --max-errors: errors shown before the rest are only
  *              counted (0: every error is shown)
+ * @mode: --mode (check, preflight; linux only)
+ * @mode_given: --mode was given explicitly
+ * @accept_narrower: --accept-narrower: container mode's narrower rows
+ *                   are notes, not errors
  */
 struct cli_opts {
 	const struct target_traits *target;
@@ -149,6 +164,9 @@ struct cli_opts {
 	size_t ninclude_dirs;
 	size_t include_dirs_cap;
 	size_t max_errors;
+	enum cli_mode mode;
+	bool mode_given;
+	bool accept_narrower;
 };
 
 /* Which optional option groups a command accepts (struct cli_command). */
@@ -157,6 +175,8 @@ struct cli_opts {
 #define CLI_OPT_COMPILE 0x2u
 /* --format; its help text is the command's @format_help. */
 #define CLI_OPT_FORMAT 0x4u
+/* --mode and --accept-narrower (check, preflight). */
+#define CLI_OPT_MODE 0x8u
 
 /* Bits of struct cli_command.formats: which --format values it takes. */
 #define CLI_FORMATS(f) (1u << (f))

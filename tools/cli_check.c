@@ -23,6 +23,7 @@
 #include "diag.h"
 #include "emit.h"
 #include "ir.h"
+#include "linux_container.h"
 #include "partial.h"
 #include "shadow.h"
 
@@ -264,6 +265,40 @@ static void target_notes(struct cli_session *s, const struct cli_opts *opts,
 	}
 }
 
+/*
+ * check --mode=container: each narrower row is an error at the row (a
+ * note with --accept-narrower), since vbox-exec --mode=container refuses
+ * it; each unsupported row a note saying vbox-exec would refuse it, as
+ * target_notes() does for compile (check never rejects a table for what
+ * its target cannot hold).  The unsupported rows also go to @out, for
+ * the JSON "notes".
+ */
+static void container_notes(struct cli_session *s,
+			    const struct cli_opts *opts,
+			    struct diag_list *out)
+{
+	struct diag_list unsupported;
+	struct ctr_landings ctr;
+	size_t i;
+
+	if (!s->table)
+		return;
+	diag_list_init(&unsupported);
+	linux_container_classify(s->table, &ctr);
+	linux_container_report(&ctr, opts->accept_narrower, &s->diags,
+			       &unsupported);
+	for (i = 0; i < unsupported.n; i++) {
+		const struct diag *d = &unsupported.items[i];
+		const struct location *loc = d->loc.in ? &d->loc : NULL;
+
+		diag_note(&s->diags, loc, "'vbox-exec --mode=container' would "
+			  "refuse this: %s", d->msg);
+	}
+	diag_list_take(out, &unsupported);
+	diag_list_free(&unsupported);
+	linux_container_free(&ctr);
+}
+
 static int check_run(const struct cli_opts *opts)
 {
 	struct diag_list tnotes;
@@ -272,7 +307,10 @@ static int check_run(const struct cli_opts *opts)
 
 	diag_list_init(&tnotes);
 	cli_session_load(&s, opts);
-	target_notes(&s, opts, &tnotes);
+	if (opts->mode == CLI_MODE_CONTAINER)
+		container_notes(&s, opts, &tnotes);
+	else
+		target_notes(&s, opts, &tnotes);
 	/* After target_notes(): -Werror counts the target's warnings. */
 	status = cli_failed(&s, opts) ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 	if (opts->format == CLI_FORMAT_TEXT) {
@@ -304,8 +342,9 @@ static const char check_format_help[] =
 static const char check_notes[] =
 	"RULES may be '-' for standard input.\n"
 	"\n"
-	"Exit status: 0 success, 1 invalid rules or a warning under\n"
-	"-Werror, 2 usage error.\n";
+	"Exit status: 0 success, 1 invalid rules, a warning under\n"
+	"-Werror or, with --mode=container, a row narrower there (unless\n"
+	"--accept-narrower), 2 usage error.\n";
 
 const struct cli_command cli_check_command = {
 	.name = "check",
@@ -316,6 +355,6 @@ const struct cli_command cli_check_command = {
 	.formats = CLI_FORMATS(CLI_FORMAT_TEXT) | CLI_FORMATS(CLI_FORMAT_JSON) |
 		   CLI_FORMATS(CLI_FORMAT_SARIF),
 	.notes = check_notes,
-	.flags = CLI_OPT_FORMAT,
+	.flags = CLI_OPT_FORMAT | CLI_OPT_MODE,
 	.run = check_run,
 };

@@ -46,6 +46,7 @@
 #include "emit.h"
 #include "ir.h"
 #include "ir_json.h"
+#include "linux_container.h"
 #include "location.h"
 #include "plan.h"
 #include "plan_encode.h"
@@ -445,7 +446,7 @@ static void print_rows_text(const struct landing *l, size_t n)
 		reason = cli_sanitize(l[i].reason, strlen(l[i].reason));
 		printf("%s %u %s '%s': %s: %s\n", domain_name(row->domain),
 		       row->index, where ? where : "-", rule,
-		       landing_kind_name(l[i].kind), reason);
+		       landing_name(&l[i]), reason);
 		free(reason);
 		free(where);
 		free(rule);
@@ -487,7 +488,7 @@ static json_t *rows_json(const struct landing *l, size_t n)
 				  "row", (json_int_t)l[i].row->index,
 				  "source", cli_json_location(&l[i].row->loc),
 				  "rule", cli_json_string(text),
-				  "landing", landing_kind_name(l[i].kind),
+				  "landing", landing_name(&l[i]),
 				  "reason", cli_json_string(l[i].reason));
 		free(text);
 		if (!e || json_array_append_new(arr, e) != 0) {
@@ -519,9 +520,14 @@ static json_t *reserved_json(const struct landing_set *landing)
 	return arr;
 }
 
+/*
+ * With --mode the object says which ("mode"); container mode also counts
+ * its narrower rows ("narrower").  Without --mode it is unchanged.
+ */
 static int preflight_print_json(const struct emitter *em,
+				const struct cli_opts *opts,
 				const struct landing_set *landing,
-				size_t unsupported)
+				size_t unsupported, size_t narrower)
 {
 	json_t *fs = rows_json(landing->fs, landing->nfs);
 	json_t *net = rows_json(landing->net, landing->nnet);
@@ -535,23 +541,51 @@ static int preflight_print_json(const struct emitter *em,
 			CLI_PROGNAME);
 		return -1;
 	}
-	return cli_json_print(cli_json_pack("{s:s, s:o, s:o, s:o, s:I}",
+	return cli_json_print(cli_json_pack("{s:s, s:s*, s:o, s:o, s:o, s:I, "
+					    "s:o*}",
 					    "target", em->name,
+					    "mode", !opts->mode_given ? NULL :
+					    opts->mode == CLI_MODE_CONTAINER ?
+					    "container" : "ns",
 					    "fs", fs, "net", net,
 					    "reserved", reserved,
 					    "unsupported",
-					    (json_int_t)unsupported));
+					    (json_int_t)unsupported,
+					    "narrower",
+					    opts->mode == CLI_MODE_CONTAINER ?
+					    json_integer((json_int_t)narrower) :
+					    NULL));
+}
+
+/*
+ * preflight --mode=container: the container mode's landings in @ctr,
+ * which then stand in for the target's.  Unsupported rows, and narrower
+ * ones unless --accept-narrower, are errors: vbox-exec would refuse them.
+ */
+static int preflight_container(const struct cli_opts *opts,
+			       struct cli_session *s, struct ctr_landings *ctr)
+{
+	linux_container_classify(s->table, ctr);
+	if (linux_container_report(ctr, opts->accept_narrower, &s->diags,
+				   &s->diags) < 0 ||
+	    cli_failed(s, opts))
+		return CLI_EXIT_FAIL;
+	return CLI_EXIT_OK;
 }
 
 static int preflight_run(const struct cli_opts *opts)
 {
 	const struct emitter *em = emitter_for(opts->target);
+	const struct landing_set *shown;
 	struct landing_set landing;
+	struct ctr_landings ctr;
 	struct cli_session s;
 	size_t unsupported;
 	int status;
 
 	memset(&landing, 0, sizeof(landing));
+	memset(&ctr, 0, sizeof(ctr));
+	shown = &landing;
 	cli_session_load(&s, opts);
 	if (cli_failed(&s, opts)) {
 		cli_print_diags(&s, opts);
@@ -559,16 +593,22 @@ static int preflight_run(const struct cli_opts *opts)
 		goto out;
 	}
 	s.diags.max_errors = 0;
-	/* Also fails on what no row carries, e.g. a network posture. */
-	status = emit_classify(em, s.table, &landing, &s.diags) < 0 ||
-			 cli_failed(&s, opts) ?
-		 CLI_EXIT_FAIL : CLI_EXIT_OK;
-	unsupported = count_unsupported(landing.fs, landing.nfs) +
-		      count_unsupported(landing.net, landing.nnet);
+	if (opts->mode == CLI_MODE_CONTAINER) {
+		status = preflight_container(opts, &s, &ctr);
+		shown = &ctr.set;
+	} else {
+		/* Also fails on what no row carries, e.g. a network posture. */
+		status = emit_classify(em, s.table, &landing, &s.diags) < 0 ||
+				 cli_failed(&s, opts) ?
+			 CLI_EXIT_FAIL : CLI_EXIT_OK;
+	}
+	unsupported = count_unsupported(shown->fs, shown->nfs) +
+		      count_unsupported(shown->net, shown->nnet);
 	if (opts->format == CLI_FORMAT_TEXT) {
 		cli_print_diags(&s, opts);
-		preflight_print_text(&landing);
-	} else if (preflight_print_json(em, &landing, unsupported) < 0) {
+		preflight_print_text(shown);
+	} else if (preflight_print_json(em, opts, shown, unsupported,
+					ctr.nnarrower) < 0) {
 		cli_print_diags(&s, opts);
 		status = CLI_EXIT_FAIL;
 	} else if (status != CLI_EXIT_OK) {
@@ -576,6 +616,7 @@ static int preflight_run(const struct cli_opts *opts)
 		cli_print_diags(&s, opts);
 	}
 out:
+	linux_container_free(&ctr);
 	landing_set_free(&landing);
 	cli_session_free(&s);
 	return status;
@@ -586,7 +627,11 @@ static const char preflight_description[] =
 	"(the OS mechanism), launch (instantiated by vbox-exec), proxy\n"
 	"(the egress proxy), absorbed (needs nothing), or unsupported\n"
 	"(compile refuses it), each with its reason, followed by the\n"
-	"reserved entries vbox-exec adds.\n"
+	"reserved entries vbox-exec adds.  With --mode=container, how\n"
+	"each row lands in vbox-exec's container mode: kernel (Landlock),\n"
+	"proxy, supervised (the socket supervisor), absorbed, narrower\n"
+	"(held, but narrower than the table: an error unless\n"
+	"--accept-narrower) or unsupported.\n"
 	"\n"
 	"Text format, one line each:\n"
 	"  fs|net INDEX FILE:LINE:COL 'ROW': LANDING: REASON\n"
@@ -604,7 +649,8 @@ static const char preflight_notes[] =
 	"\n"
 	"Exit status: 0 the target supports the table, 1 invalid rules,\n"
 	"a row or a posture unsupported on the target (the table is still\n"
-	"printed) or a warning under -Werror, 2 usage error.\n";
+	"printed), a warning under -Werror or, with --mode=container, a\n"
+	"narrower row (unless --accept-narrower), 2 usage error.\n";
 
 const struct cli_command cli_preflight_command = {
 	.name = "preflight",
@@ -614,6 +660,6 @@ const struct cli_command cli_preflight_command = {
 	.format_help = preflight_format_help,
 	.formats = CLI_FORMATS(CLI_FORMAT_TEXT) | CLI_FORMATS(CLI_FORMAT_JSON),
 	.notes = preflight_notes,
-	.flags = CLI_OPT_FORMAT,
+	.flags = CLI_OPT_FORMAT | CLI_OPT_MODE,
 	.run = preflight_run,
 };

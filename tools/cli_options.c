@@ -34,6 +34,8 @@ enum {
 	OPT_NO_FOLLOW,
 	OPT_EMIT,
 	OPT_MAX_ERRORS,
+	OPT_MODE,
+	OPT_ACCEPT_NARROWER,
 };
 
 /* Spelled with one dash ("-Werror"), like the compilers' option. */
@@ -84,6 +86,14 @@ static const struct cli_option cli_options[] = {
 	  "... in every component but the last", CLI_OPT_QUERIES },
 	{ "target", 0, required_argument, OPT_TARGET, "TARGET",
 	  "darwin, linux or windows\n(default: the host platform)", 0 },
+	{ "mode", 0, required_argument, OPT_MODE, "MODE",
+	  "linux only: how vbox-exec launches:\nns (namespaces; the default) "
+	  "or\ncontainer (vbox-exec --mode=container:\nLandlock, seccomp "
+	  "and the socket\nsupervisor, no namespaces)", CLI_OPT_MODE },
+	{ "accept-narrower", 0, no_argument, OPT_ACCEPT_NARROWER, NULL,
+	  "with --mode=container: rows held\nnarrower than the table are "
+	  "notes,\nnot errors (as vbox-exec\n--accept-narrower runs them)",
+	  CLI_OPT_MODE },
 	{ "emit", 0, required_argument, OPT_EMIT, "WHAT",
 	  "profile (default): the SBPL profile\n(darwin), bwrap argument "
 	  "list (linux,\nNUL-separated) or ACL plan JSON\n(windows); plan: "
@@ -386,6 +396,22 @@ static int set_max_errors(const struct cli_command *cmd, struct cli_opts *o,
 	return 0;
 }
 
+static int set_mode(const struct cli_command *cmd, struct cli_opts *o,
+		    const char *arg)
+{
+	static const char *const modes[] = { "ns", "container" };
+
+	if (strcmp(arg, "ns") == 0)
+		o->mode = CLI_MODE_NS;
+	else if (strcmp(arg, "container") == 0)
+		o->mode = CLI_MODE_CONTAINER;
+	else
+		return value_error(cmd, "mode", arg, modes,
+				   array_size(modes));
+	o->mode_given = true;
+	return 0;
+}
+
 static int add_define(const struct cli_command *cmd, struct cli_opts *o,
 		      const char *arg)
 {
@@ -551,6 +577,11 @@ static int handle_option(const struct cli_command *cmd, struct cli_opts *o,
 		return set_emit(cmd, o, arg);
 	case OPT_MAX_ERRORS:
 		return set_max_errors(cmd, o, arg);
+	case OPT_MODE:
+		return set_mode(cmd, o, arg);
+	case OPT_ACCEPT_NARROWER:
+		o->accept_narrower = true;
+		return 0;
 	case 'o':
 		if (arg[0] == '\0')
 			return cli_usage_error(cmd, "empty output file name");
@@ -676,6 +707,13 @@ static int parse_args(const struct cli_command *cmd, int argc, char **argv,
 	if ((cmd->flags & CLI_OPT_QUERIES) && !o->query_given)
 		status = cli_usage_error(cmd, "no query given (%s)",
 			"use --read, --write, --net or --queries");
+	else if (o->mode_given && o->target->id != TARGET_LINUX)
+		status = cli_usage_error(cmd, "--mode is for --target=linux "
+					 "only (vbox-exec's launch modes); "
+					 "'%s' has none", o->target->name);
+	else if (o->accept_narrower && o->mode != CLI_MODE_CONTAINER)
+		status = cli_usage_error(cmd, "--accept-narrower needs "
+					 "--mode=container");
 out:
 	while (nmarked > 0)
 		free(marked[--nmarked]);
