@@ -22,6 +22,7 @@
 
 #include <jansson.h>
 
+#include "capsid.h"
 #include "diag.h"
 #include "emit.h"
 #include "eval.h"
@@ -32,169 +33,39 @@
 #include "target.h"
 
 /* ------------------------------------------------------------------ */
-/* SHA-256 (FIPS 180-4), for the capability SID only. */
-
-struct sha256 {
-	uint32_t h[8];
-	uint64_t nbytes;
-	uint8_t block[64];
-	size_t nblock;
-};
-
-static const uint32_t sha256_k[64] = {
-	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b,
-	0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01,
-	0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7,
-	0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc,
-	0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152,
-	0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147,
-	0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc,
-	0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-	0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819,
-	0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116, 0x1e376c08,
-	0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f,
-	0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208,
-	0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
-};
-
-static inline uint32_t ror32(uint32_t x, unsigned n)
-{
-	return (x >> n) | (x << (32 - n));
-}
-
-static void sha256_init(struct sha256 *s)
-{
-	static const uint32_t iv[8] = {
-		0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-		0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
-	};
-
-	memcpy(s->h, iv, sizeof(iv));
-	s->nbytes = 0;
-	s->nblock = 0;
-}
-
-static void sha256_compress(uint32_t h[8], const uint8_t *p)
-{
-	uint32_t w[64], v[8], t1, t2;
-	unsigned i;
-
-	for (i = 0; i < 16; i++)
-		w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 |
-		       (uint32_t)p[4 * i + 2] << 8 | p[4 * i + 3];
-	for (i = 16; i < 64; i++)
-		w[i] = w[i - 16] + w[i - 7] +
-		       (ror32(w[i - 15], 7) ^ ror32(w[i - 15], 18) ^
-			w[i - 15] >> 3) +
-		       (ror32(w[i - 2], 17) ^ ror32(w[i - 2], 19) ^
-			w[i - 2] >> 10);
-	memcpy(v, h, sizeof(v));
-	for (i = 0; i < 64; i++) {
-		t1 = v[7] + (ror32(v[4], 6) ^ ror32(v[4], 11) ^
-			     ror32(v[4], 25)) +
-		     ((v[4] & v[5]) ^ (~v[4] & v[6])) + sha256_k[i] + w[i];
-		t2 = (ror32(v[0], 2) ^ ror32(v[0], 13) ^ ror32(v[0], 22)) +
-		     ((v[0] & v[1]) ^ (v[0] & v[2]) ^ (v[1] & v[2]));
-		memmove(v + 1, v, 7 * sizeof(v[0]));
-		v[4] += t1;
-		v[0] = t1 + t2;
-	}
-	for (i = 0; i < 8; i++)
-		h[i] += v[i];
-}
-
-static void sha256_update(struct sha256 *s, const void *data, size_t len)
-{
-	const uint8_t *p = data;
-	size_t n;
-
-	s->nbytes += len;
-	while (len) {
-		n = sizeof(s->block) - s->nblock;
-		if (n > len)
-			n = len;
-		memcpy(s->block + s->nblock, p, n);
-		s->nblock += n;
-		p += n;
-		len -= n;
-		if (s->nblock == sizeof(s->block)) {
-			sha256_compress(s->h, s->block);
-			s->nblock = 0;
-		}
-	}
-}
-
-static void sha256_final(struct sha256 *s, uint8_t out[32])
-{
-	uint64_t bits = s->nbytes * 8;
-	uint8_t pad[72] = { 0x80 };
-	size_t npad = (s->nblock < 56 ? 56 : 120) - s->nblock;
-	unsigned i;
-
-	for (i = 0; i < 8; i++)
-		pad[npad + i] = (uint8_t)(bits >> (56 - 8 * i));
-	sha256_update(s, pad, npad + 8);
-	for (i = 0; i < 32; i++)
-		out[i] = (uint8_t)(s->h[i / 4] >> (24 - 8 * (i % 4)));
-}
-
-/* ------------------------------------------------------------------ */
 /* The capability SID. */
 
-#define SID_MAX 128
-
-static void sid_line(struct sha256 *s, const char *tag, const char *text)
-{
-	char head[48];
-	int n;
-
-	/* Length-prefixed, so no row text can forge a line boundary. */
-	n = snprintf(head, sizeof(head), "%s %zu:", tag, strlen(text));
-	if (n < 0 || (size_t)n >= sizeof(head))
-		BUG("sid line header does not fit");
-	sha256_update(s, head, (size_t)n);
-	sha256_update(s, text, strlen(text));
-	sha256_update(s, "\n", 1);
-}
+#define SID_MAX CAPSID_MAX
 
 /*
  * The capability SID of @table into @out: SHA-256 over a canonical
  * serialization of the whole table (doc/targets.md), formatted as
  * S-1-15-3 followed by the digest as eight 32-bit sub-authorities, each
- * read little-endian as Windows lays sub-authorities out in memory.
+ * read little-endian as Windows lays sub-authorities out in memory.  The
+ * hash and the spelling are plan/capsid.c's, which the windows launcher
+ * uses to check the SID against the plan's rows.
  */
 static void capability_sid(const struct table *table, char out[SID_MAX])
 {
 	struct sha256 s;
-	uint8_t d[32];
-	size_t i, len;
+	size_t i;
 	char *text;
 
-	sha256_init(&s);
-	sid_line(&s, "format", "vbox-windows-capability-v1");
-	sid_line(&s, "target", table->target->name);
-	sid_line(&s, "write", effect_name(table->default_write));
-	sid_line(&s, "net", table->default_net == EFFECT_DENY ? "deny" :
-							      "open");
+	capsid_begin(&s, table->target->name);
+	capsid_line(&s, "write", effect_name(table->default_write));
+	capsid_line(&s, "net", table->default_net == EFFECT_DENY ? "deny" :
+								 "open");
 	for (i = 0; i < table->fs.n; i++) {
 		text = row_text(table->fs.prio[i]);
-		sid_line(&s, "fs", text);
+		capsid_line(&s, "fs", text);
 		free(text);
 	}
 	for (i = 0; i < table->net.n; i++) {
 		text = row_text(table->net.prio[i]);
-		sid_line(&s, "net", text);
+		capsid_line(&s, "net", text);
 		free(text);
 	}
-	sha256_final(&s, d);
-
-	len = (size_t)snprintf(out, SID_MAX, "S-1-15-3");
-	for (i = 0; i < 8; i++)
-		len += (size_t)snprintf(out + len, SID_MAX - len, "-%u",
-					(unsigned)d[4 * i] |
-					(unsigned)d[4 * i + 1] << 8 |
-					(unsigned)d[4 * i + 2] << 16 |
-					(unsigned)d[4 * i + 3] << 24);
+	capsid_end(&s, out, NULL);
 }
 
 /* ------------------------------------------------------------------ */
