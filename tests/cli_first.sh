@@ -4,8 +4,8 @@
 # a pasted URL as a network row, CIDR ranges, allow rows without a port,
 # the error cap's "N more errors" line and --max-errors, the darwin
 # profile that needs the launcher's parameters, and the one hint for an
-# undefined variable of the rule library.  Each test pins the key words
-# of one message.
+# undefined variable of the rule library, and preflight's rows grouped by
+# reason.  Each test pins the key words of one message.
 
 . "${srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 
@@ -178,5 +178,48 @@ run "$VBOXC" check vars.rules
 count err ": error: " 2 "one error per undefined variable"
 has err "pass -D NOPE_A=VALUE or set it in the environment (used by 1 more row" \
 	"\$NAME and \${NAME} are one variable"
+
+# --- preflight: rows grouped by reason ---------------------------------------
+printf '@default write deny\n!deny:/srv/work/keys\nrw:/srv/work/**\n!deny:/srv/work/.env\nrw:/var/cache/b\n[net]\nallow:a.example:443\nallow:b.example:443\n' >pf.rules
+run "$VBOXC" preflight --target=linux pf.rules
+is "$rc" 0 "preflight: exit 0"
+count out "launch: denied path: " 1 "a shared reason is printed once"
+count out "kernel: writable bind mount (--bind-try)" 1 \
+	"... for each reason"
+count out "proxy: the egress proxy" 1 "... network rows too"
+# The rows below their reason, in table order, the groups in the order of
+# their first row.
+cat >pf.want <<'EOF'
+launch: denied path: *
+    fs 0 pf.rules:2:1 '!deny:/srv/work/keys'
+    fs 2 pf.rules:4:1 '!deny:/srv/work/.env'
+kernel: writable bind mount (--bind-try)
+    fs 1 pf.rules:3:1 'rw:/srv/work/**'
+    fs 3 pf.rules:5:1 'rw:/var/cache/b'
+proxy: the egress proxy, bridged into the sandbox's network namespace
+    net 0 pf.rules:7:1 'allow:a.example:443'
+    net 1 pf.rules:8:1 'allow:b.example:443'
+EOF
+sed 's/^\(launch: denied path: \).*/\1*/' out >pf.got
+if cmp -s pf.want pf.got; then
+	ok "groups in first-row order, rows in table order"
+else
+	not_ok "groups in first-row order, rows in table order"
+	diff pf.want pf.got | sed 's/^/#   /'
+fi
+run "$VBOXC" preflight --target=linux --per-row pf.rules
+is "$(grep -c "^fs [0-9] pf.rules:[0-9]*:1 '[^']*': [a-z]*: " out)" 4 \
+	"--per-row: one line per file row"
+check "--per-row: the reason on every row" grep -q \
+	"^fs 2 pf.rules:4:1 '!deny:/srv/work/.env': launch: denied path: " out
+run "$VBOXC" preflight --target=linux --format=json pf.rules
+cp out pf.json
+run "$VBOXC" preflight --target=linux --format=json --per-row pf.rules
+check "JSON: the same with or without --per-row" cmp -s pf.json out
+jq_is '(keys_unsorted == ["target","fs","net","reserved","unsupported"]) and
+	(.fs | length == 4) and (.net | length == 2)' pf.json \
+	"JSON: unchanged, one entry per row"
+run "$VBOXC" check --per-row pf.rules
+is "$rc" 2 "--per-row is preflight's only"
 
 done_testing

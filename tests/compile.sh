@@ -277,7 +277,7 @@ for t in $targets; do
 		sh -c '! ls -a | grep -q vboxc-'
 
 	# preflight prints the table anyway, then exits 1.
-	vc "$t" preflight "$f"
+	vc "$t" preflight --per-row "$f"
 	is "$rc" 1 "$t: preflight exits 1 on an unsupported row"
 	has out "net 1 $f:4:1 'deny:evil.example.com:*': unsupported: " \
 		"$t: preflight text names the unsupported row"
@@ -371,7 +371,7 @@ fi
 # --- preflight --------------------------------------------------------------
 for t in $targets; do
 	f=good.$t.rules
-	vc "$t" preflight "$f"
+	vc "$t" preflight --per-row "$f"
 	is "$rc" 0 "$t: preflight of supported rules exits 0"
 	empty err "$t: ... with nothing on stderr"
 	is "$(grep -c '^fs [0-9]* ' out)" 2 "$t: one line per file row"
@@ -403,7 +403,7 @@ for t in $targets; do
 	else
 		ok "# SKIP $t: preflight JSON members (no jq)"
 	fi
-	vc "$t" preflight "shadow.$t.rules"
+	vc "$t" preflight --per-row "shadow.$t.rules"
 	is "$rc" 0 "$t: preflight with a warning exits 0"
 	has out "fs 1 shadow.$t.rules:3:1 'rw:" "$t: the shadowed row is listed"
 	check "$t: ... as absorbed" grep -q "^fs 1 .*: absorbed: " out
@@ -415,7 +415,7 @@ done
 # linux: a denied path needs host facts, so it lands at launch: only a
 # plan can carry it, a static bwrap list cannot (linux.h).
 printf 'rw:/srv/work/**\n!deny:/srv/work/secret\n' >launch.rules
-vc linux preflight launch.rules
+vc linux preflight --per-row launch.rules
 is "$rc" 0 "linux: preflight of a launch-class row exits 0"
 check "linux: the deny row lands at launch" \
 	grep -q "^fs 1 launch.rules:2:1 '!deny:/srv/work/secret': launch: " out

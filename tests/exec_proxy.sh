@@ -18,7 +18,7 @@
 # without a port is warned about (clients honouring NO_PROXY skip it)
 printf '@default net deny\n[net]\nallow: example.com:443\nallow: localhost\ndeny: evil.example.com\n' \
 	>"$workdir/pf.rules"
-run "$VBOXC" preflight --target=linux "$workdir/pf.rules"
+run "$VBOXC" preflight --target=linux --per-row "$workdir/pf.rules"
 is "$rc" 0 "preflight of a table with proxy rows: exit 0"
 is "$(grep -c "': proxy: " "$workdir/out")" 3 "preflight says proxy for every network row"
 check "preflight warns on a loopback row without a port" \

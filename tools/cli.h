@@ -136,6 +136,7 @@ struct cli_query {
  * @include_dirs_cap: allocated slots of @include_dirs
  * @max_errors: --max-errors: errors shown before the rest are only
  *              counted (0: every error is shown)
+ * @per_row: preflight --per-row: one text line per row, not grouped
  * @mode: --mode (check, preflight; linux only)
  * @mode_given: --mode was given explicitly
  * @accept_narrower: --accept-narrower: container mode's narrower rows
@@ -164,6 +165,7 @@ struct cli_opts {
 	size_t ninclude_dirs;
 	size_t include_dirs_cap;
 	size_t max_errors;
+	bool per_row;
 	enum cli_mode mode;
 	bool mode_given;
 	bool accept_narrower;
@@ -175,6 +177,8 @@ struct cli_opts {
 #define CLI_OPT_COMPILE 0x2u
 /* --format; its help text is the command's @format_help. */
 #define CLI_OPT_FORMAT 0x4u
+/* --per-row (preflight). */
+#define CLI_OPT_PREFLIGHT 0x10u
 /* --mode and --accept-narrower (check, preflight). */
 #define CLI_OPT_MODE 0x8u
 

@@ -12,8 +12,15 @@
  * so a failed or interrupted compile never leaves a partial artifact and
  * never touches an existing file.
  *
- * preflight: text format, one line per row on stdout, file rows first,
- * then network rows, each in table order, then the reserved entries:
+ * preflight: text format on stdout, file rows first, then network rows,
+ * each in table order, then the reserved entries, grouped by landing and
+ * reason (the reason once, its rows below it):
+ *
+ *   LANDING: REASON
+ *       fs|net INDEX FILE:LINE:COL 'ROW'
+ *       reserved 'ENTRY'
+ *
+ * or with --per-row one line each:
  *
  *   fs|net INDEX FILE:LINE:COL 'ROW': LANDING: REASON
  *   reserved 'ENTRY': reserved: REASON
@@ -50,6 +57,7 @@
 #include "location.h"
 #include "plan.h"
 #include "plan_encode.h"
+#include "preflight_text.h"
 #include "target.h"
 
 /**
@@ -432,45 +440,47 @@ static size_t count_unsupported(const struct landing *l, size_t n)
 	return count;
 }
 
-static void print_rows_text(const struct landing *l, size_t n)
+static void add_rows_text(struct pf_text *pt, const struct landing *l,
+			  size_t n)
 {
-	char *text, *rule, *where, *reason;
+	char *text;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
 		const struct row *row = l[i].row;
 
 		text = row_text(row);
-		rule = cli_sanitize(text, strlen(text));
-		where = location_format(&row->loc);
-		reason = cli_sanitize(l[i].reason, strlen(l[i].reason));
-		printf("%s %u %s '%s': %s: %s\n", domain_name(row->domain),
-		       row->index, where ? where : "-", rule,
-		       landing_name(&l[i]), reason);
-		free(reason);
-		free(where);
-		free(rule);
+		pf_text_add(pt, domain_name(row->domain), row->index,
+			    location_format(&row->loc),
+			    cli_sanitize(text, strlen(text)), landing_name(&l[i]),
+			    cli_sanitize(l[i].reason, strlen(l[i].reason)));
 		free(text);
 	}
 }
 
-static void preflight_print_text(const struct landing_set *landing)
+/*
+ * The table as text: grouped by landing and reason, or with --per-row
+ * one line per row (preflight_text.h).
+ */
+static void preflight_print_text(const struct landing_set *landing,
+				 bool per_row)
 {
-	char *entry, *reason;
+	struct pf_text pt;
 	size_t i;
 
-	print_rows_text(landing->fs, landing->nfs);
-	print_rows_text(landing->net, landing->nnet);
+	pf_text_init(&pt);
+	add_rows_text(&pt, landing->fs, landing->nfs);
+	add_rows_text(&pt, landing->net, landing->nnet);
 	for (i = 0; i < landing->nreserved; i++) {
 		const struct landing *l = &landing->reserved[i];
 
-		entry = cli_sanitize(l->entry, strlen(l->entry));
-		reason = cli_sanitize(l->reason, strlen(l->reason));
-		printf("reserved '%s': %s: %s\n", entry,
-		       landing_kind_name(l->kind), reason);
-		free(reason);
-		free(entry);
+		pf_text_add(&pt, NULL, 0, NULL,
+			    cli_sanitize(l->entry, strlen(l->entry)),
+			    landing_kind_name(l->kind),
+			    cli_sanitize(l->reason, strlen(l->reason)));
 	}
+	pf_text_print(&pt, per_row, stdout);
+	pf_text_free(&pt);
 }
 
 /* The "fs" or "net" array. */
@@ -606,7 +616,7 @@ static int preflight_run(const struct cli_opts *opts)
 		      count_unsupported(shown->net, shown->nnet);
 	if (opts->format == CLI_FORMAT_TEXT) {
 		cli_print_diags(&s, opts);
-		preflight_print_text(shown);
+		preflight_print_text(shown, opts->per_row);
 	} else if (preflight_print_json(em, opts, shown, unsupported,
 					ctr.nnarrower) < 0) {
 		cli_print_diags(&s, opts);
@@ -633,7 +643,12 @@ static const char preflight_description[] =
 	"(held, but narrower than the table: an error unless\n"
 	"--accept-narrower) or unsupported.\n"
 	"\n"
-	"Text format, one line each:\n"
+	"Text format: the rows grouped by landing and reason, the reason\n"
+	"once and its rows below it, in table order:\n"
+	"  LANDING: REASON\n"
+	"      fs|net INDEX FILE:LINE:COL 'ROW'\n"
+	"      reserved 'ENTRY'\n"
+	"With --per-row, one line each:\n"
 	"  fs|net INDEX FILE:LINE:COL 'ROW': LANDING: REASON\n"
 	"  reserved 'ENTRY': reserved: REASON\n";
 
@@ -660,6 +675,6 @@ const struct cli_command cli_preflight_command = {
 	.format_help = preflight_format_help,
 	.formats = CLI_FORMATS(CLI_FORMAT_TEXT) | CLI_FORMATS(CLI_FORMAT_JSON),
 	.notes = preflight_notes,
-	.flags = CLI_OPT_FORMAT | CLI_OPT_MODE,
+	.flags = CLI_OPT_FORMAT | CLI_OPT_MODE | CLI_OPT_PREFLIGHT,
 	.run = preflight_run,
 };

@@ -34,6 +34,7 @@ enum {
 	OPT_NO_FOLLOW,
 	OPT_EMIT,
 	OPT_MAX_ERRORS,
+	OPT_PER_ROW,
 	OPT_MODE,
 	OPT_ACCEPT_NARROWER,
 };
@@ -99,6 +100,8 @@ static const struct cli_option cli_options[] = {
 	  "list (linux,\nNUL-separated) or ACL plan JSON\n(windows); plan: "
 	  "plan.bin for\nvbox-exec (binary); ir: the table as\nJSON",
 	  CLI_OPT_COMPILE },
+	{ "per-row", 0, no_argument, OPT_PER_ROW, NULL,
+	  "one text line per row, not grouped\nby reason", CLI_OPT_PREFLIGHT },
 	{ "output", 'o', required_argument, 'o', "FILE",
 	  "write to FILE, replaced only when the\ncompile succeeds "
 	  "(default or '-':\nstandard output; a plan is never\nwritten to "
@@ -577,6 +580,9 @@ static int handle_option(const struct cli_command *cmd, struct cli_opts *o,
 		return set_emit(cmd, o, arg);
 	case OPT_MAX_ERRORS:
 		return set_max_errors(cmd, o, arg);
+	case OPT_PER_ROW:
+		o->per_row = true;
+		return 0;
 	case OPT_MODE:
 		return set_mode(cmd, o, arg);
 	case OPT_ACCEPT_NARROWER:
