@@ -25,6 +25,20 @@
 struct plan;
 struct env_list;
 
+/*
+ * enum launch_mode - how a linux plan is run (vbox-exec --mode;
+ * doc/launcher.md, "Container mode")
+ * @LAUNCH_NS: bubblewrap and namespaces (the default)
+ * @LAUNCH_CONTAINER: no namespace: Landlock, seccomp, the supervisor
+ * @LAUNCH_AUTO: container mode only where namespaces cannot start and
+ *               the plan loses nothing there; said on stderr
+ */
+enum launch_mode {
+	LAUNCH_NS = 0,
+	LAUNCH_CONTAINER,
+	LAUNCH_AUTO,
+};
+
 /**
  * struct launch_request - one launch, fully decided by the command line
  * @plan_path: the plan file as given (for messages)
@@ -40,6 +54,10 @@ struct env_list;
  *           directory on the host
  * @timeout_ms: end the tree after this long; 0 for never
  * @dry_run: print the runner's command line instead of starting it
+ * @bwrap: --bwrap, or NULL
+ * @mode: enum launch_mode
+ * @accept_narrower: container mode may hold rows narrower than the table
+ * @accept_unscoped_signals: container mode may run below Landlock ABI 6
  */
 struct launch_request {
 	const char *plan_path;
@@ -52,6 +70,9 @@ struct launch_request {
 	double timeout_ms;
 	bool dry_run;
 	const char *bwrap;
+	int mode;
+	bool accept_narrower;
+	bool accept_unscoped_signals;
 };
 
 /* launch_platform - the enum plan_target this vbox-exec runs. */

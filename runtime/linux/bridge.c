@@ -120,6 +120,51 @@ int bridge_prepare(struct bridge *b, const struct plan *p, char **err)
 	return 0;
 }
 
+/* A listening socket on 127.0.0.1 at a port the kernel picks. */
+static int listen_host_loopback(uint16_t *port, char **err)
+{
+	struct sockaddr_in a;
+	socklen_t len = sizeof(a);
+	int fd;
+
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	memset(&a, 0, sizeof(a));
+	a.sin_family = AF_INET;
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0 ||
+	    listen(fd, SOMAXCONN) < 0 ||
+	    getsockname(fd, (struct sockaddr *)&a, &len) < 0) {
+		*err = xasprintf("cannot listen on 127.0.0.1 for the egress "
+				 "proxy: %s", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	*port = ntohs(a.sin_port);
+	return fd;
+}
+
+int bridge_listen_host(struct bridge *b, int fds[2], char **err)
+{
+	size_t i;
+
+	fds[0] = fds[1] = -1;
+	if (!b->active)
+		return 0;
+	for (i = 0; i < 2; i++) {
+		fds[i] = listen_host_loopback(&b->ports[i], err);
+		if (fds[i] < 0) {
+			if (i)
+				close(fds[0]);
+			fds[0] = -1;
+			return -1;
+		}
+	}
+	/* No forwards: the child reaches loopback ports itself. */
+	b->nports = 2;
+	return 0;
+}
+
 _Static_assert(BRIDGE_MAX_PORTS <= PCONFIG_MAX_PORTS,
 	       "vbox-proxy serves every port the bridge may choose");
 

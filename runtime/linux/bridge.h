@@ -103,6 +103,17 @@ int bridge_start(struct bridge *b, struct supervisor *sv,
  */
 int bridge_ready(struct bridge *b, struct supervisor *sv, char **err);
 
+/*
+ * bridge_listen_host - container mode: no network namespace of the
+ * sandbox's, so the proxy listens on the host's 127.0.0.1, at ports the
+ * kernel picks (the child reaches them through the socket supervisor;
+ * any other local process needs the tokens).  After bridge_prepare(),
+ * before bridge_env(): @b->ports become those ports, without forwards.
+ * @fds get the two sockets (-1 when no proxy runs), to hand over with
+ * bridge_take_listener() once the proxy serves.  0, or -1 with *@err.
+ */
+int bridge_listen_host(struct bridge *b, int fds[2], char **err);
+
 /* bridge_take_listener - a listening socket from the init (taken). */
 void bridge_take_listener(struct bridge *b, int fd);
 

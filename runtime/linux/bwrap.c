@@ -157,7 +157,7 @@ void bwrap_diagnose_userns(void)
 }
 
 /* Is this the build tree's vbox-exec (init_path())? */
-static bool in_build_tree(void)
+bool launcher_in_build_tree(void)
 {
 #ifdef VBOX_BUILD_EXE_PATH
 	char self[PATH_MAX];
@@ -174,7 +174,7 @@ static bool in_build_tree(void)
 const char *init_path(void)
 {
 #ifdef VBOX_BUILD_INIT_PATH
-	if (in_build_tree())
+	if (launcher_in_build_tree())
 		return VBOX_BUILD_INIT_PATH;
 #endif
 	return VBOX_INIT_PATH;
@@ -183,7 +183,7 @@ const char *init_path(void)
 const char *proxy_path(void)
 {
 #ifdef VBOX_BUILD_PROXY_PATH
-	if (in_build_tree())
+	if (launcher_in_build_tree())
 		return VBOX_BUILD_PROXY_PATH;
 #endif
 	return VBOX_PROXY_PATH;

@@ -66,6 +66,13 @@ void bwrap_diagnose_userns(void);
 const char *init_path(void);
 
 /*
+ * launcher_in_build_tree - this is the build tree's vbox-exec (its own
+ * path is the configure-time path): only it uses the build tree's init
+ * and proxy, and honours the test suite's knobs.
+ */
+bool launcher_in_build_tree(void);
+
+/*
  * proxy_path - the egress proxy's program, vbox-proxy: VBOX_PROXY_PATH
  * ($(pkglibexecdir)/vbox-proxy), or the build tree's for the build
  * tree's vbox-exec, as init_path() chooses.

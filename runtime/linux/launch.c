@@ -38,9 +38,11 @@
 #include <unistd.h>
 
 #include "bwrap.h"
+#include "container.h"
 #include "env.h"
 #include "bridge.h"
 #include "init_link.h"
+#include "nsprobe.h"
 #include "ir.h"
 #include "launch.h"
 #include "plan.h"
@@ -121,6 +123,10 @@ static pid_t parent_of(pid_t pid)
  *                               start, its argument list sent, CH_STARTED)
  * @walls: the walls prepared for this launch (runtime/walls/walls.h)
  * @sup: the socket supervisor, once the command's listener is taken
+ * @ct: container mode's decisions (NULL in namespace mode): no PID
+ *      namespace; vbox-init is the runner and execs the command in its
+ *      own process, the tree is every descendant of vbox-exec but the
+ *      egress proxy (vbox-exec is their subreaper)
  */
 struct tree {
 	struct supervisor sv;
@@ -142,6 +148,7 @@ struct tree {
 	struct walls walls;
 	struct unixsock *sup;
 	struct bridge bridge;
+	struct container *ct;
 };
 
 static bool in_sandbox_ns(const struct tree *t, pid_t pid)
@@ -166,6 +173,15 @@ static void adopt_init(struct tree *t, long pid)
 
 	if (pid <= 1 || pid > INT32_MAX || t->init_pid)
 		return;
+	if (t->ct) {
+		/* The runner itself: no namespace of its own. */
+		if ((pid_t)pid != t->runner)
+			return;
+		t->init_pid = (pid_t)pid;
+		t->init_pidfd = proc_pidfd_open((pid_t)pid);
+		t->have_ns = false;
+		return;
+	}
 	fd = proc_pidfd_open((pid_t)pid);
 	if (parent_of((pid_t)pid) != t->runner) {
 		if (fd >= 0)
@@ -213,6 +229,9 @@ static int supervisor_take(struct tree *t, int num)
 	cfg.refuse_abstract = t->walls.refuse_abstract;
 	cfg.init_pid = t->init_pid;
 	cfg.init_pidfd = t->init_pidfd;
+	cfg.container = t->ct ? &t->ct->rules : NULL;
+	cfg.admit_inet = t->ct && t->ct->net_deny ? container_admit : NULL;
+	cfg.admit_ctx = t->ct;
 	t->sup = unixsock_alloc(supervisor_loop(&t->sv), fd, &cfg, &err);
 	if (!t->sup) {
 		vx_error("socket supervisor: %s", err);
@@ -237,10 +256,15 @@ static void on_started(struct init_link *l, void *ctx)
 	t->t_started = proc_now_ms();
 	if (t->cmd_pid > 0)
 		t->cmd_pidfd = proc_pidfd_open(t->cmd_pid);
-	vx_log("stage: sandbox start took %.3f ms from bubblewrap's start, "
-	       "%.3f ms from its argument list (command is host pid %d)",
-	       t->t_started - t->t_spawn, t->t_started - t->t_args,
-	       (int)t->cmd_pid);
+	if (t->ct)
+		vx_log("stage: sandbox start took %.3f ms from the init's "
+		       "start (command is host pid %d)",
+		       t->t_started - t->t_spawn, (int)t->cmd_pid);
+	else
+		vx_log("stage: sandbox start took %.3f ms from bubblewrap's "
+		       "start, %.3f ms from its argument list (command is "
+		       "host pid %d)", t->t_started - t->t_spawn,
+		       t->t_started - t->t_args, (int)t->cmd_pid);
 	if ((l->listener >= 0 && supervisor_take(t, l->listener) < 0) ||
 	    (l->listener < 0 && t->walls.notify)) {
 		if (l->listener < 0)
@@ -275,6 +299,83 @@ static bool tree_forward(void *ctx, int sig)
 	return true;
 }
 
+/* The parent and state of @pid from /proc/PID/stat; -1 when gone. */
+static pid_t parent_state(pid_t pid, char *state)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	long ppid;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	if (!p || sscanf(p + 1, " %c %ld", state, &ppid) != 2)
+		return -1;
+	return (pid_t)ppid;
+}
+
+/*
+ * Container mode: is @pid (alive) of the tree?  Its parents lead to
+ * vbox-exec, and not through the egress proxy.  Orphans come to the
+ * nearest subreaper above them, vbox-exec at the latest, so none escapes.
+ */
+static bool of_tree(const struct tree *t, pid_t pid)
+{
+	pid_t self = getpid(), p = pid;
+	char state = '?';
+	int depth;
+
+	for (depth = 0; depth < 4096 && p > 1; depth++) {
+		if (p == t->bridge.helper)
+			return false;
+		p = parent_state(p, &state);
+		if (depth == 0 && (state == 'Z' || state == 'X'))
+			return false;
+		if (p == self)
+			return true;
+	}
+	return false;
+}
+
+/* Container mode: @sig to every live process of the tree; how many. */
+static long sweep(const struct tree *t, int sig)
+{
+	struct dirent *de;
+	long seen = 0, pid, hit = 0;
+	char *end;
+	DIR *proc;
+	int fd;
+
+	proc = opendir("/proc");
+	if (!proc)
+		return 0;
+	while ((de = readdir(proc)) != NULL && seen++ < PROC_SCAN_MAX) {
+		errno = 0;
+		pid = strtol(de->d_name, &end, 10);
+		if (errno || *end || pid <= 1 || pid > INT32_MAX ||
+		    pid == getpid() || !of_tree(t, (pid_t)pid))
+			continue;
+		/* Pin the process, then check it is still of the tree. */
+		fd = proc_pidfd_open((pid_t)pid);
+		if (of_tree(t, (pid_t)pid)) {
+			proc_signal(fd, (pid_t)pid, sig);
+			hit++;
+		}
+		if (fd >= 0)
+			close(fd);
+	}
+	closedir(proc);
+	return hit;
+}
+
 /* SIGTERM to every process of the sandbox's PID namespace but its init. */
 static void tree_terminate(void *ctx)
 {
@@ -286,6 +387,10 @@ static void tree_terminate(void *ctx)
 	int fd;
 
 	vx_log("timeout: sending SIGTERM to the whole tree");
+	if (t->ct) {
+		sweep(t, SIGTERM);
+		return;
+	}
 	if (!t->have_ns) {
 		/* Without the namespace, end bubblewrap: --die-with-parent
 		 * then kills the tree at once. */
@@ -318,8 +423,43 @@ static void tree_kill(void *ctx)
 	struct tree *t = ctx;
 
 	vx_log("killing the whole tree");
+	if (t->ct)
+		sweep(t, SIGKILL);
 	if (t->init_pid)
 		proc_signal(t->init_pidfd, t->init_pid, SIGKILL);
+}
+
+/*
+ * Container mode: the command ended (or the tree is ended); kill what is
+ * left of the tree, as the kernel does for a PID namespace whose init
+ * ends, and reap it.  Rounds until a sweep finds nobody: a process
+ * forking meanwhile is found by the next one.
+ */
+static void container_settle(struct tree *t)
+{
+	int round;
+
+	for (round = 0; round < 1000; round++) {
+		while (waitpid(-1, NULL, WNOHANG) > 0)
+			;
+		if (sweep(t, SIGKILL) == 0)
+			break;
+		usleep(1000);
+	}
+	if (round == 1000)
+		vx_error("warning: processes of the tree were still starting "
+			 "after 1000 rounds of SIGKILL");
+	while (waitpid(-1, NULL, WNOHANG) > 0)
+		;
+	if (t->init_pidfd >= 0) {
+		close(t->init_pidfd);
+		t->init_pidfd = -1;
+	}
+	if (t->cmd_pidfd >= 0) {
+		close(t->cmd_pidfd);
+		t->cmd_pidfd = -1;
+	}
+	init_link_drain(&t->link);
 }
 
 /*
@@ -336,6 +476,10 @@ static void tree_settle(void *ctx)
 	double until = proc_now_ms() + PROC_SETTLE_MS;
 	int left;
 
+	if (t->ct) {
+		container_settle(t);
+		return;
+	}
 	if (t->init_pidfd >= 0) {
 		proc_signal(t->init_pidfd, t->init_pid, SIGKILL);
 		p.fd = t->init_pidfd;
@@ -395,6 +539,14 @@ static int outcome(const struct tree *t, const struct proc_result *res)
 		return EXIT_LAUNCHER;
 	if (!t->started && t->ended_by_us)
 		return EXIT_LAUNCHER;
+	if (!t->started && t->ct) {
+		vx_error("the sandbox's init failed before the command started "
+			 "(%s %d); the command did not run",
+			 WIFSIGNALED(res->status) ? "signal" : "exit status",
+			 WIFSIGNALED(res->status) ? WTERMSIG(res->status) :
+			 WEXITSTATUS(res->status));
+		return EXIT_LAUNCHER;
+	}
 	if (!t->started) {
 		vx_error("bubblewrap failed before the command started "
 			 "(%s %d); the command did not run",
@@ -758,6 +910,166 @@ out:
 	return status;
 }
 
+/*
+ * Container mode (doc/launcher.md, "Container mode"): no bubblewrap and
+ * no namespace.  The same instantiated sandbox is read as a Landlock
+ * ruleset (container_rules.h); vbox-init, started directly, puts the
+ * walls in place in its own process and execs the command there; the
+ * egress proxy listens on the host's 127.0.0.1, which the socket
+ * supervisor alone lets the child reach.
+ */
+static int launch_container(struct tree *t, const struct launch_request *req)
+{
+	static char init_name[] = "vbox-init", channel[] = "--channel=3",
+		    dashes[] = "--";
+	struct container c;
+	struct sandbox sa;
+	struct proc_spawn sp;
+	char **argv = NULL, *err = NULL;
+	int lfds[2] = { -1, -1 }, pass[1], status = EXIT_LAUNCHER;
+	size_t i, n;
+	pid_t pid;
+
+	memset(&c, 0, sizeof(c));
+	memset(&sa, 0, sizeof(sa));
+	t->ct = &c;
+	if (container_probe(&c, req->accept_unscoped_signals, &err) < 0)
+		goto fail;
+	if (sandbox_build(req->plan, req->plan_path, req->workdir, false, &sa,
+			  &err) < 0)
+		goto fail;
+	for (i = 0; i < sa.warnings.n; i++)
+		vx_error("warning: %s", sa.warnings.v[i]);
+	for (i = 0; (vx_log_enabled || req->dry_run) && i < sa.host_notes.n;
+	     i++)
+		if (!strv_has(&sa.warnings, sa.host_notes.v[i]))
+			vx_error("host: %s", sa.host_notes.v[i]);
+	/* Missing writable roots the table lets be created, as ns mode. */
+	if (!req->dry_run)
+		creates_make(&sa);
+	if (container_prepare(&c, req, &sa, &err) < 0)
+		goto fail;
+	if (req->dry_run) {
+		status = container_dry_run(&c, req);
+		goto out;
+	}
+	container_log(&c, req, false);
+	if (walls_prepare_container(&c.rules, !c.net_deny, c.abi, &t->walls,
+				    &err) < 0)
+		goto fail;
+	if (bridge_prepare(&t->bridge, req->plan, &err) < 0 ||
+	    bridge_listen_host(&t->bridge, lfds, &err) < 0 ||
+	    bridge_env(&t->bridge, req->env, &err) < 0)
+		goto fail;
+	if (t->bridge.active) {
+		c.proxy_ports[0] = t->bridge.ports[0];
+		c.proxy_ports[1] = t->bridge.ports[1];
+	}
+	/*
+	 * vbox-exec holds the supervisor and the proxy's sockets: the child
+	 * (same uid, no namespace) may not read its memory.  Orphans of the
+	 * tree come to it.
+	 */
+	if (prctl(PR_SET_DUMPABLE, 0) < 0 ||
+	    prctl(PR_SET_CHILD_SUBREAPER, 1) < 0) {
+		err = xasprintf("cannot make vbox-exec undumpable and a "
+				"subreaper: %s", strerror(errno));
+		goto fail;
+	}
+	if (init_link_open(&t->link, &err) < 0)
+		goto fail;
+	for (n = 0; req->command[n]; n++)
+		;
+	argv = xcalloc(n + 4, sizeof(*argv));
+	argv[0] = init_name;
+	argv[1] = channel;
+	argv[2] = dashes;
+	for (i = 0; i < n; i++)
+		argv[3 + i] = req->command[i];
+	/* The runner starts in the working directory: it is the child. */
+	if (chdir(req->workdir) < 0) {
+		err = xasprintf("cannot enter %s: %s", req->workdir,
+				strerror(errno));
+		goto fail;
+	}
+	pass[0] = t->link.peer;
+	sp.path = init_path();
+	sp.argv = argv;
+	sp.envp = t->bridge.envp ? t->bridge.envp : req->env->v;
+	sp.pass = pass;
+	sp.npass = 1;
+	t->t_spawn = t->t_args = proc_now_ms();
+	pid = supervisor_spawn(&t->sv, &sp, &err);
+	if (pid < 0)
+		goto fail;
+	t->runner = pid;
+	init_link_handed_over(&t->link);
+	if (bridge_start(&t->bridge, &t->sv, req->plan, &err) < 0 ||
+	    bridge_ready(&t->bridge, &t->sv, &err) < 0) {
+		t->ended_by_us = true;
+		goto fail_started;
+	}
+	for (i = 0; i < 2; i++) {
+		if (lfds[i] >= 0)
+			bridge_take_listener(&t->bridge, lfds[i]);
+		lfds[i] = -1;
+	}
+	t->link.on_ready = on_ready;
+	t->link.walls_fd = t->walls.fd;
+	t->link.on_started = on_started;
+	t->link.ctx = t;
+	if (init_link_setup(&t->link, req, &sa, &err) < 0)
+		goto fail_started;
+	status = wait_tree(t, req);
+	goto out;
+
+fail_started:
+	vx_error("%s", err);
+	free(err);
+	tree_kill(t);
+	kill(t->runner, SIGKILL);
+	(void)wait_tree(t, req);
+	status = EXIT_LAUNCHER;
+	goto out;
+fail:
+	vx_error("%s", err);
+	free(err);
+out:
+	for (i = 0; i < 2; i++)
+		if (lfds[i] >= 0)
+			close(lfds[i]);
+	free(argv);
+	walls_release(&t->walls);
+	sandbox_release(&sa);
+	container_release(&c);
+	t->ct = NULL;
+	return status;
+}
+
+/*
+ * --mode=auto: namespace mode where it can start; container mode only
+ * where it cannot and the plan loses nothing there (no row held
+ * narrower, signals scoped), said on stderr.  Never a silent fallback.
+ */
+static int launch_auto(struct tree *t, const struct launch_request *req,
+		       bool *use_ns)
+{
+	struct launch_request cr = *req;
+	char *cause = NULL;
+
+	*use_ns = true;
+	if (req->dry_run || ns_probe(&cause) == 0)
+		return 0;
+	*use_ns = false;
+	vx_error("--mode=auto: %s; running in container mode (Landlock, "
+		 "seccomp and the socket supervisor, no namespaces)", cause);
+	free(cause);
+	cr.mode = LAUNCH_CONTAINER;
+	cr.accept_narrower = false;
+	cr.accept_unscoped_signals = false;
+	return launch_container(t, &cr);
+}
+
 int launch_run(const struct launch_request *req)
 {
 	struct tree *t = xzalloc(sizeof(*t));
@@ -772,6 +1084,17 @@ int launch_run(const struct launch_request *req)
 	/* Before anything exists on the host that must be cleaned up. */
 	if (!req->dry_run && supervisor_init(&t->sv, &tree_ops, t, &err) < 0)
 		goto out_err;
+	if (req->mode == LAUNCH_CONTAINER) {
+		status = launch_container(t, req);
+		goto out;
+	}
+	if (req->mode == LAUNCH_AUTO) {
+		bool use_ns;
+
+		status = launch_auto(t, req, &use_ns);
+		if (!use_ns)
+			goto out;
+	}
 	bwrap = bwrap_find(req->bwrap, &err);
 	if (!bwrap)
 		goto out_err;

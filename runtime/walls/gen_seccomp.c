@@ -26,13 +26,14 @@ static void print(const char *name, const struct seccomp_prog *p)
 int main(void)
 {
 	struct seccomp_prog deny, supervised, deny_nounix, unused, proxy;
-	struct seccomp_prog open_all, open_bind;
+	struct seccomp_prog open_all, open_bind, container;
 	char *err = NULL;
 
 	if (seccomp_progs_build(&deny, &supervised, false, &err) < 0 ||
 	    seccomp_progs_build(&deny_nounix, &unused, true, &err) < 0 ||
 	    seccomp_open_progs_build(&open_all, &open_bind, &err) < 0 ||
-	    seccomp_proxy_build(&proxy, &err) < 0) {
+	    seccomp_proxy_build(&proxy, &err) < 0 ||
+	    seccomp_container_build(&container, &err) < 0) {
 		fprintf(stderr, "gen_seccomp: %s\n", err);
 		return 1;
 	}
@@ -45,6 +46,7 @@ int main(void)
 	print("seccomp_bpf_supervised_open", &open_all);
 	print("seccomp_bpf_supervised_bind", &open_bind);
 	print("seccomp_bpf_proxy", &proxy);
+	print("seccomp_bpf_container", &container);
 	seccomp_prog_free(&deny);
 	seccomp_prog_free(&supervised);
 	seccomp_prog_free(&deny_nounix);
@@ -52,5 +54,6 @@ int main(void)
 	seccomp_prog_free(&proxy);
 	seccomp_prog_free(&open_all);
 	seccomp_prog_free(&open_bind);
+	seccomp_prog_free(&container);
 	return fflush(stdout) == 0 ? 0 : 1;
 }

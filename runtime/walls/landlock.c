@@ -22,6 +22,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/openat2.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -211,6 +212,88 @@ int landlock_restrict(const char *const *paths, unsigned n, const char **what)
 			     LL_FS_WRITE_FILE | LL_FS_TRUNCATE |
 				     LL_FS_IOCTL_DEV,
 			     what);
+}
+
+#define LL_NET_CONNECT_TCP (1ULL << 1)	/* ABI 4 */
+#define LL_FS_FILE_RIGHTS (LL_FS_EXECUTE | LL_FS_WRITE_FILE | LL_FS_READ_FILE | \
+			   LL_FS_TRUNCATE | LL_FS_IOCTL_DEV)
+
+int landlock_restrict_rules(const struct landlock_rule *rules, unsigned n,
+			    int abi_max, const char **what)
+{
+	struct ll_path_beneath_attr pb;
+	struct ll_ruleset_attr attr;
+	struct open_how how;
+	uint64_t handled;
+	size_t attr_size;
+	unsigned i;
+	int abi, rs, fd, rc, saved;
+
+	abi = landlock_abi();
+	if (abi_max > 0 && abi > abi_max)
+		abi = abi_max;
+	*what = "landlock_create_ruleset (container mode needs Landlock)";
+	if (abi <= 0) {
+		errno = ENOSYS;
+		return -1;
+	}
+	handled = write_rights(abi) | LL_FS_READ_ONLY_V1;
+	memset(&attr, 0, sizeof(attr));
+	attr.handled_access_fs = handled;
+	attr_size = offsetof(struct ll_ruleset_attr, handled_access_net);
+	if (abi >= 4) {
+		attr.handled_access_net = LL_NET_BIND_TCP | LL_NET_CONNECT_TCP;
+		attr_size = offsetof(struct ll_ruleset_attr, scoped);
+	}
+	if (abi >= 6) {
+		attr.scoped = LL_SCOPE_ABSTRACT_UNIX_SOCKET | LL_SCOPE_SIGNAL;
+		attr_size = sizeof(attr);
+	}
+	rs = (int)syscall(SYS_landlock_create_ruleset, &attr, attr_size, 0U);
+	if (rs < 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		memset(&how, 0, sizeof(how));
+		how.flags = O_PATH | O_CLOEXEC;
+		how.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
+		fd = (int)syscall(SYS_openat2, AT_FDCWD, rules[i].path, &how,
+				  sizeof(how));
+		if (fd < 0) {
+			if (errno == ENOENT || errno == ENOTDIR ||
+			    (rules[i].optional && (errno == ELOOP ||
+						   errno == EACCES)))
+				continue;
+			*what = errno == ELOOP ?
+				"a granted path has a symbolic link on its way "
+				"(it changed since the launcher looked)" :
+				"open of a path for a rule";
+			goto fail;
+		}
+		pb.allowed_access = rules[i].rights & handled;
+		pb.parent_fd = fd;
+		rc = (int)syscall(SYS_landlock_add_rule, rs,
+				  LL_RULE_PATH_BENEATH, &pb, 0U);
+		if (rc < 0 && errno == EINVAL) {
+			/* A file (not a directory) takes only file rights. */
+			pb.allowed_access &= LL_FS_FILE_RIGHTS;
+			rc = pb.allowed_access ?
+			     (int)syscall(SYS_landlock_add_rule, rs,
+					  LL_RULE_PATH_BENEATH, &pb, 0U) : 0;
+		}
+		saved = errno;
+		close(fd);
+		errno = saved;
+		if (rc < 0) {
+			*what = "landlock_add_rule";
+			goto fail;
+		}
+	}
+	return ruleset_apply(rs, abi, NULL, 0, 0, 0, what);
+fail:
+	saved = errno;
+	close(rs);
+	errno = saved;
+	return -1;
 }
 
 int landlock_restrict_read_only(const char *const *files, unsigned n,

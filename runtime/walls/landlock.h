@@ -36,4 +36,31 @@ int landlock_restrict(const char *const *paths, unsigned n, const char **what);
 int landlock_restrict_read_only(const char *const *files, unsigned n,
 				const char **what);
 
+/**
+ * struct landlock_rule - one rule of a whole ruleset (container mode)
+ * @path: where it applies (absolute)
+ * @rights: the filesystem rights granted beneath it (Landlock's bits;
+ *          those the kernel's ABI does not know are left out)
+ * @optional: skipped when @path is gone or is a symbolic link; any other
+ *            rule's path must be there without a link on its way
+ */
+struct landlock_rule {
+	const char *path;
+	unsigned long long rights;
+	int optional;
+};
+
+/*
+ * Restrict the calling thread to exactly @rules[0..@n): every
+ * filesystem right the ABI knows is handled (reading too), TCP bind and
+ * connect are handled with no port allowed (ABI 4: the child's own
+ * inet connects and binds are made by the socket supervisor, outside
+ * the ruleset), abstract unix sockets and signals are scoped (ABI 6).
+ * @abi_max caps the ABI used (0: none).  Container mode needs it: a
+ * kernel without Landlock is an error (ENOSYS).  Returns the ABI used,
+ * or -1 with errno and *@what.  Async-signal-safe.
+ */
+int landlock_restrict_rules(const struct landlock_rule *rules, unsigned n,
+			    int abi_max, const char **what);
+
 #endif /* VBOX_WALLS_LANDLOCK_H */

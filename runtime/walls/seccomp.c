@@ -23,6 +23,7 @@
 #include <seccomp.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -327,6 +328,103 @@ static int build_proxy(scmp_filter_ctx ctx, const char **what)
 		rc = rule(ctx, SCMP_ACT_ERRNO(EPERM), "socket", 1, &c);
 	}
 	return rc;
+}
+
+/*
+ * Container mode (doc/launcher.md, "Container mode"): no namespace of
+ * its own, so what namespace mode leaves to the sandbox's namespaces is
+ * refused or supervised here.  SysV IPC and POSIX message queues are the
+ * host's: refused.  An inet socket is TCP or nothing (no UDP, raw, SCTP
+ * or MPTCP: the supervisor judges every TCP destination, and nothing
+ * else reaches the network); netlink is the route family only (the C
+ * library's address checks), never the host's socket lists or audit;
+ * TCP Fast Open's connect-on-send is refused (sendto() and sendmsg()
+ * with an address are supervised, and the supervisor refuses
+ * MSG_FASTOPEN).  bind() and listen() are supervised: an inet socket
+ * listens on loopback only, or a host outside could connect in.
+ */
+static int build_one(int (*add)(scmp_filter_ctx, const char **),
+		     struct seccomp_prog *out, const char *name, char **err);
+
+static const char *const deny_container_eperm[] = {
+	"shmget", "shmat", "shmdt", "shmctl", "msgget", "msgsnd", "msgrcv",
+	"msgctl", "semget", "semop", "semtimedop", "semtimedop_time64",
+	"semctl", "mq_open", "mq_unlink", "mq_timedsend", "mq_timedreceive",
+	"mq_timedsend_time64", "mq_timedreceive_time64", "mq_notify",
+	"mq_getsetattr",
+};
+
+/* Types other than SOCK_STREAM (1), in blocks of the low four bits. */
+static const uint32_t deny_container_type[][2] = {
+	{ 0xf, 0 }, { 0xe, 2 }, { 0xc, 4 }, { 0x8, 8 },
+};
+
+#ifndef IPPROTO_MPTCP
+#define IPPROTO_MPTCP 262
+#endif
+#define TCP_FASTOPEN_CONNECT_OPT 30
+
+static int build_container(scmp_filter_ctx ctx, const char **what)
+{
+	static const unsigned inet[] = { AF_INET, AF_INET6 };
+	static const unsigned proto[] = { 132 /* SCTP */, IPPROTO_MPTCP };
+	struct scmp_arg_cmp c[2];
+	size_t i, k;
+	int rc = build_deny(ctx, what);
+
+	if (rc >= 0)
+		rc = build_notify(ctx, what);
+	if (rc >= 0)
+		rc = build_notify_bind(ctx, what);
+	if (rc >= 0) {
+		*what = "listen";
+		rc = rule(ctx, SCMP_ACT_NOTIFY, "listen", 0, NULL);
+	}
+	for (i = 0; rc >= 0 && i < array_size(deny_container_eperm); i++) {
+		*what = deny_container_eperm[i];
+		rc = rule(ctx, SCMP_ACT_ERRNO(EPERM), deny_container_eperm[i],
+			  0, NULL);
+	}
+	/* i386's ipc() multiplexes SysV IPC, its arguments out of reach. */
+	if (rc >= 0) {
+		*what = "ipc";
+		rc = rule(ctx, SCMP_ACT_ERRNO(ENOSYS), "ipc", 0, NULL);
+	}
+	*what = "socket";
+	for (i = 0; rc >= 0 && i < array_size(inet); i++) {
+		c[0] = SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu, inet[i]);
+		for (k = 0; rc >= 0 && k < array_size(deny_container_type);
+		     k++) {
+			c[1] = SCMP_A1(SCMP_CMP_MASKED_EQ,
+				       deny_container_type[k][0],
+				       deny_container_type[k][1]);
+			rc = rule(ctx, SCMP_ACT_ERRNO(EPERM), "socket", 2, c);
+		}
+		for (k = 0; rc >= 0 && k < array_size(proto); k++) {
+			c[1] = SCMP_A2(SCMP_CMP_MASKED_EQ, 0xffffffffu,
+				       proto[k]);
+			rc = rule(ctx, SCMP_ACT_ERRNO(EPERM), "socket", 2, c);
+		}
+	}
+	if (rc >= 0) {
+		c[0] = SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu, AF_NETLINK);
+		c[1] = SCMP_A2(SCMP_CMP_NE, 0);
+		rc = rule(ctx, SCMP_ACT_ERRNO(EPERM), "socket", 2, c);
+	}
+	if (rc >= 0) {
+		*what = "setsockopt";
+		c[0] = SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu, IPPROTO_TCP);
+		c[1] = SCMP_A2(SCMP_CMP_MASKED_EQ, 0xffffffffu,
+			       TCP_FASTOPEN_CONNECT_OPT);
+		rc = rule(ctx, SCMP_ACT_ERRNO(EPERM), "setsockopt", 2, c);
+	}
+	return rc;
+}
+
+int seccomp_container_build(struct seccomp_prog *container, char **err)
+{
+	memset(container, 0, sizeof(*container));
+	return build_one(build_container, container, "container", err);
 }
 
 /* Export @ctx's BPF into @out through a memfd. */

@@ -73,6 +73,15 @@ int seccomp_open_progs_build(struct seccomp_prog *open_all,
 int seccomp_proxy_build(struct seccomp_prog *proxy, char **err);
 
 /*
+ * Fill @container: container mode's filter, with a listener: the
+ * supervised filter's rules and bind() and listen() supervised; SysV
+ * IPC and message queues refused; inet sockets TCP only (no UDP, raw,
+ * SCTP, MPTCP); netlink of the route family only; TCP_FASTOPEN_CONNECT
+ * refused.  0, or -1 with *@err.
+ */
+int seccomp_container_build(struct seccomp_prog *container, char **err);
+
+/*
  * Load @len bytes of BPF (no_new_privs must be set).  With @listener
  * non-NULL the filter is loaded with SECCOMP_FILTER_FLAG_NEW_LISTENER and
  * *@listener receives the notification fd (close-on-exec).  0, or -1 with
@@ -98,6 +107,8 @@ extern const unsigned char seccomp_bpf_supervised_open[];
 extern const size_t seccomp_bpf_supervised_open_len;
 extern const unsigned char seccomp_bpf_supervised_bind[];
 extern const size_t seccomp_bpf_supervised_bind_len;
+extern const unsigned char seccomp_bpf_container[];
+extern const size_t seccomp_bpf_container_len;
 extern const unsigned char seccomp_bpf_proxy[];
 extern const size_t seccomp_bpf_proxy_len;
 

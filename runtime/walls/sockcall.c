@@ -89,6 +89,8 @@ int sockcall_fd(const struct seccomp_data *d, enum sockcall_kind *kind,
 			c = 'm';
 		else if (nr == __NR_sendmmsg || nr == 538)
 			c = 'M';
+		else if (nr == __NR_listen)
+			c = 'l';
 		if ((c == 'm' || c == 'M') && (d->nr & X32_BIT))
 			return EACCES;
 	} else if (d->arch == AUDIT_ARCH_I386) {
@@ -98,6 +100,8 @@ int sockcall_fd(const struct seccomp_data *d, enum sockcall_kind *kind,
 			c = 'b';
 		else if (nr == 369)
 			c = 't';
+		else if (nr == 363)
+			c = 'l';
 		else if (nr == 370 || nr == 345)
 			return EACCES;
 	}
@@ -107,6 +111,9 @@ int sockcall_fd(const struct seccomp_data *d, enum sockcall_kind *kind,
 		break;
 	case 'b':
 		*kind = SOCKCALL_BIND;
+		break;
+	case 'l':
+		*kind = SOCKCALL_LISTEN;
 		break;
 	case 't':
 	case 'm':
@@ -427,6 +434,10 @@ int sockcall_decode(const struct seccomp_data *d,
 	case SOCKCALL_CONNECT:
 	case SOCKCALL_BIND:
 		rc = take_plain_addr(&x, d->args[1], d->args[2], m);
+		break;
+	case SOCKCALL_LISTEN:
+		/* The kernel takes the backlog as an int. */
+		out->backlog = (int)(uint32_t)d->args[1];
 		break;
 	case SOCKCALL_SEND:
 		if (d->arch == AUDIT_ARCH_X86_64 &&

@@ -65,6 +65,7 @@ enum sockcall_kind {
 	SOCKCALL_CONNECT,
 	SOCKCALL_SEND,
 	SOCKCALL_BIND,
+	SOCKCALL_LISTEN,	/* container mode: no address, a backlog */
 };
 
 enum sockcall_unix {
@@ -121,11 +122,13 @@ struct sockcall_msg {
  * @mmsg: sendmmsg(): the answer is a count of messages
  * @msgs: the messages (owned); one for every call but sendmmsg()
  * @nmsgs: number of @msgs (0: sendmmsg() with nothing to send)
+ * @backlog: listen(): its backlog
  */
 struct sockcall {
 	enum sockcall_kind kind;
 	int fd;
 	int flags;
+	int backlog;
 	bool mmsg;
 	struct sockcall_msg *msgs;
 	size_t nmsgs;

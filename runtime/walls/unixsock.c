@@ -27,8 +27,10 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/capability.h>
 #include <linux/seccomp.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <stdio.h>
 #include <sys/epoll.h>
@@ -46,6 +48,7 @@
 #include "sockcall.h"
 #include "strbuf.h"
 #include "unixsock.h"
+#include "container_rules.h"
 
 #ifndef PIDFD_THREAD
 #define PIDFD_THREAD O_EXCL
@@ -140,7 +143,14 @@ struct unixsock {
 	int home_fd;		/* vbox-exec's working directory */
 	pid_t cached_tid;	/* the last caller, and its pidfd */
 	int cached_pidfd;
+	/* container mode: loopback ports the sandbox's own sockets listen
+	 * on (its test servers), which it may connect to */
+	uint16_t *own_ports;
+	size_t nown;
 };
+
+/* The most loopback ports of the sandbox's own listeners remembered. */
+#define OWN_PORTS_MAX 4096
 
 /* ------------------------------------------------------------------ */
 /* small helpers */
@@ -284,6 +294,149 @@ static void op_free(struct op *op)
 /* the address */
 
 /*
+ * Container mode: the rights the child's Landlock rules grant at what
+ * the O_PATH fd @fd names (its path now, read from our own fd table).
+ */
+static uint64_t granted_at_fd(const struct unixsock *us, int fd)
+{
+	char link[64], *path = NULL;
+	size_t size = 256;
+	ssize_t n;
+	uint64_t r = 0;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	/* A path is at most PATH_MAX; grow to it, never past it. */
+	for (;;) {
+		path = xrealloc(path, size);
+		n = readlink(link, path, size);
+		if (n < 0)
+			goto out;
+		if ((size_t)n < size)
+			break;
+		if (size >= PATH_MAX)
+			goto out;
+		size *= 2;
+	}
+	path[n] = '\0';
+	if (path[0] == '/')
+		r = container_granted_at(us->cfg.container, path);
+out:
+	free(path);
+	return r;
+}
+
+static bool inet_family(int f)
+{
+	return f == AF_INET || f == AF_INET6;
+}
+
+/* Is @sa a loopback address (127/8, ::1, ::ffff:127/104)? */
+static bool inet_loopback(const struct sockaddr_storage *sa)
+{
+	const struct sockaddr_in6 *s6 = (const void *)sa;
+	const uint8_t *a = s6->sin6_addr.s6_addr;
+	static const uint8_t mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+					    0xff, 0xff };
+
+	if (sa->ss_family == AF_INET)
+		return (ntohl(((const struct sockaddr_in *)(const void *)sa)
+			      ->sin_addr.s_addr) >> 24) == 127;
+	if (sa->ss_family != AF_INET6)
+		return false;
+	if (IN6_IS_ADDR_LOOPBACK(&s6->sin6_addr))
+		return true;
+	return memcmp(a, mapped, sizeof(mapped)) == 0 && a[12] == 127;
+}
+
+static uint16_t inet_port(const struct sockaddr_storage *sa)
+{
+	return ntohs(sa->ss_family == AF_INET ?
+		     ((const struct sockaddr_in *)(const void *)sa)->sin_port :
+		     ((const struct sockaddr_in6 *)(const void *)sa)->sin6_port);
+}
+
+static bool own_port(const struct unixsock *us, uint16_t port)
+{
+	size_t i;
+
+	for (i = 0; i < us->nown; i++)
+		if (us->own_ports[i] == port)
+			return true;
+	return false;
+}
+
+/*
+ * A loopback port the sandbox now listens on: its own, to connect to
+ * as in namespace mode's private loopback.  Past the bound, no more are
+ * remembered (connects to them are then judged by the table).
+ */
+static void own_port_add(struct unixsock *us, uint16_t port)
+{
+	if (own_port(us, port) || us->nown >= OWN_PORTS_MAX)
+		return;
+	us->own_ports = xreallocarray(us->own_ports, us->nown + 1,
+				      sizeof(*us->own_ports));
+	us->own_ports[us->nown++] = port;
+}
+
+/*
+ * Container mode under net deny: may message @m go where it says?  0 or
+ * EACCES.  Only the launcher's judgement of an inet address admits it.
+ */
+static int judge_inet(const struct op *op, const struct sockcall_msg *m)
+{
+	const struct unixsock_config *cfg = &op->us->cfg;
+
+	if (!cfg->container || !cfg->admit_inet || !m->to.has ||
+	    !inet_family(m->to.sa.ss_family))
+		return 0;
+	if (op->call.kind == SOCKCALL_BIND)
+		return inet_loopback(&m->to.sa) ? 0 : EACCES;
+	if (op->call.flags & MSG_FASTOPEN)
+		return EACCES;
+	if (inet_loopback(&m->to.sa) && own_port(op->us, inet_port(&m->to.sa)))
+		return 0;
+	return cfg->admit_inet(cfg->admit_ctx,
+			       (const struct sockaddr *)&m->to.sa) ? 0 :
+	       EACCES;
+}
+
+/*
+ * Container mode under net deny: listen() on an inet socket bound to a
+ * loopback address only (an unbound one would be bound to every address
+ * by the kernel, reachable from other hosts).  0 or EACCES.
+ */
+static int judge_listen(const struct op *op)
+{
+	struct sockaddr_storage sa;
+	socklen_t len = sizeof(sa);
+
+	if (!op->us->cfg.container || !op->us->cfg.admit_inet)
+		return 0;
+	memset(&sa, 0, sizeof(sa));
+	if (getsockname(op->sock, (struct sockaddr *)&sa, &len) < 0)
+		return errno;
+	if (!inet_family(sa.ss_family))
+		return 0;
+	if (inet_port(&sa) == 0 || !inet_loopback(&sa))
+		return EACCES;
+	return 0;
+}
+
+/* A listen() made: remember a loopback port (container mode). */
+static void listened(struct op *op)
+{
+	struct sockaddr_storage sa;
+	socklen_t len = sizeof(sa);
+
+	memset(&sa, 0, sizeof(sa));
+	if (op->us->cfg.container &&
+	    getsockname(op->sock, (struct sockaddr *)&sa, &len) == 0 &&
+	    inet_family(sa.ss_family) && inet_loopback(&sa))
+		own_port_add(op->us, inet_port(&sa));
+}
+
+/*
  * Resolve the pathname @path as the child would, in its root and working
  * directory; on success @d->target is an O_PATH fd of the socket file
  * and @d->addr names it through /proc/self/fd.  Returns 0 or an errno.
@@ -310,8 +463,12 @@ static int resolve_path(struct op *op, struct dest *d, const char *path)
 	if (!S_ISSOCK(st.st_mode))
 		goto out;
 	rc = EACCES;
-	/* Writable region: a mount the sandbox sees writable. */
-	if (!op->us->cfg.pathname_open &&
+	/* Writable region: a mount the sandbox sees writable; in container
+	 * mode, where the Landlock rules grant writing. */
+	if (!op->us->cfg.pathname_open && op->us->cfg.container &&
+	    !(granted_at_fd(op->us, d->target) & CR_WRITE_FILE))
+		goto out;
+	if (!op->us->cfg.pathname_open && !op->us->cfg.container &&
 	    (fstatfs(d->target, &sfs) < 0 || (sfs.f_flags & ST_RDONLY)))
 		goto out;
 	memset(sun, 0, sizeof(*sun));
@@ -381,6 +538,11 @@ static int prepare_bind(struct op *op, const char *path)
 	op->bind_dir = child_open_in_root(op->us->root_fd, full.s, O_DIRECTORY, &rc);
 	if (op->bind_dir >= 0)
 		rc = 0;
+	/* Made by vbox-exec, outside the child's Landlock domain: in
+	 * container mode the rules must let the child make it there. */
+	if (!rc && op->us->cfg.container &&
+	    !(granted_at_fd(op->us, op->bind_dir) & CR_MAKE_SOCK))
+		rc = EACCES;
 out:
 	free(full.s);
 	return rc;
@@ -398,6 +560,9 @@ static int take_dest(struct op *op, size_t i)
 	int rc, num, fd;
 
 	d->target = -1;
+	rc = judge_inet(op, m);
+	if (rc)
+		return rc;
 	if (m->to.has) {
 		d->has_addr = true;
 		d->addr = m->to.sa;
@@ -558,6 +723,15 @@ static int perform(struct op *op, int64_t *res)
 			return bind_path(op);
 		return bind(op->sock, (struct sockaddr *)&d->addr,
 			    d->addrlen) < 0 ? errno : 0;
+	case SOCKCALL_LISTEN:
+		*res = 0;
+		err = judge_listen(op);
+		if (err)
+			return err;
+		if (listen(op->sock, op->call.backlog) < 0)
+			return errno;
+		listened(op);
+		return 0;
 	case SOCKCALL_CONNECT:
 		/* Never block the loop: a blocking socket is non-blocking
 		 * for the call, and retried (on_retry()) while it would
@@ -922,6 +1096,7 @@ void unixsock_free(struct unixsock *us)
 		close(us->root_fd);
 	if (us->home_fd >= 0)
 		close(us->home_fd);
+	free(us->own_ports);
 	if (us->cached_pidfd >= 0)
 		close(us->cached_pidfd);
 	free(us->req);

@@ -28,7 +28,9 @@
  *     scope); an explicit abstract bind() is always refused (it is only
  *     stopped in the host's network namespace); an autobind is made;
  *   - any other family's address is used as given (its namespace is the
- *     sandbox's, or the host's under net open).
+ *     sandbox's, or the host's under net open); in container mode an
+ *     inet address is admitted by the launcher (the proxy's ports and
+ *     what the table's loopback rows allow) or refused (EACCES).
  * A blocking call that would block is retried from a timer, so the loop
  * never blocks; the child stays in its call meanwhile.
  */
@@ -39,7 +41,9 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+struct container_rules;
 struct loop;
+struct sockaddr;
 struct unixsock;
 
 /**
@@ -48,12 +52,25 @@ struct unixsock;
  * @refuse_abstract: refuse every abstract address
  * @init_pid: the sandbox's init (host pid), whose root is the sandbox's
  * @init_pidfd: its pidfd (borrowed), to check @init_pid was not reused
+ * @container: container mode (borrowed; NULL in namespace mode): no
+ *             namespace of the sandbox's own, so a pathname socket is
+ *             judged by the Landlock rules (connect: the socket where
+ *             they grant writing; bind: a directory where they grant
+ *             making sockets), and inet addresses by @admit_inet
+ * @admit_inet: container mode under net deny: may the child connect or
+ *              send to this inet address (NULL: as given)?  A bind()
+ *              then takes a loopback address only, and listen() a
+ *              socket bound to one; MSG_FASTOPEN is refused.
+ * @admit_ctx: for @admit_inet
  */
 struct unixsock_config {
 	bool pathname_open;
 	bool refuse_abstract;
 	pid_t init_pid;
 	int init_pidfd;
+	const struct container_rules *container;
+	bool (*admit_inet)(void *ctx, const struct sockaddr *sa);
+	void *admit_ctx;
 };
 
 /**

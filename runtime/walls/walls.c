@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "container_rules.h"
 #include "landlock.h"
 #include "linux_artifact.h"
 #include "pin.h"
@@ -119,16 +120,90 @@ static int write_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
+/*
+ * Write the blob for @w into a sealed memfd (@w->fd): the head with
+ * @flags, @filter, the Landlock @paths, the @pins, the container
+ * @rules.  0, or -1 with *@err.
+ */
+static int write_blob(struct walls *w, uint32_t flags,
+		      const struct seccomp_prog *filter,
+		      const struct paths *p, const struct pin *pins,
+		      size_t npins, const struct container_rules *cr,
+		      uint32_t abi_max, char **err)
+{
+	struct walls_blob_head h;
+	size_t i, plen = 0, rlen = 0;
+	int fd = -1;
+
+	for (i = 0; i < p->n; i++)
+		plen += strlen(p->v[i]) + 1;
+	for (i = 0; cr && i < cr->nrules; i++)
+		rlen += sizeof(struct walls_rule_head) +
+			strlen(cr->rules[i].path) + 1;
+	memset(&h, 0, sizeof(h));
+	h.magic = WALLS_MAGIC;
+	h.version = WALLS_VERSION;
+	h.flags = flags;
+	h.filter_len = (uint32_t)filter->len;
+	h.npaths = (uint32_t)p->n;
+	h.paths_len = (uint32_t)plen;
+	h.npins = (uint32_t)npins;
+	for (i = 0; i < npins; i++)
+		h.pins_len += (uint32_t)(sizeof(struct walls_pin_head) +
+					 strlen(pins[i].dest) + 1);
+	h.nrules = cr ? (uint32_t)cr->nrules : 0;
+	h.rules_len = (uint32_t)rlen;
+	h.abi_max = abi_max;
+	if (sizeof(h) + filter->len + plen + h.pins_len + rlen >
+	    WALLS_BLOB_MAX) {
+		*err = xstrdup("the sandbox's walls would pass their size "
+			       "bound");
+		return -1;
+	}
+	fd = memfd_create("vbox-walls", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	if (fd < 0 || write_all(fd, &h, sizeof(h)) < 0 ||
+	    write_all(fd, filter->insns, filter->len) < 0)
+		goto io;
+	for (i = 0; i < p->n; i++)
+		if (write_all(fd, p->v[i], strlen(p->v[i]) + 1) < 0)
+			goto io;
+	for (i = 0; i < npins; i++) {
+		struct walls_pin_head ph = { pins[i].dev, pins[i].ino };
+
+		if (write_all(fd, &ph, sizeof(ph)) < 0 ||
+		    write_all(fd, pins[i].dest, strlen(pins[i].dest) + 1) < 0)
+			goto io;
+	}
+	for (i = 0; cr && i < cr->nrules; i++) {
+		struct walls_rule_head rh = { cr->rules[i].rights,
+					      cr->rules[i].listed, 0 };
+
+		if (write_all(fd, &rh, sizeof(rh)) < 0 ||
+		    write_all(fd, cr->rules[i].path,
+			      strlen(cr->rules[i].path) + 1) < 0)
+			goto io;
+	}
+	if (fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW |
+		  F_SEAL_WRITE | F_SEAL_SEAL) < 0 || lseek(fd, 0, SEEK_SET) != 0)
+		goto io;
+	w->fd = fd;
+	return 0;
+io:
+	*err = xasprintf("cannot write the walls for the sandbox: %s",
+			 strerror(errno ? errno : EIO));
+	if (fd >= 0)
+		close(fd);
+	return -1;
+}
+
 int walls_prepare(const struct lx_artifact *lx, bool net_open,
 		  const struct pin *pins, size_t npins, struct walls *w,
 		  char **err)
 {
 	struct seccomp_prog filter;
-	struct walls_blob_head h;
 	struct paths p = { 0 };
-	size_t i, plen = 0;
 	bool have_notify;
-	int fd = -1;
+	int rc;
 
 	memset(w, 0, sizeof(*w));
 	w->fd = -1;
@@ -173,51 +248,41 @@ int walls_prepare(const struct lx_artifact *lx, bool net_open,
 	}
 	if (writable_paths(lx, &p) < 0) {
 		*err = xstrdup("landlock: cannot list the writable regions");
-		goto fail;
+		paths_free(&p);
+		return -1;
 	}
-	for (i = 0; i < p.n; i++)
-		plen += strlen(p.v[i]) + 1;
 	w->nwritable = p.n;
-	memset(&h, 0, sizeof(h));
-	h.magic = WALLS_MAGIC;
-	h.version = WALLS_VERSION;
-	h.flags = (w->notify ? WALLS_NOTIFY : 0) |
-		  (w->landlock_abi > 0 ? WALLS_LANDLOCK : 0);
-	h.filter_len = (uint32_t)filter.len;
-	h.npaths = (uint32_t)p.n;
-	h.paths_len = (uint32_t)plen;
-	h.npins = (uint32_t)npins;
-	for (i = 0; i < npins; i++)
-		h.pins_len += (uint32_t)(sizeof(struct walls_pin_head) +
-					 strlen(pins[i].dest) + 1);
-	fd = memfd_create("vbox-walls", MFD_CLOEXEC | MFD_ALLOW_SEALING);
-	if (fd < 0 || write_all(fd, &h, sizeof(h)) < 0 ||
-	    write_all(fd, filter.insns, filter.len) < 0)
-		goto io;
-	for (i = 0; i < p.n; i++)
-		if (write_all(fd, p.v[i], strlen(p.v[i]) + 1) < 0)
-			goto io;
-	for (i = 0; i < npins; i++) {
-		struct walls_pin_head ph = { pins[i].dev, pins[i].ino };
+	rc = write_blob(w, (w->notify ? WALLS_NOTIFY : 0) |
+			(w->landlock_abi > 0 ? WALLS_LANDLOCK : 0),
+			&filter, &p, pins, npins, NULL, 0, err);
+	paths_free(&p);
+	return rc;
+}
 
-		if (write_all(fd, &ph, sizeof(ph)) < 0 ||
-		    write_all(fd, pins[i].dest, strlen(pins[i].dest) + 1) < 0)
-			goto io;
-	}
-	if (fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW |
-		  F_SEAL_WRITE | F_SEAL_SEAL) < 0 || lseek(fd, 0, SEEK_SET) != 0)
-		goto io;
-	w->fd = fd;
-	paths_free(&p);
-	return 0;
-io:
-	*err = xasprintf("cannot write the walls for the sandbox: %s",
-			 strerror(errno ? errno : EIO));
-fail:
-	if (fd >= 0)
-		close(fd);
-	paths_free(&p);
-	return -1;
+int walls_prepare_container(const struct container_rules *cr, bool net_open,
+			    int abi, struct walls *w, char **err)
+{
+	struct seccomp_prog filter;
+	struct paths none = { 0 };
+
+	memset(w, 0, sizeof(*w));
+	w->fd = -1;
+	w->container = true;
+	w->landlock_abi = abi;
+	w->notify = true;
+	/*
+	 * No network namespace: every abstract name is the host's.  The
+	 * supervisor makes the calls it admits from vbox-exec, outside the
+	 * child's Landlock domain, so it refuses abstract addresses itself
+	 * (an explicit abstract bind, any abstract connect or send).
+	 */
+	w->refuse_abstract = true;
+	w->pathname_open = net_open;
+	filter.insns = (void *)seccomp_bpf_container;
+	filter.len = seccomp_bpf_container_len;
+	w->nwritable = cr->nrules;
+	return write_blob(w, WALLS_NOTIFY | WALLS_LANDLOCK | WALLS_CONTAINER,
+			  &filter, &none, NULL, 0, cr, (uint32_t)abi, err);
 }
 
 void walls_release(struct walls *w)

@@ -15,11 +15,15 @@
  *   command's process closes it and execs.
  *
  * The blob's layout (native endianness, all u32):
- *   "VBXW" VERSION FLAGS FILTER_LEN NPATHS PATHS_LEN NPINS PINS_LEN,
+ *   "VBXW" VERSION FLAGS FILTER_LEN NPATHS PATHS_LEN NPINS PINS_LEN
+ *   NRULES RULES_LEN ABI_MAX ZERO,
  *   then FILTER_LEN bytes of BPF, then PATHS_LEN
  *   bytes of NPATHS NUL-terminated paths (Landlock's), then PINS_LEN
  *   bytes of NPINS pins (u64 dev, u64 ino, NUL-terminated mount point:
- *   runtime/linux/pin.h), which the init checks first.
+ *   runtime/linux/pin.h), which the init checks first, then RULES_LEN
+ *   bytes of NRULES container-mode rules (u64 rights, u32 optional,
+ *   NUL-terminated path: landlock.h's struct landlock_rule).  ABI_MAX
+ *   caps the Landlock ABI (0: none; the test suite's cap).
  */
 #ifndef VBOX_WALLS_WALLS_H
 #define VBOX_WALLS_WALLS_H
@@ -30,7 +34,7 @@
 
 struct lx_artifact;
 
-#define WALLS_VERSION 3
+#define WALLS_VERSION 4
 #define WALLS_MAGIC 0x57584256u	/* "VBXW" */
 #define WALLS_BLOB_MAX (4u << 20)
 #define WALLS_PATHS_MAX 4096
@@ -45,6 +49,17 @@ struct walls_blob_head {
 	uint32_t paths_len;
 	uint32_t npins;
 	uint32_t pins_len;
+	uint32_t nrules;
+	uint32_t rules_len;
+	uint32_t abi_max;
+	uint32_t zero;
+};
+
+/* A container-mode rule in the blob, before its NUL-terminated path. */
+struct walls_rule_head {
+	uint64_t rights;
+	uint32_t optional;
+	uint32_t zero;
 };
 
 /* A pin in the blob: u64 dev, u64 ino, then the NUL-terminated path. */
@@ -55,6 +70,7 @@ struct walls_pin_head {
 /* Flags of the blob. */
 #define WALLS_NOTIFY (1u << 0)		/* the filter has a listener */
 #define WALLS_LANDLOCK (1u << 1)	/* apply Landlock */
+#define WALLS_CONTAINER (1u << 2)	/* container mode: the rules, or fail */
 
 /**
  * struct walls - what vbox-exec prepared, for the launch and --log
@@ -66,7 +82,8 @@ struct walls_pin_head {
  * @bind_only: the supervisor sees bind() alone (net open, Landlock's
  *             abstract scope covers connecting)
  * @no_unix: no user notification: AF_UNIX socket() is refused
- * @nwritable: Landlock's writable paths
+ * @container: container mode (the whole ruleset, the container filter)
+ * @nwritable: Landlock's writable paths (container mode: its rules)
  */
 struct walls {
 	int fd;
@@ -76,6 +93,7 @@ struct walls {
 	bool refuse_abstract;
 	bool bind_only;
 	bool no_unix;
+	bool container;
 	size_t nwritable;
 };
 
@@ -88,6 +106,17 @@ struct pin;
 int walls_prepare(const struct lx_artifact *lx, bool net_open,
 		  const struct pin *pins, size_t npins, struct walls *w,
 		  char **err);
+
+/*
+ * walls_prepare_container - the walls of container mode: the Landlock
+ * ruleset of @cr (container_rules.h) with ABI at most @abi (the probed
+ * or capped ABI, > 0), and the container filter (seccomp.h), whose
+ * listener the supervisor takes.  @net_open: "@default net open".
+ * 0, or -1 with *@err.
+ */
+struct container_rules;
+int walls_prepare_container(const struct container_rules *cr, bool net_open,
+			    int abi, struct walls *w, char **err);
 void walls_release(struct walls *w);
 
 /*

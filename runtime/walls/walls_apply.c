@@ -84,6 +84,7 @@ int walls_apply(int fd, int *listener, int *abi, const char **what)
 	struct walls_blob_head h;
 	struct stat st;
 	const char **paths = NULL;
+	struct landlock_rule *rules = NULL;
 	static char pinmsg[300];
 	char *blob = NULL, *p, *end, *q;
 	size_t have = 0, i, body;
@@ -114,11 +115,13 @@ int walls_apply(int fd, int *listener, int *abi, const char **what)
 		have += (size_t)n;
 	}
 	memcpy(&h, blob, sizeof(h));
-	body = (size_t)h.filter_len + h.paths_len + h.pins_len;
+	body = (size_t)h.filter_len + h.paths_len + h.pins_len + h.rules_len;
 	errno = EINVAL;
 	if (h.magic != WALLS_MAGIC || h.version != WALLS_VERSION ||
 	    h.filter_len == 0 || body != have - sizeof(h) ||
-	    h.npaths > WALLS_PATHS_MAX || h.npins > WALLS_PATHS_MAX)
+	    h.npaths > WALLS_PATHS_MAX || h.npins > WALLS_PATHS_MAX ||
+	    h.nrules > WALLS_PATHS_MAX || h.zero ||
+	    (h.nrules && !(h.flags & WALLS_CONTAINER)))
 		goto out;
 	paths = calloc(h.npaths + 1, sizeof(*paths));
 	if (!paths)
@@ -139,7 +142,7 @@ int walls_apply(int fd, int *listener, int *abi, const char **what)
 	 * still be the file vbox-exec checked on the host.
 	 */
 	p = end;
-	end = blob + have;
+	end = p + h.pins_len;
 	for (i = 0; i < h.npins; i++) {
 		struct walls_pin_head ph;
 
@@ -162,10 +165,42 @@ int walls_apply(int fd, int *listener, int *abi, const char **what)
 		p = q + 1;
 	}
 
+	errno = EINVAL;
+	if (p != end)
+		goto out;
+	/* Container mode's rules (landlock.h), checked whole first. */
+	rules = calloc(h.nrules + 1, sizeof(*rules));
+	if (!rules)
+		goto out;
+	end = blob + have;
+	for (i = 0; i < h.nrules; i++) {
+		struct walls_rule_head rh;
+
+		errno = EINVAL;
+		if ((size_t)(end - p) < sizeof(rh) + 2)
+			goto out;
+		memcpy(&rh, p, sizeof(rh));
+		p += sizeof(rh);
+		q = memchr(p, '\0', (size_t)(end - p));
+		if (!q || *p != '/' || rh.optional > 1 || rh.zero)
+			goto out;
+		rules[i].path = p;
+		rules[i].rights = rh.rights;
+		rules[i].optional = (int)rh.optional;
+		p = q + 1;
+	}
+	if (p != end)
+		goto out;
+
 	*what = "prctl(PR_SET_NO_NEW_PRIVS)";
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		goto out;
-	if (h.flags & WALLS_LANDLOCK) {
+	if (h.flags & WALLS_CONTAINER) {
+		*abi = landlock_restrict_rules(rules, h.nrules,
+					       (int)h.abi_max, what);
+		if (*abi < 0)
+			goto out;
+	} else if (h.flags & WALLS_LANDLOCK) {
 		*abi = landlock_restrict(paths, h.npaths, what);
 		if (*abi < 0)
 			goto out;
@@ -178,6 +213,7 @@ int walls_apply(int fd, int *listener, int *abi, const char **what)
 		goto out;
 	rc = 0;
 out:
+	free(rules);
 	free(paths);
 	free(blob);
 	return rc;
