@@ -165,5 +165,9 @@ run $MAKE -C "$top_builddir" uninstall DESTDIR="$dest"
 is "$rc" 0 "make uninstall DESTDIR=... succeeds"
 is "$(find "$dest" -type f -o -type l | sed "s|^$dest||" | tr '\n' ' ')" "" \
 	"make uninstall leaves no file behind"
+for d in "$rulesdir" "$(dirname "$rulesdir")" "$includedir/vbox" \
+	"$prefix/libexec/vbox"; do
+	check "make uninstall removes the empty ${d#$prefix/}" test ! -e "$d"
+done
 
 done_testing
