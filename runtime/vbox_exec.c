@@ -498,11 +498,11 @@ static void hint_files(int status)
 	for (i = 0; i < array_size(outside); i++)
 		if (status == 128 + outside[i])
 			return;
-	fprintf(stderr, "vbox: exit status %d; if a file was refused (\"Permission "
-		"denied\", \"Read-only file system\", \"No such file or "
-		"directory\", \"Device or resource busy\"), this names the "
-		"deciding row: vboxc explain RULES --read=PATH (or "
-		"--write=PATH)\n", status);
+	fprintf(stderr, "vbox: exit status %d; if a file was refused "
+		"(\"Permission denied\", \"Read-only file system\", \"No "
+		"such file or directory\", \"Device or resource busy\"), "
+		"this names the deciding row: vboxc explain RULES "
+		"--read=PATH (or --write=PATH)\n", status);
 	fflush(stderr);
 }
 

@@ -928,9 +928,9 @@ static void test_decision_text(void)
 	v.row = 1;
 	bbuf_init_heap(&b, 4096);
 	verdict_phrase(&j, &v, NULL, &b);
-	ok(b.len == strlen("vbox: denied by row 4 (...)") + VERDICT_SOURCE_MAX &&
-	   strstr(b.s, "a...)"), "a long source is cut and marked: %zu bytes",
-	   b.len);
+	ok(b.len == strlen("vbox: denied by row 4 (...)") +
+			    VERDICT_SOURCE_MAX && strstr(b.s, "a...)"),
+	   "a long source is cut and marked: %zu bytes", b.len);
 	bbuf_free(&b);
 	v.row = -1;
 	bbuf_init_heap(&b, 4096);
