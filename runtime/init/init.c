@@ -477,6 +477,16 @@ static int exec_command(char **argv, int walls_fd)
 	int saved, status, listener;
 
 	listener = put_walls(walls_fd);
+	/*
+	 * Not PID 1 (container mode): this process is about to become the
+	 * command, and no init is left to protect; the exec would make it
+	 * dumpable again in any case.  vbox-exec, an ordinary user's
+	 * process there, must take its listener (pidfd_getfd()) and read
+	 * its calls' memory, which a non-dumpable process refuses.
+	 */
+	if (getpid() != 1 && prctl(PR_SET_DUMPABLE, 1) < 0)
+		fail("cannot make the command's process dumpable: %s",
+		     strerror(errno));
 	ch_init(&msg, CH_STARTED);
 	if (listener >= 0 &&
 	    ch_put_u32(&msg, CH_A_LISTENER, (uint32_t)listener) < 0)

@@ -87,7 +87,13 @@ int init_enter_userns(uint32_t uid, uint32_t gid, char *err, size_t errlen)
 	return 0;
 }
 
-static bool caps_empty(void)
+/*
+ * No capability in any set; with @bounding false, the bounding set may
+ * hold some: an ordinary user's process cannot empty it (that needs
+ * CAP_SETPCAP), and under no_new_privs, which the walls set before the
+ * command's exec, no exec can raise a capability from it.
+ */
+static bool caps_empty(bool bounding)
 {
 	struct __user_cap_header_struct h = {
 		.version = _LINUX_CAPABILITY_VERSION_3,
@@ -105,7 +111,7 @@ static bool caps_empty(void)
 
 		if (r < 0 && errno == EINVAL)
 			break;
-		if (r != 0)
+		if (r != 0 && bounding)
 			return false;
 		r = prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_IS_SET, c, 0, 0);
 		if (r > 0)
@@ -120,19 +126,25 @@ int init_drop_caps(char *err, size_t errlen)
 		.version = _LINUX_CAPABILITY_VERSION_3,
 	};
 	struct __user_cap_data_struct d[2];
+	bool bset_refused = false;
 	int c;
 
-	if (caps_empty())
+	if (caps_empty(true))
 		return 0;
-	for (c = 0; c < CAP_NUMBERS; c++)
-		if (prctl(PR_CAPBSET_DROP, c, 0, 0, 0) < 0 && errno == EINVAL)
+	for (c = 0; c < CAP_NUMBERS; c++) {
+		if (prctl(PR_CAPBSET_DROP, c, 0, 0, 0) == 0)
+			continue;
+		if (errno == EINVAL)
 			break;
+		bset_refused = errno == EPERM;
+	}
 	prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
 	memset(d, 0, sizeof(d));
 	if (syscall(SYS_capset, &h, d) < 0)
 		return fail(err, errlen, "cannot drop capabilities: %s",
 			    strerror(errno));
-	if (!caps_empty())
+	/* Container mode started by an ordinary user: see caps_empty(). */
+	if (!caps_empty(!bset_refused))
 		return fail(err, errlen, "capabilities are left after "
 			    "dropping them");
 	return 0;
