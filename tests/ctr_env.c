@@ -20,6 +20,12 @@
  * --probe   print what the process sees then ("unshare EPERM", ...), one
  *           line a call, instead of exec'ing: the helper's own check
  *
+ *   ctr_env --uring
+ *
+ * loads no filter: it makes an io_uring instance (io_uring_setup with
+ * 4 entries) and prints "io_uring_setup ok" or its errno; exit status 0
+ * only when it was made.  The sandboxed side of the io_uring attack.
+ *
  * The filter's default is to allow: what is listed is all that differs
  * (Docker's real profile lists what it allows; the refused calls that
  * matter to a sandbox are the ones above).  no_new_privs is set, as an
@@ -29,6 +35,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/io_uring.h>
 #include <sched.h>
 #include <seccomp.h>
 #include <stdio.h>
@@ -161,12 +168,30 @@ static int probe(void)
 	return 0;
 }
 
+/* --uring: can this process make an io_uring instance? */
+static int try_uring(void)
+{
+	struct io_uring_params p;
+	long fd;
+
+	memset(&p, 0, sizeof(p));
+	fd = syscall(SYS_io_uring_setup, 4, &p);
+	said("io_uring_setup", fd);
+	fflush(stdout);
+	if (fd < 0)
+		return 1;
+	close((int)fd);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	bool docker = false, gvisor = false, just_probe = false;
 	scmp_filter_ctx ctx;
 	int i, rc;
 
+	if (argc == 2 && strcmp(argv[1], "--uring") == 0)
+		return try_uring();
 	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
 		if (strcmp(argv[i], "--docker") == 0)
 			docker = true;
@@ -180,7 +205,8 @@ int main(int argc, char **argv)
 	if (i >= argc || strcmp(argv[i], "--") != 0 ||
 	    (!just_probe && i + 1 >= argc) || (!docker && !gvisor)) {
 		fprintf(stderr, "usage: ctr_env [--docker] [--gvisor] "
-			"[--probe] -- COMMAND [ARG...]\n");
+			"[--probe] -- COMMAND [ARG...]\n"
+			"       ctr_env --uring\n");
 		return 2;
 	}
 	ctx = seccomp_init(SCMP_ACT_ALLOW);

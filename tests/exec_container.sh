@@ -1,0 +1,402 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# tests/exec_container.sh - vbox-exec where pipelines run (issue 21): the
+# conditions of a container reproduced on this machine, not claimed.
+#
+#   docker  tests/ctr_env --docker: the errnos of Docker's default seccomp
+#           profile (unshare, mount, clone with namespace flags, clone3,
+#           pidfd_getfd, process_vm_*, io_uring, ...)
+#   nested  inside `bwrap --unshare-user --disable-userns`: a user
+#           namespace that allows no nested one (ENOSPC)
+#   gvisor  tests/ctr_env --gvisor: Landlock ENOSYS, the seccomp
+#           listener EINVAL
+#
+# Under docker and nested, --mode=ns must exit 125 naming the probed
+# cause and suggesting --mode=container, without running the command;
+# --mode=container must run the demo plan (examples/demo.rules, its paths
+# moved into the test's directory) while the launcher's attacks fail,
+# judged from the host side: writes outside the roots, denied reads,
+# direct TCP, UDP and DNS-shaped datagrams to host loopback listeners,
+# io_uring, a signal to and /proc/PID/environ|mem of a host process of
+# the same uid, an abstract unix socket of the host; and with an allow
+# row for a loopback HTTP origin, the origin through the proxy and
+# directly, a port no row allows refused both ways, the proxy refusing a
+# client without its token.  Under gvisor, --mode=container exits 125
+# naming Landlock.  As root and as uid 65534.  Every attack first runs
+# outside any sandbox as the same user (the controls): each can succeed
+# there, so each judgement can fail.
+#
+# VBOX_CTR_SELFCHECK=1 runs the container-mode part in namespace mode on
+# the bare host instead (the attacks and judgements themselves checked
+# against the mode that exists); VBOX_CTR_CONDS="host docker nested"
+# chooses the conditions of the container-mode part (host: none).
+
+. "${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
+
+: "${VBOXC:?VBOXC must name the vboxc binary}"
+: "${VBOX_EXEC:?VBOX_EXEC must name the vbox-exec binary}"
+CTR_ENV=${top_builddir:-.}/tests/ctr_env
+TEST_PROXY=${top_builddir:-.}/tests/test_proxy
+PY=/usr/bin/python3
+[ -x "$VBOXC" ] || skip_all "no vboxc binary at $VBOXC"
+[ -x "$VBOX_EXEC" ] || skip_all "no vbox-exec binary at $VBOX_EXEC"
+[ -x "$CTR_ENV" ] || skip_all "no $CTR_ENV"
+[ -x "$PY" ] || skip_all "no $PY (the network ends of the attacks)"
+BWRAP=${BWRAP:-$(command -v bwrap 2>/dev/null || :)}
+CTR_ENV=$(cd "$(dirname "$CTR_ENV")" && pwd)/ctr_env
+TEST_PROXY=$(cd "$(dirname "$TEST_PROXY")" && pwd)/test_proxy
+bound_script
+set_users
+
+srcdir=$(cd "$srcdir" && pwd)
+chmod 755 "$workdir"
+cd "$workdir"
+cp "$srcdir/tests/ctr_net.py" net.py
+NET=$workdir/net.py
+pids=
+trap 'kill $pids 2>/dev/null; rm -rf "$workdir"' EXIT
+tag=$$
+
+# in_cond COND WHO CMD... - CMD under the condition COND as WHO (root or
+# nobody), bounded
+in_cond() {
+	_c=$1
+	_w=$2
+	shift 2
+	case $_c in
+	docker | gvisor)
+		as_user "$_w" timeout -s KILL 120 "$CTR_ENV" "--$_c" -- "$@" ;;
+	nested)
+		as_user "$_w" timeout -s KILL 120 "$BWRAP" --unshare-user \
+			--disable-userns --bind / / --proc /proc --dev /dev \
+			-- "$@" ;;
+	*)
+		as_user "$_w" timeout -s KILL 120 "$@" ;;
+	esac
+}
+
+# Which modes this vbox-exec has.
+if "$VBOX_EXEC" --help 2>&1 | grep -q -- '--mode='; then
+	mode_ns=--mode=ns
+else
+	mode_ns=
+	echo "# vbox-exec has no --mode yet: namespace mode is its default"
+fi
+has_container=
+if "$VBOX_EXEC" --help 2>&1 | grep -q 'container'; then
+	has_container=1
+fi
+host_userns=
+if [ -n "$BWRAP" ] && "$BWRAP" --unshare-user --ro-bind / / /bin/true \
+	2>/dev/null; then
+	host_userns=1
+fi
+conds=docker
+if [ -n "$BWRAP" ] && "$BWRAP" --help 2>&1 | grep -q -- --disable-userns &&
+	[ -n "$host_userns" ]; then
+	conds="docker nested"
+else
+	echo "# no bubblewrap with --disable-userns here: the nested" \
+		"condition is not reproduced"
+fi
+
+# ---- the helper's own conditions ---------------------------------------
+run "$CTR_ENV" --docker --probe --
+is "$(tr '\n' ' ' <out)" "unshare0 EPERM pidfd_getfd EPERM clone3 ENOSYS \
+landlock_create_ruleset ok seccomp_listener EFAULT io_uring_setup EPERM " \
+	"ctr_env --docker: what a process then sees"
+run "$CTR_ENV" --gvisor --probe --
+check "ctr_env --gvisor: Landlock ENOSYS, the listener EINVAL" \
+	sh -c 'grep -qx "landlock_create_ruleset ENOSYS" out &&
+grep -qx "seccomp_listener EINVAL" out && grep -qx "unshare0 ok" out'
+
+# ---- namespace mode names the cause ------------------------------------
+mkdir m
+chmod 777 m
+printf '@default write deny\n[fs]\nrw: %s/m\n' "$workdir" >m.rules
+"$VBOXC" compile --target=linux --emit=plan -o m.plan m.rules
+
+ns_refused() {
+	_cond=$1
+	_who=$2
+	_want=$3
+	rm -f m/ran
+	run in_cond "$_cond" "$_who" "$VBOX_EXEC" $mode_ns --timeout=60 \
+		m.plan -- touch "$workdir/m/ran"
+	is "$rc" 125 "$_cond, $_who, namespace mode: exit 125"
+	if grep -q "^vbox-exec: user namespaces are refused here: .*$_want.*; --mode=container sandboxes without them" err; then
+		ok "... the message names the probed cause ($_want) and" \
+			"suggests --mode=container"
+	else
+		not_ok "... the message names the probed cause ($_want)"
+		sed 's/^/#   /' err | head -n 5
+	fi
+	check "... the command did not run (host side)" test ! -e m/ran
+}
+
+for who in $users; do
+	if [ -n "$host_userns" ]; then
+		rm -f m/ran
+		run in_cond host "$who" "$VBOX_EXEC" $mode_ns --timeout=60 \
+			m.plan -- touch "$workdir/m/ran"
+		check "control, $who: the same launch runs without the condition" \
+			test "$rc" = 0 -a -e m/ran
+	else
+		ok "# SKIP control, $who: user namespaces are refused on" \
+			"this host itself"
+	fi
+	ns_refused docker "$who" "refused by this process's seccomp filter"
+	case " $conds " in
+	*" nested "*)
+		ns_refused nested "$who" "ENOSPC.*allows no nested one" ;;
+	esac
+done
+
+# ---- container mode ----------------------------------------------------
+if [ -n "${VBOX_CTR_SELFCHECK:-}" ]; then
+	cmode=$mode_ns
+	cconds=host
+	narrower=
+	echo "# VBOX_CTR_SELFCHECK: the attacks in namespace mode on the host"
+elif [ -n "$has_container" ]; then
+	cmode="--mode=container ${VBOX_CTR_FLAGS:-}"
+	narrower=--accept-narrower
+	cconds=${VBOX_CTR_CONDS:-$conds}
+else
+	ok "# SKIP container mode: this vbox-exec has no --mode=container"
+	done_testing
+fi
+
+# The demo plan, its paths in the test's directory.  Every path an
+# attack aims at is open to everyone by its mode bits: only the sandbox
+# stands in the way (the controls below show it).
+W=$workdir/w
+mkdir -p "$W/srv/work/keys" "$W/srv/work/vendor" "$W/build" "$W/home/.ssh" \
+	"$W/outside" "$W/opt/tool chain"
+printf 'SECRET-KEY-%s\n' "$tag" >"$W/srv/work/keys/release.key"
+printf 'SECRET-SSH-%s\n' "$tag" >"$W/home/.ssh/id_demo"
+printf 'host file\n' >"$W/outside/existing"
+chmod -R a+rwX "$W"
+sed -e "s|/srv/work|$W/srv/work|g" -e "s|/tmp/build|$W/build|g" \
+	-e "s|\"/opt/tool chain|\"$W/opt/tool chain|" \
+	"$srcdir/examples/demo.rules" >demo.rules
+"$VBOXC" compile --target=linux --emit=plan -D HOME="$W/home" -o demo.plan \
+	demo.rules 2>/dev/null
+
+# the host's listeners, each logging what reaches it
+"$PY" net.py listen tcp tcp.port tcp.log </dev/null >/dev/null 2>&1 &
+pids="$pids $!"
+"$PY" net.py listen udp udp.port udp.log </dev/null >/dev/null 2>&1 &
+pids="$pids $!"
+"$PY" net.py listen abstract "vbox-ctr-$tag" abs.ready abs.log </dev/null >/dev/null 2>&1 &
+pids="$pids $!"
+if ! wait_for tcp.port || ! wait_for udp.port || ! wait_for abs.ready; then
+	not_ok "the host's loopback listeners started"
+	done_testing
+fi
+: >tcp.log
+: >udp.log
+: >abs.log
+chmod 666 tcp.log udp.log abs.log
+TP=$(cat tcp.port)
+UP=$(cat udp.port)
+ABS=vbox-ctr-$tag
+
+cat >attack.sh <<'EOF'
+n=$1 W=$2 PY=$3 NET=$4 TP=$5 UP=$6 ABS=$7 HP=$8 CTR_ENV=$9
+cat "$W/home/.ssh/id_demo"
+cat "$W/srv/work/keys/release.key"
+ls "$W/home/.ssh"
+echo "built-$n" >"$W/build/out-$n.txt" && echo "write-rw ok"
+echo "pwned-$n" >>"$W/outside/existing" && echo "write-outside ok"
+echo "pwned-$n" >"$W/outside/new-$n" && echo "create-outside ok"
+echo "pwned-$n" >"$W/srv/work/keys/release.key" && echo "write-denied ok"
+"$PY" "$NET" send tcp "$TP" "tcp-$n"
+"$PY" "$NET" send udp "$UP" "udp-$n"
+"$PY" "$NET" send dns "$UP" "dns-$n.exfil.example"
+"$PY" "$NET" send abstract "$ABS" "abs-$n"
+"$CTR_ENV" --uring
+cat "/proc/$HP/environ"
+"$PY" "$NET" open "/proc/$HP/mem"
+kill -TERM "$HP" && echo "kill ok"
+exit 0
+EOF
+
+# host_proc WHO - a host process of WHO's uid with a secret in its
+# environment; its pid in $hp
+host_proc() {
+	# not through as_user: $! must be the process itself
+	if [ "$1" = root ]; then
+		env VBOX_CTR_SECRET="SECRET-ENV-$tag" sleep 600 </dev/null \
+			>/dev/null 2>&1 &
+	else
+		setpriv --reuid=65534 --regid=65534 --clear-groups -- \
+			env VBOX_CTR_SECRET="SECRET-ENV-$tag" sleep 600 \
+			</dev/null >/dev/null 2>&1 &
+	fi
+	hp=$!
+	pids="$pids $hp"
+	# until it is sleep, with its uid and the secret
+	_i=0
+	while ! tr '\0' '\n' <"/proc/$hp/environ" 2>/dev/null |
+		grep -q "^VBOX_CTR_SECRET=" && [ "$_i" -lt 200 ]; do
+		sleep 0.05
+		_i=$((_i + 1))
+	done
+}
+
+sum() {
+	cksum "$W/outside/existing" "$W/srv/work/keys/release.key"
+}
+
+# The controls: each attack, as WHO, outside any sandbox, succeeds.
+for who in $users; do
+	host_proc "$who"
+	n=ctl-$who
+	run as_user "$who" timeout -s KILL 60 sh attack.sh "$n" "$W" "$PY" \
+		"$NET" "$TP" "$UP" "$ABS" "$hp" "$CTR_ENV"
+	sleep 0.3
+	miss=
+	grep -q "write-outside ok" out || miss="$miss write-outside"
+	grep -q "write-denied ok" out || miss="$miss write-key"
+	grep -q "SECRET-SSH-$tag" out || miss="$miss read-ssh"
+	grep -q "SECRET-KEY-$tag" out || miss="$miss read-key"
+	grep -q "tcp-$n" tcp.log || miss="$miss tcp"
+	grep -q "udp-$n" udp.log || miss="$miss udp"
+	grep -q "dns-$n" udp.log || miss="$miss dns"
+	grep -q "abs-$n" abs.log || miss="$miss abstract"
+	grep -q "io_uring_setup ok" out || miss="$miss io_uring"
+	grep -q "SECRET-ENV-$tag" out || miss="$miss environ"
+	grep -q "open ok" out || miss="$miss mem"
+	grep -q "kill ok" out || miss="$miss kill"
+	is "$miss" "" "control, $who: every attack succeeds outside a sandbox"
+	printf 'SECRET-KEY-%s\n' "$tag" >"$W/srv/work/keys/release.key"
+	printf 'host file\n' >"$W/outside/existing"
+	rm -f "$W/outside/new-$n" "$W/build/out-$n.txt"
+done
+sum >sums.before
+
+# demo_attacks COND WHO - the demo plan's run and the attacks in it
+# (container mode holds its deny rows only narrower than the table:
+# --accept-narrower, refused without it, see below)
+demo_attacks() {
+	_c=$1
+	_w=$2
+	n=$_c-$_w
+	host_proc "$_w"
+	run in_cond "$_c" "$_w" "$VBOX_EXEC" $cmode $narrower --timeout=60 \
+		demo.plan -- \
+		sh "$workdir/attack.sh" "$n" "$W" "$PY" "$NET" "$TP" "$UP" \
+		"$ABS" "$hp" "$CTR_ENV"
+	cp out "out.$n"
+	cp err "err.$n"
+	sleep 0.3
+	_p="$_c, $_w:"
+	if [ "$rc" = 0 ] &&
+		[ "$(cat "$W/build/out-$n.txt" 2>/dev/null)" = "built-$n" ]; then
+		ok "$_p the demo plan runs; its allowed write landed (host side)"
+	else
+		not_ok "$_p the demo plan runs (exit $rc)"
+		sed 's/^/#   /' err | head -n 8
+	fi
+	sum >sums.after
+	check "$_p writes outside the roots and to the denied key changed nothing (host side)" \
+		sh -c "cmp -s sums.before sums.after && test ! -e '$W/outside/new-$n'"
+	check "$_p denied reads showed no secret" \
+		sh -c "! grep -q 'SECRET-SSH-\|SECRET-KEY-' out err"
+	check "$_p direct TCP to a host loopback listener: nothing arrived" \
+		sh -c "! grep -q 'tcp-$n' tcp.log"
+	check "$_p UDP and DNS-shaped datagrams to a host listener: nothing arrived" \
+		sh -c "! grep -q -e 'udp-$n' -e 'dns-$n' udp.log"
+	check "$_p an abstract unix socket of the host: nothing arrived" \
+		sh -c "! grep -q 'abs-$n' abs.log"
+	check "$_p io_uring refused" \
+		sh -c "grep -q '^io_uring_setup E' out"
+	check "$_p a signal to a host process of the same uid: it lives" \
+		kill -0 "$hp"
+	check "$_p /proc/PID/environ and /proc/PID/mem of that process: neither read" \
+		sh -c "! grep -q 'SECRET-ENV-' out err && ! grep -q '^open ok' out"
+	rm -f "$W/build/out-$n.txt"
+}
+
+# ---- the proxy and a loopback allow row ----------------------------------
+P=
+if command -v curl >/dev/null 2>&1 && [ -x "$TEST_PROXY" ]; then
+	for try in 1 2 3 4 5 6 7 8; do
+		cand=$((20000 + ($$ * 7 + try * 131) % 30000))
+		"$TEST_PROXY" --origin 127.0.0.1 "$cand" </dev/null >/dev/null 2>&1 &
+		opid=$!
+		sleep 0.3
+		if kill -0 "$opid" 2>/dev/null; then
+			P=$cand
+			pids="$pids $opid"
+			break
+		fi
+	done
+fi
+if [ -n "$P" ]; then
+	printf '@default write deny\n@default net deny\n[net]\nallow: localhost:%s\n' \
+		"$P" >proxy.rules
+	"$VBOXC" compile --target=linux --emit=plan -o proxy.plan proxy.rules
+fi
+cat >proxy.sh <<'EOF'
+n=$1 P=$2 TP=$3
+c() {
+	curl -s -o /dev/null -w "%{http_code}" --max-time 10 "$@"
+	echo " $?"
+}
+echo "via-proxy $(c --noproxy '' "http://127.0.0.1:$P/size/10")"
+echo "via-proxy-refused $(c --noproxy '' "http://127.0.0.1:$TP/proxy-$n")"
+echo "direct-allowed $(c --noproxy '*' "http://127.0.0.1:$P/size/10")"
+echo "direct-refused $(c --noproxy '*' "http://127.0.0.1:$TP/direct-$n")"
+echo "no-token $(c --noproxy '' -x "http://127.0.0.1:${HTTP_PROXY##*:}" \
+	"http://127.0.0.1:$P/size/1")"
+exit 0
+EOF
+
+proxy_attacks() {
+	_c=$1
+	_w=$2
+	n=$_c-$_w
+	_p="$_c, $_w:"
+	if [ -z "$P" ]; then
+		ok "# SKIP $_p the proxy: no curl, or no origin on loopback"
+		return
+	fi
+	run in_cond "$_c" "$_w" "$VBOX_EXEC" $cmode --timeout=60 proxy.plan \
+		-- sh "$workdir/proxy.sh" "$n" "$P" "$TP"
+	cp out "pout.$n"
+	cp err "perr.$n"
+	sleep 0.3
+	_got=$(tr '\n' ' ' <out | sed 's/ 0 / /g')
+	is "$_got" \
+		"via-proxy 200 via-proxy-refused 403 direct-allowed 200 direct-refused 000 7 no-token 407 " \
+		"$_p an allowed origin through the proxy and directly; another port refused both ways; no token, no proxy"
+	case $_got in
+	"via-proxy 200 "*) ;;
+	*) sed 's/^/#   /' err | head -n 8 ;;
+	esac
+	check "$_p ... nothing reached the refused port (host side)" \
+		sh -c "! grep -q -e 'proxy-$n' -e 'direct-$n' tcp.log"
+}
+
+for cond in $cconds; do
+	for who in $users; do
+		demo_attacks "$cond" "$who"
+		proxy_attacks "$cond" "$who"
+	done
+done
+
+# ---- gVisor's answers: container mode cannot start, and says why -------
+if [ -z "${VBOX_CTR_SELFCHECK:-}" ]; then
+	for who in $users; do
+		rm -f m/ran
+		run in_cond gvisor "$who" "$VBOX_EXEC" $cmode --timeout=60 \
+			m.plan -- touch "$workdir/m/ran"
+		is "$rc" 125 "gvisor, $who, container mode: exit 125"
+		check "... naming Landlock" grep -qi landlock err
+		check "... the command did not run (host side)" test ! -e m/ran
+	done
+fi
+
+done_testing
