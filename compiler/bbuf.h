@@ -65,9 +65,9 @@ void bbuf_puts(struct bbuf *b, const char *p);
 void bbuf_putc(struct bbuf *b, char c);
 /* bbuf_printf - append formatted text, whole or not at all. */
 void bbuf_printf(struct bbuf *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+	__printf(2, 3);
 void bbuf_vprintf(struct bbuf *b, const char *fmt, va_list ap)
-	__attribute__((format(printf, 2, 0)));
+	__printf(2, 0);
 /*
  * bbuf_put_printable - append @n bytes at @p for a log line: printable
  * ASCII as it is, every other byte (and the backslash) as \xNN, so bytes

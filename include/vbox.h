@@ -19,7 +19,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef __MINGW32__
+/* The windows launcher uses mingw's C99 printf (__USE_MINGW_ANSI_STDIO). */
+#define __printf(a, b) __attribute__((format(gnu_printf, a, b)))
+#else
 #define __printf(a, b) __attribute__((format(printf, a, b)))
+#endif
 #define __noreturn __attribute__((noreturn))
 #define __must_check __attribute__((warn_unused_result))
 

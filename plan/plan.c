@@ -22,6 +22,14 @@
 #include "plan.h"
 #include "wire.h"
 
+/* The windows launcher's cross build (mingw) has neither. */
+#ifndef O_CLOEXEC
+#define O_CLOEXEC 0
+#endif
+#ifndef O_NOCTTY
+#define O_NOCTTY 0
+#endif
+
 /* Smallest encoding of one entry: what a count is checked against. */
 #define ROW_MIN_BYTES (4 + 4 + 4 + 4 + 4)
 #define RESERVED_MIN_BYTES (4 + 4)

@@ -58,10 +58,10 @@ struct wire_reader {
 };
 
 /* wire_fail - set *@err to the message; returns -1. */
-__attribute__((format(printf, 2, 3))) int wire_fail(char **err,
+__printf(2, 3) int wire_fail(char **err,
 						    const char *fmt, ...);
 /* wire_corrupt - "corrupt plan: CTX: MESSAGE"; returns -1. */
-__attribute__((format(printf, 2, 3))) int wire_corrupt(struct wire_reader *r,
+__printf(2, 3) int wire_corrupt(struct wire_reader *r,
 						       const char *fmt, ...);
 
 size_t wire_left(const struct wire_reader *r);

@@ -1,0 +1,767 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * win_host.c - what vbox-exec.exe does to the host (win_host.h): ACEs
+ * and labels on objects opened by handle, the state file under its lock,
+ * and the liveness of the state's holders.
+ *
+ * Every object is opened once with "\\?\" and FILE_FLAG_BACKUP_SEMANTICS
+ * | FILE_FLAG_OPEN_REPARSE_POINT, so a reparse point is opened itself and
+ * never followed; the handle's final path must be the path the plan
+ * names (a junction or symbolic link among its ancestors changes it),
+ * and only then is its security descriptor read and written, through the
+ * same handle.
+ */
+#include <vbox.h>
+
+#include <stdio.h>
+
+#include <windows.h>
+#include <aclapi.h>
+#include <sddl.h>
+
+#include "aclplan.h"
+#include "state.h"
+#include "win_host.h"
+
+/* ------------------------------------------------------------------ */
+/* Text. */
+
+wchar_t *utf8_to_wide(const char *s)
+{
+	int n = MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, s, -1,
+				    NULL, 0);
+	wchar_t *w;
+
+	if (n <= 0)
+		return NULL;
+	w = xcalloc((size_t)n, sizeof(*w));
+	if (MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, s, -1, w, n) !=
+	    n) {
+		free(w);
+		return NULL;
+	}
+	return w;
+}
+
+char *wide_to_utf8(const wchar_t *w)
+{
+	int n = WideCharToMultiByte(CP_UTF8, WC_ERR_INVALID_CHARS, w, -1, NULL,
+				    0, NULL, NULL);
+	char *s;
+
+	if (n <= 0)
+		return NULL;
+	s = xmalloc((size_t)n);
+	if (WideCharToMultiByte(CP_UTF8, WC_ERR_INVALID_CHARS, w, -1, s, n,
+				NULL, NULL) != n) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+char *win_strerror(DWORD code)
+{
+	wchar_t *buf = NULL;
+	char *s, *p;
+	DWORD n;
+
+	n = FormatMessageW(FORMAT_MESSAGE_ALLOCATE_BUFFER |
+				   FORMAT_MESSAGE_FROM_SYSTEM |
+				   FORMAT_MESSAGE_IGNORE_INSERTS,
+			   NULL, code, 0, (LPWSTR)&buf, 0, NULL);
+	s = n && buf ? wide_to_utf8(buf) : NULL;
+	if (buf)
+		LocalFree(buf);
+	if (!s)
+		return xasprintf("error %lu", (unsigned long)code);
+	/* No trailing ".\r\n". */
+	for (p = s + strlen(s); p > s && strchr(" .\r\n", p[-1]); p--)
+		p[-1] = '\0';
+	p = xasprintf("%s (error %lu)", s, (unsigned long)code);
+	free(s);
+	return p;
+}
+
+/* "\\?\" + @path, in UTF-16. */
+static wchar_t *long_path(const char *path)
+{
+	char *s = xasprintf("\\\\?\\%s", path);
+	wchar_t *w = utf8_to_wide(s);
+
+	free(s);
+	return w;
+}
+
+/* ------------------------------------------------------------------ */
+/* SIDs. */
+
+PSID capability_sid_new(const uint32_t sub[CAPSID_NSUB])
+{
+	SID_IDENTIFIER_AUTHORITY app = { SECURITY_APP_PACKAGE_AUTHORITY };
+	DWORD len = GetSidLengthRequired(CAPSID_NSUB);
+	PSID sid = xzalloc(len);
+	unsigned i;
+
+	/*
+	 * AllocateAndInitializeSid() takes at most eight sub-authorities;
+	 * ours has nine (3 and the digest), so the SID is built in place.
+	 */
+	if (!InitializeSid(sid, &app, CAPSID_NSUB))
+		BUG("InitializeSid refused %u sub-authorities", CAPSID_NSUB);
+	for (i = 0; i < CAPSID_NSUB; i++)
+		*GetSidSubAuthority(sid, i) = sub[i];
+	if (!IsValidSid(sid))
+		BUG("the capability SID is not valid");
+	return sid;
+}
+
+char *sid_text(PSID sid)
+{
+	wchar_t *w = NULL;
+	char *s;
+
+	if (!ConvertSidToStringSidW(sid, &w))
+		return NULL;
+	s = wide_to_utf8(w);
+	LocalFree(w);
+	return s;
+}
+
+/* ------------------------------------------------------------------ */
+/* Objects. */
+
+/*
+ * Open @path for its security descriptor; 1 when it does not exist, 0
+ * when *@h is open and checked, -1 with *@why.
+ */
+static int open_object(const char *path, DWORD access, HANDLE *h,
+		       char **why)
+{
+	BY_HANDLE_FILE_INFORMATION info;
+	/* On the heap: a 64 KiB frame is more than a stack probe needs. */
+	wchar_t *w = long_path(path), *final;
+	const DWORD nfinal = WPATH_MAX + 8;
+	char *got, *e;
+	DWORD n, err;
+
+	if (!w) {
+		*why = xstrdup("the path is not valid UTF-8");
+		return -1;
+	}
+	*h = CreateFileW(w, access,
+			 FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
+			 NULL, OPEN_EXISTING,
+			 FILE_FLAG_BACKUP_SEMANTICS |
+				 FILE_FLAG_OPEN_REPARSE_POINT,
+			 NULL);
+	free(w);
+	if (*h == INVALID_HANDLE_VALUE) {
+		err = GetLastError();
+		if (err == ERROR_FILE_NOT_FOUND || err == ERROR_PATH_NOT_FOUND)
+			return 1;
+		e = win_strerror(err);
+		*why = xasprintf("cannot open it: %s", e);
+		free(e);
+		return -1;
+	}
+	if (!GetFileInformationByHandle(*h, &info)) {
+		e = win_strerror(GetLastError());
+		*why = xasprintf("cannot read its attributes: %s", e);
+		free(e);
+		goto fail;
+	}
+	if (info.dwFileAttributes & FILE_ATTRIBUTE_REPARSE_POINT) {
+		*why = xstrdup("it is a reparse point (a junction or symbolic "
+			       "link): refused, as on linux a symlinked grant "
+			       "is");
+		goto fail;
+	}
+	final = xcalloc(nfinal, sizeof(*final));
+	n = GetFinalPathNameByHandleW(*h, final, nfinal,
+				      FILE_NAME_NORMALIZED | VOLUME_NAME_DOS);
+	if (!n || n >= nfinal) {
+		free(final);
+		e = win_strerror(GetLastError());
+		*why = xasprintf("cannot read its final path: %s", e);
+		free(e);
+		goto fail;
+	}
+	got = wide_to_utf8(final);
+	w = long_path(path);
+	if (!got || !w || CompareStringOrdinal(final, -1, w, -1, TRUE) !=
+				  CSTR_EQUAL) {
+		*why = xasprintf("it resolves to '%s' (a junction, symbolic "
+				 "link or short name on the way): refused",
+				 got ? got : "?");
+		free(got);
+		free(w);
+		free(final);
+		goto fail;
+	}
+	free(got);
+	free(w);
+	free(final);
+	return 0;
+fail:
+	CloseHandle(*h);
+	*h = INVALID_HANDLE_VALUE;
+	return -1;
+}
+
+/* The model of @acl (NULL: empty).  -1 for an ACE kind it cannot hold. */
+static int acl_to_model(PACL acl, struct wacl *out)
+{
+	ACL_SIZE_INFORMATION si;
+	ACE_HEADER *hdr;
+	struct wace a;
+	PSID sid;
+	DWORD i;
+
+	memset(out, 0, sizeof(*out));
+	if (!acl)
+		return 0;
+	if (!GetAclInformation(acl, &si, sizeof(si), AclSizeInformation))
+		return -1;
+	for (i = 0; i < si.AceCount; i++) {
+		if (!GetAce(acl, i, (void **)&hdr))
+			goto fail;
+		if (hdr->AceType == ACCESS_ALLOWED_ACE_TYPE) {
+			ACCESS_ALLOWED_ACE *x = (ACCESS_ALLOWED_ACE *)hdr;
+
+			a.type = WACE_ALLOW;
+			a.mask = x->Mask;
+			sid = &x->SidStart;
+		} else if (hdr->AceType == ACCESS_DENIED_ACE_TYPE) {
+			ACCESS_DENIED_ACE *x = (ACCESS_DENIED_ACE *)hdr;
+
+			a.type = WACE_DENY;
+			a.mask = x->Mask;
+			sid = &x->SidStart;
+		} else {
+			/* Object or callback ACEs: not ours to reorder. */
+			goto fail;
+		}
+		a.flags = hdr->AceFlags;
+		a.sid = sid_text(sid);
+		if (!a.sid)
+			goto fail;
+		wacl_add(out, &a);
+		free(a.sid);
+	}
+	return 0;
+fail:
+	wacl_free(out);
+	return -1;
+}
+
+static PACL model_to_acl(const struct wacl *m)
+{
+	PSID *sids = xcalloc(m->n ? m->n : 1, sizeof(*sids));
+	DWORD size = sizeof(ACL);
+	PACL acl = NULL;
+	wchar_t *w;
+	size_t i;
+	BOOL ok;
+
+	for (i = 0; i < m->n; i++) {
+		w = utf8_to_wide(m->aces[i].sid);
+		if (!w || !ConvertStringSidToSidW(w, &sids[i])) {
+			free(w);
+			goto out;
+		}
+		free(w);
+		size += sizeof(ACCESS_ALLOWED_ACE) + GetLengthSid(sids[i]);
+	}
+	acl = xzalloc(size);
+	if (!InitializeAcl(acl, size, ACL_REVISION))
+		goto fail;
+	for (i = 0; i < m->n; i++) {
+		const struct wace *a = &m->aces[i];
+
+		if (a->type == WACE_DENY)
+			ok = AddAccessDeniedAceEx(acl, ACL_REVISION, a->flags,
+						  a->mask, sids[i]);
+		else
+			ok = AddAccessAllowedAceEx(acl, ACL_REVISION, a->flags,
+						   a->mask, sids[i]);
+		if (!ok)
+			goto fail;
+	}
+	goto out;
+fail:
+	free(acl);
+	acl = NULL;
+out:
+	for (i = 0; i < m->n; i++)
+		if (sids[i])
+			LocalFree(sids[i]);
+	free(sids);
+	return acl;
+}
+
+/* Read @h's DACL into @m, with whether it is protected. */
+static int read_dacl(HANDLE h, struct wacl *m, bool *protected, char **why)
+{
+	PSECURITY_DESCRIPTOR sd = NULL;
+	SECURITY_DESCRIPTOR_CONTROL ctl = 0;
+	DWORD rev, err;
+	PACL dacl = NULL;
+	char *e;
+
+	err = GetSecurityInfo(h, SE_FILE_OBJECT, DACL_SECURITY_INFORMATION,
+			      NULL, NULL, &dacl, NULL, &sd);
+	if (err != ERROR_SUCCESS) {
+		e = win_strerror(err);
+		*why = xasprintf("cannot read its DACL: %s", e);
+		free(e);
+		return -1;
+	}
+	if (!GetSecurityDescriptorControl(sd, &ctl, &rev))
+		ctl = 0;
+	*protected = ctl & SE_DACL_PROTECTED;
+	if (acl_to_model(dacl, m) < 0) {
+		LocalFree(sd);
+		*why = xstrdup("its DACL holds ACE kinds the launcher does not "
+			       "rewrite");
+		return -1;
+	}
+	LocalFree(sd);
+	return 0;
+}
+
+static int write_dacl(HANDLE h, const struct wacl *m, bool protected,
+		      char **why)
+{
+	PACL acl = model_to_acl(m);
+	DWORD err;
+	char *e;
+
+	if (!acl) {
+		*why = xstrdup("cannot build its new DACL");
+		return -1;
+	}
+	/* SetSecurityInfo propagates inheritable ACEs to descendants. */
+	err = SetSecurityInfo(h, SE_FILE_OBJECT,
+			      DACL_SECURITY_INFORMATION |
+				      (protected ?
+					       PROTECTED_DACL_SECURITY_INFORMATION :
+					       UNPROTECTED_DACL_SECURITY_INFORMATION),
+			      NULL, NULL, acl, NULL);
+	free(acl);
+	if (err != ERROR_SUCCESS) {
+		e = win_strerror(err);
+		*why = xasprintf("cannot write its DACL: %s", e);
+		free(e);
+		return -1;
+	}
+	return 0;
+}
+
+/* Give @h a low label (NO_WRITE_UP, OICI), or none when !@low. */
+static int write_label(HANDLE h, bool low, char **why)
+{
+	SID_IDENTIFIER_AUTHORITY ml = { SECURITY_MANDATORY_LABEL_AUTHORITY };
+	BYTE sidbuf[SECURITY_MAX_SID_SIZE];
+	PSID sid = (PSID)sidbuf;
+	DWORD size, err;
+	PACL sacl;
+	char *e;
+
+	if (!InitializeSid(sid, &ml, 1))
+		BUG("InitializeSid refused the low label");
+	*GetSidSubAuthority(sid, 0) = SECURITY_MANDATORY_LOW_RID;
+	size = sizeof(ACL) + sizeof(SYSTEM_MANDATORY_LABEL_ACE) +
+	       GetLengthSid(sid);
+	sacl = xzalloc(size);
+	if (!InitializeAcl(sacl, size, ACL_REVISION) ||
+	    (low && !AddMandatoryAce(sacl, ACL_REVISION,
+				     OBJECT_INHERIT_ACE | CONTAINER_INHERIT_ACE,
+				     SYSTEM_MANDATORY_LABEL_NO_WRITE_UP, sid))) {
+		free(sacl);
+		*why = xstrdup("cannot build its label");
+		return -1;
+	}
+	err = SetSecurityInfo(h, SE_FILE_OBJECT, LABEL_SECURITY_INFORMATION,
+			      NULL, NULL, NULL, sacl);
+	free(sacl);
+	if (err != ERROR_SUCCESS) {
+		e = win_strerror(err);
+		*why = xasprintf("cannot set its integrity label: %s", e);
+		free(e);
+		return -1;
+	}
+	return 0;
+}
+
+int host_apply(const struct wobj *o, bool *created, bool *wrote, char **why)
+{
+	DWORD access = READ_CONTROL | WRITE_DAC |
+		       (o->label_low ? WRITE_OWNER : 0);
+	struct wacl cur, next;
+	bool protected;
+	wchar_t *w;
+	HANDLE h;
+	int r;
+
+	*created = false;
+	*wrote = false;
+	r = open_object(o->path, access, &h, why);
+	if (r == 1 && o->placeholder) {
+		w = long_path(o->path);
+		if (!w || !CreateDirectoryW(w, NULL)) {
+			char *e = win_strerror(GetLastError());
+
+			free(w);
+			*why = xasprintf("it is missing and its placeholder "
+					 "cannot be made: %s",
+					 e);
+			free(e);
+			return -1;
+		}
+		free(w);
+		*created = true;
+		r = open_object(o->path, access, &h, why);
+	}
+	if (r != 0)
+		return r;
+	if (read_dacl(h, &cur, &protected, why) < 0)
+		goto fail;
+	if (wacl_merge(&cur, o->aces, o->naces, &next) < 0) {
+		wacl_free(&cur);
+		*why = xstrdup("its DACL is not in canonical order (explicit "
+			       "deny, explicit allow, inherited): merging "
+			       "into it could widen it");
+		goto fail;
+	}
+	wacl_free(&cur);
+	*wrote = true;
+	r = write_dacl(h, &next, protected, why);
+	wacl_free(&next);
+	if (r < 0)
+		goto fail;
+	if (o->label_low && write_label(h, true, why) < 0)
+		goto fail;
+	CloseHandle(h);
+	return 0;
+fail:
+	CloseHandle(h);
+	return -1;
+}
+
+int host_revoke(const struct srec *rec, char **why)
+{
+	struct wacl cur, next;
+	bool protected;
+	wchar_t *w;
+	HANDLE h;
+	DWORD err;
+	int r;
+
+	if (rec->kind == SREC_PLACEHOLDER) {
+		w = long_path(rec->path);
+		if (!w)
+			return -1;
+		if (!RemoveDirectoryW(w)) {
+			err = GetLastError();
+			free(w);
+			if (err == ERROR_FILE_NOT_FOUND ||
+			    err == ERROR_PATH_NOT_FOUND)
+				return 0;
+			*why = win_strerror(err);
+			return -1;
+		}
+		free(w);
+		return 0;
+	}
+	r = open_object(rec->path,
+			READ_CONTROL | WRITE_DAC |
+				(rec->kind == SREC_LABEL ? WRITE_OWNER : 0),
+			&h, why);
+	if (r == 1)
+		return 0;
+	if (r < 0)
+		return -1;
+	if (rec->kind == SREC_LABEL) {
+		r = write_label(h, false, why);
+		CloseHandle(h);
+		return r;
+	}
+	if (read_dacl(h, &cur, &protected, why) < 0) {
+		CloseHandle(h);
+		return -1;
+	}
+	if (!wacl_remove(&cur, &rec->ace, &next)) {
+		wacl_free(&cur);
+		wacl_free(&next);
+		CloseHandle(h);
+		return 0;
+	}
+	wacl_free(&cur);
+	r = write_dacl(h, &next, protected, why);
+	wacl_free(&next);
+	CloseHandle(h);
+	return r;
+}
+
+/* ------------------------------------------------------------------ */
+/* Holders. */
+
+static uint64_t process_start(HANDLE p)
+{
+	FILETIME c, e, k, u;
+
+	if (!GetProcessTimes(p, &c, &e, &k, &u))
+		return 0;
+	return (uint64_t)c.dwHighDateTime << 32 | c.dwLowDateTime;
+}
+
+char *holder_self(void)
+{
+	return xasprintf("%lu:%llu", (unsigned long)GetCurrentProcessId(),
+			 (unsigned long long)process_start(
+				 GetCurrentProcess()));
+}
+
+bool holder_alive(const char *holder)
+{
+	unsigned long pid;
+	unsigned long long start;
+	DWORD code, err;
+	HANDLE p;
+	bool alive;
+	int n = 0;
+
+	if (sscanf(holder, "%lu:%llu%n", &pid, &start, &n) != 2 ||
+	    (size_t)n != strlen(holder))
+		return false;
+	p = OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION, FALSE, (DWORD)pid);
+	if (!p) {
+		err = GetLastError();
+		/* Not ours to open: it runs, as someone else. */
+		return err == ERROR_ACCESS_DENIED;
+	}
+	alive = process_start(p) == start && GetExitCodeProcess(p, &code) &&
+		code == STILL_ACTIVE;
+	CloseHandle(p);
+	return alive;
+}
+
+/* ------------------------------------------------------------------ */
+/* The state file. */
+
+struct file_ctx {
+	wchar_t *dir;
+	HANDLE lock;
+	char *err_path;
+};
+
+static wchar_t *in_dir(const wchar_t *dir, const wchar_t *name)
+{
+	size_t n = wcslen(dir) + wcslen(name) + 2;
+	wchar_t *w = xcalloc(n, sizeof(*w));
+
+	swprintf(w, n, L"%ls\\%ls", dir, name);
+	return w;
+}
+
+static int st_lock(void *ctx, char **err)
+{
+	struct file_ctx *c = ctx;
+	OVERLAPPED ov = { 0 };
+	wchar_t *p = in_dir(c->dir, L"deny_acl_state.lock");
+	char *e;
+
+	c->lock = CreateFileW(p, GENERIC_READ | GENERIC_WRITE,
+			      FILE_SHARE_READ | FILE_SHARE_WRITE, NULL,
+			      OPEN_ALWAYS, FILE_ATTRIBUTE_NORMAL, NULL);
+	free(p);
+	if (c->lock == INVALID_HANDLE_VALUE) {
+		e = win_strerror(GetLastError());
+		*err = xasprintf("%s: cannot open the state's lock: %s",
+				 c->err_path, e);
+		free(e);
+		return -1;
+	}
+	if (!LockFileEx(c->lock, LOCKFILE_EXCLUSIVE_LOCK, 0, 1, 0, &ov)) {
+		e = win_strerror(GetLastError());
+		*err = xasprintf("%s: cannot lock the state: %s", c->err_path,
+				 e);
+		free(e);
+		CloseHandle(c->lock);
+		return -1;
+	}
+	return 0;
+}
+
+static void st_unlock(void *ctx)
+{
+	struct file_ctx *c = ctx;
+	OVERLAPPED ov = { 0 };
+
+	UnlockFileEx(c->lock, 0, 1, 0, &ov);
+	CloseHandle(c->lock);
+	c->lock = INVALID_HANDLE_VALUE;
+}
+
+static int st_read(void *ctx, char **buf, size_t *len, char **err)
+{
+	struct file_ctx *c = ctx;
+	wchar_t *p = in_dir(c->dir, L"deny_acl_state.json");
+	LARGE_INTEGER size;
+	DWORD got, e;
+	HANDLE h;
+	char *m;
+
+	*buf = NULL;
+	h = CreateFileW(p, GENERIC_READ, FILE_SHARE_READ, NULL, OPEN_EXISTING,
+			FILE_ATTRIBUTE_NORMAL, NULL);
+	free(p);
+	if (h == INVALID_HANDLE_VALUE) {
+		e = GetLastError();
+		if (e == ERROR_FILE_NOT_FOUND)
+			return 0;
+		m = win_strerror(e);
+		*err = xasprintf("%s: %s", c->err_path, m);
+		free(m);
+		return -1;
+	}
+	if (!GetFileSizeEx(h, &size) || size.QuadPart < 0 ||
+	    size.QuadPart > STATE_MAX_BYTES) {
+		CloseHandle(h);
+		*err = xasprintf("%s: cannot size it, or larger than 16 MiB",
+				 c->err_path);
+		return -1;
+	}
+	*buf = xmalloc((size_t)size.QuadPart + 1);
+	if (!ReadFile(h, *buf, (DWORD)size.QuadPart, &got, NULL) ||
+	    got != (DWORD)size.QuadPart) {
+		CloseHandle(h);
+		free(*buf);
+		*buf = NULL;
+		*err = xasprintf("%s: short read", c->err_path);
+		return -1;
+	}
+	CloseHandle(h);
+	(*buf)[got] = '\0';
+	*len = got;
+	return 0;
+}
+
+static int st_write(void *ctx, const char *buf, size_t len, char **err)
+{
+	struct file_ctx *c = ctx;
+	wchar_t name[64], *tmp, *dst;
+	DWORD put;
+	HANDLE h;
+	char *e;
+	int ret = -1;
+
+	swprintf(name, array_size(name), L"deny_acl_state.json.%lu.tmp",
+		 (unsigned long)GetCurrentProcessId());
+	tmp = in_dir(c->dir, name);
+	dst = in_dir(c->dir, L"deny_acl_state.json");
+	h = CreateFileW(tmp, GENERIC_WRITE, 0, NULL, CREATE_ALWAYS,
+			FILE_ATTRIBUTE_NORMAL, NULL);
+	if (h == INVALID_HANDLE_VALUE)
+		goto fail;
+	if (!WriteFile(h, buf, (DWORD)len, &put, NULL) || put != len ||
+	    !FlushFileBuffers(h)) {
+		CloseHandle(h);
+		DeleteFileW(tmp);
+		goto fail;
+	}
+	CloseHandle(h);
+	/* Replaced whole: a reader sees the old state or the new one. */
+	if (!MoveFileExW(tmp, dst,
+			 MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH)) {
+		DeleteFileW(tmp);
+		goto fail;
+	}
+	ret = 0;
+	goto out;
+fail:
+	e = win_strerror(GetLastError());
+	*err = xasprintf("%s: cannot write the state: %s", c->err_path, e);
+	free(e);
+out:
+	free(tmp);
+	free(dst);
+	return ret;
+}
+
+static bool st_alive(void *ctx, const char *holder)
+{
+	(void)ctx;
+	return holder_alive(holder);
+}
+
+static int st_revoke(void *ctx, const struct srec *r)
+{
+	char *why = NULL;
+	int ret;
+
+	(void)ctx;
+	ret = host_revoke(r, &why);
+	if (ret < 0) {
+		host_warn("%s: cannot revoke what an earlier launch left (%s); "
+			  "kept in the state for the next run",
+			  r->path, why ? why : "?");
+		free(why);
+	}
+	return ret;
+}
+
+int host_state_ops(const char *dir, struct state_ops *ops, char **err)
+{
+	struct file_ctx *c;
+	wchar_t *w;
+	char *e;
+
+	w = utf8_to_wide(dir);
+	if (!w) {
+		*err = xasprintf("%s: not valid UTF-8", dir);
+		return -1;
+	}
+	/* Every missing directory on the way. */
+	for (wchar_t *p = wcslen(w) > 3 ? w + 3 : w; *p; p++) {
+		if (*p != L'\\')
+			continue;
+		*p = L'\0';
+		CreateDirectoryW(w, NULL);
+		*p = L'\\';
+	}
+	if (!CreateDirectoryW(w, NULL) &&
+	    GetLastError() != ERROR_ALREADY_EXISTS) {
+		e = win_strerror(GetLastError());
+		*err = xasprintf("%s: cannot make the state directory: %s", dir,
+				 e);
+		free(e);
+		free(w);
+		return -1;
+	}
+	c = xzalloc(sizeof(*c));
+	c->dir = w;
+	c->lock = INVALID_HANDLE_VALUE;
+	c->err_path = xasprintf("%s\\deny_acl_state.json", dir);
+	ops->ctx = c;
+	ops->lock = st_lock;
+	ops->unlock = st_unlock;
+	ops->read = st_read;
+	ops->write = st_write;
+	ops->alive = st_alive;
+	ops->revoke = st_revoke;
+	return 0;
+}
+
+void host_state_ops_free(struct state_ops *ops)
+{
+	struct file_ctx *c = ops->ctx;
+
+	if (!c)
+		return;
+	free(c->dir);
+	free(c->err_path);
+	free(c);
+	ops->ctx = NULL;
+}

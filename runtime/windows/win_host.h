@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * win_host.h - the windows launcher's host side (win_host.c): text
+ * conversion, SIDs, ACEs and labels on objects, the state file.
+ * Windows only; everything it decides is in the portable files.
+ */
+#ifndef VBOX_WIN_HOST_H
+#define VBOX_WIN_HOST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <windows.h>
+
+#include "capsid.h"
+
+struct wobj;
+struct srec;
+struct state_ops;
+
+wchar_t *utf8_to_wide(const char *s);
+char *wide_to_utf8(const wchar_t *w);
+/* win_strerror - "The system cannot find the file specified (error 2)". */
+char *win_strerror(DWORD code);
+
+/* capability_sid_new - the binary SID (free()) of @sub. */
+PSID capability_sid_new(const uint32_t sub[CAPSID_NSUB]);
+/* sid_text - "S-1-…" (free()), or NULL. */
+char *sid_text(PSID sid);
+
+/*
+ * host_apply - merge @o's ACEs into its DACL (and its label).  Returns 0,
+ * 1 when it is missing (and has no placeholder), -1 with *@why; *@created
+ * when a placeholder directory was made, *@wrote once its security
+ * descriptor may have changed.
+ */
+int host_apply(const struct wobj *o, bool *created, bool *wrote, char **why);
+/* host_revoke - undo one state record; 0, or -1 with *@why. */
+int host_revoke(const struct srec *rec, char **why);
+
+/* holder_self - this process as a state holder ("PID:START"). */
+char *holder_self(void);
+bool holder_alive(const char *holder);
+
+/* host_state_ops - the state file in @dir (made when missing). */
+int host_state_ops(const char *dir, struct state_ops *ops, char **err);
+void host_state_ops_free(struct state_ops *ops);
+
+/* host_warn - "vbox-exec: warning: …" on stderr (win_main.c). */
+void host_warn(const char *fmt, ...) __printf(1, 2);
+
+#endif /* VBOX_WIN_HOST_H */
