@@ -1,0 +1,184 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# tests/exec_examples.sh - the shipped recipes examples/node.rules,
+# examples/python.rules and examples/git.rules, each compiled for a
+# project given with -D PROJECT=DIR and run with the real tool, offline,
+# under vbox-exec, as root and as uid 65534: npm installs a dependency
+# from a tarball in the project and runs the project's tests, pytest runs
+# a suite, git commits.  Judged from the host side: what the tool made
+# is there, and what the recipe keeps (the npm token, git's hooks and
+# configuration, the home directory) is untouched.
+. "${srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+
+: "${VBOXC:?VBOXC must name the vboxc binary}"
+: "${VBOX_EXEC:?VBOX_EXEC must name the vbox-exec binary}"
+require_launcher
+set_users
+
+rules=$top_srcdir/rules
+ex=$top_srcdir/examples
+# The uid 65534 runs need to reach their directories below $workdir.
+chmod 755 "$workdir"
+
+have_npm=
+command -v npm >/dev/null 2>&1 && command -v node >/dev/null 2>&1 &&
+	have_npm=1
+py=
+for p in /usr/bin/python3 python3; do
+	if "$p" -m pytest --version >/dev/null 2>&1; then
+		py=$(command -v "$p")
+		break
+	fi
+done
+
+# setup WHO - $base (owned by WHO) with a home directory $home in it.
+setup() {
+	base=$workdir/$1
+	home=$base/home
+	mkdir -p "$home/.npm" "$home/.cache/pip"
+	printf '//registry.npmjs.org/:_authToken=NPM-SECRET-TOKEN\n' \
+		>"$home/.npmrc"
+	[ "$1" = root ] || chown -R 65534:65534 "$base"
+}
+
+# vx WHO PLAN DIR CMD... - run CMD under vbox-exec with PLAN as WHO, in
+# DIR, with HOME=$home, bounded; stdout, stderr and $rc as run() sets.
+vx() {
+	_w=$1
+	_p=$2
+	_d=$3
+	shift 3
+	run as_user "$_w" env HOME="$home" timeout 300 "$VBOX_EXEC" \
+		-C "$_d" -e GIT_AUTHOR_NAME=t -e GIT_AUTHOR_EMAIL=t@example.org \
+		-e GIT_COMMITTER_NAME=t -e GIT_COMMITTER_EMAIL=t@example.org \
+		"$_p" -- "$@"
+}
+
+# plan WHO EXAMPLE PROJECT - compile examples/EXAMPLE.rules as WHO for
+# PROJECT into $base/EXAMPLE.plan.
+plan() {
+	run as_user "$1" "$VBOXC" compile --target=linux --emit=plan \
+		-I "$rules" -D HOME="$home" -D PROJECT="$3" \
+		-o "$base/$2.plan" "$ex/$2.rules"
+	is "$rc" 0 "$lbl: examples/$2.rules compiles with -D PROJECT=$3"
+	[ "$rc" -eq 0 ] || sed 's/^/#   /' "$workdir/err"
+}
+
+node_case() {
+	who=$1
+	if [ -z "$have_npm" ]; then
+		ok "$lbl: npm # SKIP npm or node not installed"
+		return
+	fi
+	proj=$base/node-proj
+	mkdir -p "$proj/vendor" "$base/dep"
+	printf '{"name":"tinydep","version":"1.0.0","main":"index.js"}\n' \
+		>"$base/dep/package.json"
+	echo 'module.exports = (a, b) => a + b;' >"$base/dep/index.js"
+	(cd "$base/dep" && npm pack --silent >/dev/null 2>&1)
+	cp "$base/dep/tinydep-1.0.0.tgz" "$proj/vendor/"
+	cat >"$proj/package.json" <<'EOF'
+{"name":"proj","version":"1.0.0","private":true,
+ "dependencies":{"tinydep":"file:vendor/tinydep-1.0.0.tgz"},
+ "scripts":{"test":"node test.js"}}
+EOF
+	cat >"$proj/test.js" <<'EOF'
+const add = require('tinydep');
+if (add(2, 3) !== 5) { console.error('wrong sum'); process.exit(1); }
+console.log('tinydep ok');
+EOF
+	[ "$who" = root ] || chown -R 65534:65534 "$base"
+	plan "$who" node "$proj"
+	vx "$who" "$base/node.plan" "$proj" npm install --offline --no-audit \
+		--no-fund --no-update-notifier
+	is "$rc" 0 "$lbl: npm install --offline in the sandbox"
+	[ "$rc" -eq 0 ] || sed 's/^/#   /' "$workdir/err" | tail -n 20
+	check "$lbl: ... node_modules/tinydep is in the project" \
+		test -f "$proj/node_modules/tinydep/index.js"
+	vx "$who" "$base/node.plan" "$proj" npm test --no-update-notifier
+	is "$rc" 0 "$lbl: npm test in the sandbox"
+	check "$lbl: ... the project's test ran" grep -q 'tinydep ok' \
+		"$workdir/out"
+	vx "$who" "$base/node.plan" "$proj" node -e \
+		"require('fs').readFileSync(process.env.HOME + '/.npmrc')"
+	check "$lbl: the npm token in ~/.npmrc is not readable inside" \
+		test "$rc" -ne 0
+	vx "$who" "$base/node.plan" "$proj" node -e \
+		"require('fs').writeFileSync(process.env.HOME + '/planted', 'x')"
+	check "$lbl: ... nor is the home directory writable" \
+		test ! -e "$home/planted"
+	check "$lbl: ... and ~/.npmrc is unchanged" grep -q NPM-SECRET-TOKEN \
+		"$home/.npmrc"
+}
+
+python_case() {
+	who=$1
+	if [ -z "$py" ]; then
+		ok "$lbl: pytest # SKIP pytest (python3 -m pytest) not installed"
+		return
+	fi
+	proj=$base/py-proj
+	mkdir -p "$proj"
+	cat >"$proj/test_calc.py" <<'EOF'
+import os
+
+
+def add(a, b):
+    return a + b
+
+
+def test_add():
+    assert add(2, 3) == 5
+
+
+def test_home_is_not_writable():
+    try:
+        with open(os.path.join(os.environ["HOME"], "planted"), "w") as f:
+            f.write("x")
+    except OSError:
+        return
+    raise AssertionError("wrote into the home directory")
+EOF
+	[ "$who" = root ] || chown -R 65534:65534 "$base"
+	plan "$who" python "$proj"
+	vx "$who" "$base/python.plan" "$proj" "$py" -m pytest -q
+	is "$rc" 0 "$lbl: pytest passes in the sandbox"
+	[ "$rc" -eq 0 ] || sed 's/^/#   /' "$workdir/out" | tail -n 20
+	check "$lbl: ... both tests ran" grep -q '2 passed' "$workdir/out"
+	check "$lbl: ... pytest's cache is in the project" \
+		test -d "$proj/.pytest_cache"
+	check "$lbl: ... and nothing was planted in the home directory" \
+		test ! -e "$home/planted"
+}
+
+git_case() {
+	who=$1
+	proj=$base/repo
+	mkdir -p "$proj"
+	git -C "$proj" init -q
+	echo one >"$proj/a.txt"
+	[ "$who" = root ] || chown -R 65534:65534 "$base"
+	plan "$who" git "$proj"
+	vx "$who" "$base/git.plan" "$proj" sh -c \
+		'git add a.txt && git commit -q -m one'
+	is "$rc" 0 "$lbl: git commit in the sandbox"
+	[ "$rc" -eq 0 ] || sed 's/^/#   /' "$workdir/err"
+	is "$(git -c safe.directory="$proj" -C "$proj" log --format=%s 2>/dev/null)" one \
+		"$lbl: ... the commit is in the repository"
+	vx "$who" "$base/git.plan" "$proj" sh -c \
+		'echo "#!/bin/sh" >.git/hooks/pre-commit'
+	check "$lbl: a hook cannot be planted" test ! -e "$proj/.git/hooks/pre-commit"
+	vx "$who" "$base/git.plan" "$proj" git config core.hooksPath /x
+	check "$lbl: .git/config cannot be written" \
+		sh -c '! grep -q hooksPath "$1/.git/config"' sh "$proj"
+}
+
+for who in $users; do
+	case $who in root) lbl="uid 0" ;; *) lbl="uid 65534" ;; esac
+	setup "$who"
+	node_case "$who"
+	python_case "$who"
+	git_case "$who"
+done
+
+done_testing
