@@ -239,6 +239,24 @@ static int check_not_root(const struct proxy_creds *pc, char **err)
 	return 0;
 }
 
+/* Does this user namespace map @uid (/proc/self/uid_map)? */
+static bool uid_mapped(uid_t uid)
+{
+	unsigned long in, out, count;
+	bool mapped = true;
+	FILE *f;
+
+	f = fopen("/proc/self/uid_map", "re");
+	if (!f)
+		return true;	/* no user namespaces: every id exists */
+	mapped = false;
+	while (fscanf(f, "%lu %lu %lu", &in, &out, &count) == 3)
+		if (uid >= in && uid - in < count)
+			mapped = true;
+	fclose(f);
+	return mapped;
+}
+
 int proxy_drop_privileges(const char *user, struct proxy_creds *pc,
 			  char **err)
 {
@@ -253,7 +271,18 @@ int proxy_drop_privileges(const char *user, struct proxy_creds *pc,
 		*err = xasprintf("getresuid(): %s", strerror(errno));
 		return -1;
 	}
-	if (r != 0 && e != 0 && s != 0) {
+	/*
+	 * Root of a user namespace that maps no other id (a container run
+	 * by an ordinary user, `unshare -r`): no other uid exists there,
+	 * and this root is the caller's own uid outside.  It stays, as an
+	 * ordinary caller's does, and loses every capability below.
+	 */
+	if ((r == 0 || e == 0 || s == 0) && !uid_mapped(PROXY_FALLBACK_ID)) {
+		pc->who = PROXY_WHO_CALLER;
+		pc->uid = r;
+		pc->gid = getgid();
+		pc->bounding_cleared = bounding_clear() == 0;
+	} else if (r != 0 && e != 0 && s != 0) {
 		/* already unprivileged: its own uid, every id the real one */
 		pc->who = PROXY_WHO_CALLER;
 		pc->uid = r;
