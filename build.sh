@@ -23,6 +23,8 @@
 # - Dependencies are installed with apt-get only when dpkg says one is
 #   missing; without root the script names them and stops.  On a system
 #   without dpkg, or with VBOX_SKIP_DEPS=1, the check is skipped.
+# - podman, runc and busybox-static are for tests/exec_podman.sh (a real
+#   container, about 2 s; it skips where podman cannot run).
 # - autoreconf -fi runs when ./configure is missing or older than
 #   configure.ac/Makefile.am (always on a fresh checkout);
 #   VBOX_AUTORECONF=1 forces it.  After that, automake's own rebuild rules
@@ -32,7 +34,7 @@
 # (seconds of fuzzing in check, default 60), CI (informational only).
 set -euo pipefail
 
-DEPS="build-essential flex bison autoconf automake libtool pkg-config libjansson-dev libseccomp-dev libc-ares-dev musl-tools clang libclang-rt-14-dev bubblewrap hyperfine groff-base jq python3 python3-pytest curl wget git npm gcc-mingw-w64-x86-64 wine64"
+DEPS="build-essential flex bison autoconf automake libtool pkg-config libjansson-dev libseccomp-dev libc-ares-dev musl-tools clang libclang-rt-14-dev bubblewrap hyperfine groff-base jq python3 python3-pytest curl wget git npm gcc-mingw-w64-x86-64 wine64 podman runc busybox-static"
 
 cd "$(dirname "${BASH_SOURCE[0]}")"
 top=$PWD
