@@ -148,14 +148,12 @@ static const struct opt_spec opt_specs[] = {
 	{ "bwrap", OPT_BWRAP, "PATH",
 	  "run this bubblewrap (absolute) instead of the built-in one" },
 	{ "mode", OPT_MODE, "ns|container|auto",
-	  "linux: namespaces (default), container mode, or container mode "
-	  "only where namespaces cannot start and the plan loses nothing" },
+	  "linux: namespaces (default), none (container), or none only "
+	  "where namespaces fail and nothing is lost" },
 	{ "accept-narrower", OPT_ACCEPT_NARROWER, NULL,
-	  "container mode: run a plan whose deny rows or holes it can only "
-	  "hold narrower than the table" },
+	  "container mode: run deny rows and holes held narrower" },
 	{ "accept-unscoped-signals", OPT_ACCEPT_UNSCOPED, NULL,
-	  "container mode below Landlock ABI 6: the child may signal "
-	  "processes of its uid outside the sandbox" },
+	  "container mode, Landlock below ABI 6: signals not scoped" },
 	{ "help", OPT_HELP, NULL, "show this help and exit" },
 	{ "version", OPT_VERSION, NULL, "show the version and exit" },
 };
@@ -195,7 +193,11 @@ static int print_help(void)
 			 is_short(o->val) ? o->val : ' ',
 			 is_short(o->val) ? "," : " ", o->name,
 			 o->arg ? "=" : "", o->arg ? o->arg : "");
-		printf("  %-23s%s\n", left, o->help);
+		/* A long option gets its line to itself, the help below. */
+		if (strlen(left) > 22)
+			printf("  %s\n  %-23s%s\n", left, "", o->help);
+		else
+			printf("  %-23s%s\n", left, o->help);
 	}
 	fputs(usage_tail, stdout);
 	return fflush(stdout) == 0 ? 0 : EXIT_LAUNCHER;
