@@ -148,8 +148,7 @@ static const struct opt_spec opt_specs[] = {
 	{ "bwrap", OPT_BWRAP, "PATH",
 	  "run this bubblewrap (absolute) instead of the built-in one" },
 	{ "mode", OPT_MODE, "ns|container|auto",
-	  "linux: namespaces (default), none (container), or none only "
-	  "where namespaces fail and nothing is lost" },
+	  "linux: namespaces, none, or none where they fail" },
 	{ "accept-narrower", OPT_ACCEPT_NARROWER, NULL,
 	  "container mode: run deny rows and holes held narrower" },
 	{ "accept-unscoped-signals", OPT_ACCEPT_UNSCOPED, NULL,
