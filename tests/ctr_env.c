@@ -4,7 +4,7 @@
  * for tests/exec_container.sh: a seccomp filter is loaded, then COMMAND
  * is exec'd under it (and everything it starts inherits it).
  *
- *   ctr_env [--docker] [--gvisor] [--probe] -- COMMAND [ARG...]
+ *   ctr_env [--docker] [--ptrace] [--gvisor] [--probe] -- COMMAND [ARG...]
  *
  * --docker  the errnos of Docker's default profile for a process
  *           without CAP_SYS_ADMIN and CAP_SYS_PTRACE: EPERM for unshare,
@@ -14,6 +14,9 @@
  *           perf_event_open, userfaultfd, io_uring (Docker 25 and later)
  *           and the administrative calls; ENOSYS for clone3 (so that
  *           libc falls back to clone, whose flags the filter can see)
+ * --ptrace  with --docker: as Docker with --cap-add=SYS_PTRACE, which
+ *           then allows pidfd_getfd, process_vm_readv and
+ *           process_vm_writev
  * --gvisor  what gVisor answers: landlock_create_ruleset ENOSYS, and
  *           seccomp(SECCOMP_SET_MODE_FILTER) with
  *           SECCOMP_FILTER_FLAG_NEW_LISTENER EINVAL
@@ -57,7 +60,6 @@ static const char *const docker_eperm[] = {
 	"unshare", "setns", "mount", "umount2", "umount", "pivot_root",
 	"fsopen", "fsconfig", "fsmount", "fspick", "move_mount", "open_tree",
 	"mount_setattr",
-	"pidfd_getfd", "process_vm_readv", "process_vm_writev",
 	"keyctl", "add_key", "request_key",
 	"bpf", "perf_event_open", "userfaultfd",
 	"io_uring_setup", "io_uring_enter", "io_uring_register",
@@ -67,6 +69,11 @@ static const char *const docker_eperm[] = {
 	"settimeofday", "clock_settime", "clock_adjtime", "adjtimex",
 	"lookup_dcookie", "nfsservctl", "uselib", "ustat", "sysfs",
 	"_sysctl", "vm86", "vm86old", "iopl", "ioperm",
+};
+
+/* Refused with EPERM under --docker unless --ptrace (CAP_SYS_PTRACE). */
+static const char *const docker_ptrace[] = {
+	"pidfd_getfd", "process_vm_readv", "process_vm_writev",
 };
 
 /* The namespace flags clone() is refused with. */
@@ -93,13 +100,15 @@ static void refuse(scmp_filter_ctx ctx, const char *name, int err)
 		die(name, rc);
 }
 
-static void add_docker(scmp_filter_ctx ctx)
+static void add_docker(scmp_filter_ctx ctx, bool ptrace)
 {
 	size_t i;
 	int rc;
 
 	for (i = 0; i < array_size(docker_eperm); i++)
 		refuse(ctx, docker_eperm[i], EPERM);
+	for (i = 0; !ptrace && i < array_size(docker_ptrace); i++)
+		refuse(ctx, docker_ptrace[i], EPERM);
 	refuse(ctx, "clone3", ENOSYS);
 	/*
 	 * clone's flags are its first argument on the architectures this
@@ -187,6 +196,7 @@ static int try_uring(void)
 int main(int argc, char **argv)
 {
 	bool docker = false, gvisor = false, just_probe = false;
+	bool ptrace = false;
 	scmp_filter_ctx ctx;
 	int i, rc;
 
@@ -195,6 +205,8 @@ int main(int argc, char **argv)
 	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
 		if (strcmp(argv[i], "--docker") == 0)
 			docker = true;
+		else if (strcmp(argv[i], "--ptrace") == 0)
+			ptrace = true;
 		else if (strcmp(argv[i], "--gvisor") == 0)
 			gvisor = true;
 		else if (strcmp(argv[i], "--probe") == 0)
@@ -204,8 +216,8 @@ int main(int argc, char **argv)
 	}
 	if (i >= argc || strcmp(argv[i], "--") != 0 ||
 	    (!just_probe && i + 1 >= argc) || (!docker && !gvisor)) {
-		fprintf(stderr, "usage: ctr_env [--docker] [--gvisor] "
-			"[--probe] -- COMMAND [ARG...]\n"
+		fprintf(stderr, "usage: ctr_env [--docker] [--ptrace] "
+			"[--gvisor] [--probe] -- COMMAND [ARG...]\n"
 			"       ctr_env --uring\n");
 		return 2;
 	}
@@ -213,7 +225,7 @@ int main(int argc, char **argv)
 	if (!ctx)
 		die("seccomp_init", ENOMEM);
 	if (docker)
-		add_docker(ctx);
+		add_docker(ctx, ptrace);
 	if (gvisor)
 		add_gvisor(ctx);
 	rc = seccomp_load(ctx);

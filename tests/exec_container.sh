@@ -6,6 +6,8 @@
 #   docker  tests/ctr_env --docker: the errnos of Docker's default seccomp
 #           profile (unshare, mount, clone with namespace flags, clone3,
 #           pidfd_getfd, process_vm_*, io_uring, ...)
+#   docker-ptrace  the same as with --cap-add=SYS_PTRACE (pidfd_getfd and
+#           process_vm_* allowed)
 #   nested  inside `bwrap --unshare-user --disable-userns`: a user
 #           namespace that allows no nested one (ENOSPC)
 #   gvisor  tests/ctr_env --gvisor: Landlock ENOSYS, the seccomp
@@ -66,6 +68,9 @@ in_cond() {
 	case $_c in
 	docker | gvisor)
 		as_user "$_w" timeout -s KILL 120 "$CTR_ENV" "--$_c" -- "$@" ;;
+	docker-ptrace)
+		as_user "$_w" timeout -s KILL 120 "$CTR_ENV" --docker --ptrace \
+			-- "$@" ;;
 	nested)
 		as_user "$_w" timeout -s KILL 120 "$BWRAP" --unshare-user \
 			--disable-userns --bind / / --proc /proc --dev /dev \
@@ -91,10 +96,10 @@ if [ -n "$BWRAP" ] && "$BWRAP" --unshare-user --ro-bind / / /bin/true \
 	2>/dev/null; then
 	host_userns=1
 fi
-conds=docker
+conds="docker docker-ptrace"
 if [ -n "$BWRAP" ] && "$BWRAP" --help 2>&1 | grep -q -- --disable-userns &&
 	[ -n "$host_userns" ]; then
-	conds="docker nested"
+	conds="$conds nested"
 else
 	echo "# no bubblewrap with --disable-userns here: the nested" \
 		"condition is not reproduced"
@@ -182,6 +187,16 @@ sed -e "s|/srv/work|$W/srv/work|g" -e "s|/tmp/build|$W/build|g" \
 	"$srcdir/examples/demo.rules" >demo.rules
 "$VBOXC" compile --target=linux --emit=plan -D HOME="$W/home" -o demo.plan \
 	demo.rules 2>/dev/null
+
+if [ -n "$narrower" ]; then
+	rm -f "$W/build/ran"
+	run timeout -s KILL 120 "$VBOX_EXEC" $cmode --timeout=60 demo.plan -- \
+		touch "$W/build/ran"
+	is "$rc" 125 "container mode refuses the demo plan without --accept-narrower"
+	check "... naming the deny row and the flag" sh -c \
+		"grep -q \"row 0 '!deny:$W/srv/work/keys' (demo.rules:12:1)\" err &&
+grep -q -- --accept-narrower err && test ! -e '$W/build/ran'"
+fi
 
 # the host's listeners, each logging what reaches it
 "$PY" net.py listen tcp tcp.port tcp.log </dev/null >/dev/null 2>&1 &
