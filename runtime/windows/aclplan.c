@@ -250,6 +250,7 @@ static int bad(struct rd *r, const char *fmt, ...)
 	bbuf_vprintf(&b, fmt, ap);
 	va_end(ap);
 	r->err = bbuf_take(&b, NULL);
+	bbuf_free(&b);
 	return -1;
 }
 

@@ -61,6 +61,7 @@ static void quote_arg(struct bbuf *b, const char *s)
 char *cmdline_quote(char *const *argv, char **err)
 {
 	struct bbuf b;
+	char *line;
 	size_t i;
 
 	if (!argv[0] || !argv[0][0]) {
@@ -90,7 +91,9 @@ char *cmdline_quote(char *const *argv, char **err)
 				 CMDLINE_MAX);
 		return NULL;
 	}
-	return bbuf_take(&b, NULL);
+	line = bbuf_take(&b, NULL);
+	bbuf_free(&b);
+	return line;
 }
 
 static void push(char ***v, size_t *n, size_t *cap, char *s)
@@ -156,6 +159,7 @@ char **cmdline_split(const char *line, size_t *argc)
 		if (!bbuf_ok(&b))
 			BUG("a split argument outgrew its line");
 		push(&v, &n, &cap, bbuf_take(&b, NULL));
+		bbuf_free(&b);
 	}
 	*argc = n;
 	return v;

@@ -193,6 +193,7 @@ char *sstate_format(const struct sstate *s, size_t *len)
 {
 	const struct srec *r;
 	struct bbuf b;
+	char *out;
 	size_t i;
 
 	bbuf_init_heap(&b, STATE_MAX_BYTES);
@@ -224,7 +225,9 @@ char *sstate_format(const struct sstate *s, size_t *len)
 		bbuf_free(&b);
 		return NULL;
 	}
-	return bbuf_take(&b, len);
+	out = bbuf_take(&b, len);
+	bbuf_free(&b);
+	return out;
 }
 
 int state_open(const struct state_ops *ops, struct sstate *s, char **err)

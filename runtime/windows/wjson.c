@@ -233,6 +233,7 @@ static int parse_string(struct cursor *c, char **out)
 	if (!bbuf_ok(&b))
 		BUG("a JSON string outgrew its input");
 	*out = bbuf_take(&b, NULL);
+	bbuf_free(&b);
 	return 0;
 }
 

@@ -34,7 +34,7 @@ static char *slurp(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
 	struct bbuf b;
-	char buf[4096];
+	char buf[4096], *out;
 	size_t n;
 
 	if (!f)
@@ -47,7 +47,9 @@ static char *slurp(const char *path, size_t *len)
 		bbuf_free(&b);
 		return NULL;
 	}
-	return bbuf_take(&b, len);
+	out = bbuf_take(&b, len);
+	bbuf_free(&b);
+	return out;
 }
 
 /* ------------------------------------------------------------------ */
