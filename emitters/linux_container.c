@@ -104,6 +104,14 @@ static char *prefix_of(const struct fs_pattern *p)
 	return xstrndup(text, pos);
 }
 
+/* Is @path /proc, /sys or below them? */
+static bool kernel_path(const char *path)
+{
+	return (strncmp(path, "/proc", 5) == 0 &&
+		(path[5] == '/' || !path[5])) ||
+	       (strncmp(path, "/sys", 4) == 0 && (path[4] == '/' || !path[4]));
+}
+
 static void set_kind(struct ctr_landings *c, struct landing *l,
 		     enum ctr_kind *slot, enum ctr_kind kind)
 {
@@ -275,6 +283,29 @@ static void classify_fs(const struct table *table,
 		return;
 	}
 	pre = prefix_of(&row->fs);
+	/*
+	 * /proc and /sys are the host's in container mode, and never
+	 * writable (the kernel-state wall, as in namespace mode): a row
+	 * there cannot hide a path, and grants or keeps nothing.
+	 */
+	if (kernel_path(pre)) {
+		if (row->effect == EFFECT_DENY) {
+			set_kind(c, l, k, CTR_UNSUPPORTED);
+			landing_set_reason(l, l->kind, "'%s' is below /proc or "
+					   "/sys, which are the host's in "
+					   "container mode and cannot hide a "
+					   "path", pre);
+		} else {
+			set_kind(c, l, k, CTR_ABSORBED);
+			landing_set_reason(l, l->kind, "'%s' is below /proc or "
+					   "/sys, which stay read-only in "
+					   "container mode (as the kernel-state "
+					   "wall keeps them in namespace mode)",
+					   pre);
+		}
+		free(pre);
+		return;
+	}
 	switch (row->effect) {
 	case EFFECT_RW:
 		classify_rw(rg, row, pre, l, k, c);

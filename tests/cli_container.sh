@@ -208,6 +208,24 @@ has out "in a region @default write rw makes writable" \
 	"@default write rw: the reason names the posture"
 lands "fs 1 " absorbed "@default write rw: an rw row is redundant"
 
+# /proc and /sys are the host's: a row cannot hide a path there, and
+# they stay read-only whatever the rows say.
+cat >kernel.rules <<'EOF'
+[fs]
+deny: /proc/version
+ro: /sys/kernel
+rw: /sys/fs/cgroup
+deny: /process
+EOF
+run "$VBOXC" preflight $per_row --target=linux --mode=container kernel.rules
+status 1 "a deny row below /proc fails preflight"
+lands "fs 0 " unsupported "deny below /proc: unsupported"
+has out "'/proc/version' is below /proc or /sys, which are the host's in container mode and cannot hide a path" \
+	"deny below /proc: the reason says why"
+lands "fs 1 " absorbed "ro below /sys: absorbed"
+lands "fs 2 " absorbed "rw below /sys: absorbed (read-only anyway)"
+lands "fs 3 " narrower "/process is not below /proc: narrower"
+
 # --- preflight, JSON ---------------------------------------------------------
 if command -v jq >/dev/null 2>&1; then
 	run "$VBOXC" preflight --target=linux --mode=container --format=json \
