@@ -196,7 +196,7 @@ VBOXC=$VBOXC AWK=$AWK BENCH_TIMER=$BENCH_TIMER BENCH_RESULTS=$out \
 # built before the walls for the launch ratio)
 VBOXC=$VBOXC sh "$here/walls.sh" | tee -a "$out"
 # container mode against namespace mode (bench/container.sh)
-VBOXC=$VBOXC VBOX_EXEC=$VBOX_EXEC sh "$here/container.sh" | tee -a "$out"
+VBOXC=$VBOXC sh "$here/container.sh" | tee -a "$out"
 if [ -n "${BENCH_OUT:-}" ]; then
 	cp "$out" "$BENCH_OUT"
 	echo "results written to $BENCH_OUT"
