@@ -35,7 +35,10 @@ ok() {
 
 not_ok() {
 	tap_n=$((tap_n + 1))
-	tap_failed=$((tap_failed + 1))
+	case $* in
+	*"# TODO"*) ;; # TAP: a failure marked TODO is expected, not counted
+	*) tap_failed=$((tap_failed + 1)) ;;
+	esac
 	printf 'not ok %s - %s\n' "$tap_n" "$*"
 }
 
