@@ -115,6 +115,30 @@ bool wacl_canonical(const struct wacl *acl)
 	return true;
 }
 
+bool wacl_gap(const struct wacl *acl, bool protected)
+{
+	size_t i;
+
+	if (protected)
+		return true;
+	for (i = 0; i < acl->n; i++)
+		if (!(acl->aces[i].flags & WACE_INHERITED) &&
+		    acl->aces[i].type == WACE_ALLOW)
+			return true;
+	return false;
+}
+
+bool wobj_walks(const struct wobj *o)
+{
+	size_t i;
+
+	for (i = 0; i < o->naces; i++)
+		if (o->aces[i].type == WACE_DENY &&
+		    (o->aces[i].flags & (WACE_OI | WACE_CI)))
+			return true;
+	return false;
+}
+
 static bool wacl_has(const struct wacl *acl, const struct wace *a)
 {
 	size_t i;

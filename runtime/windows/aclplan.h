@@ -132,6 +132,22 @@ void wacl_free(struct wacl *acl);
 bool wacl_canonical(const struct wacl *acl);
 
 /*
+ * wacl_gap - whether an object below a deny or ro entry, with DACL @acl
+ * (protected when @protected), could escape the entry's inherited ACEs:
+ * a protected DACL inherits nothing, and an explicit allow comes before
+ * every inherited deny (doc/targets.md, "What the launcher must do", 4).
+ * Such an object is given the entry's ACEs explicitly.
+ */
+bool wacl_gap(const struct wacl *acl, bool protected);
+
+/*
+ * wobj_walks - whether the launcher walks below @o to close those gaps:
+ * it carries an inheritable deny (a deny or ro entry; a pin's deny is not
+ * inherited, and an rw entry has none).
+ */
+bool wobj_walks(const struct wobj *o);
+
+/*
  * wacl_merge - @cur with @add merged in: explicit denies (the ones @cur
  * has, then the added ones it lacks), explicit allows (the same), then
  * @cur's inherited ACEs in their order.  An ACE @cur already has is not

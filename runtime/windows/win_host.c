@@ -20,6 +20,7 @@
 #include <sddl.h>
 
 #include "aclplan.h"
+#include "grow.h"
 #include "state.h"
 #include "win_host.h"
 
@@ -446,6 +447,168 @@ int host_apply(const struct wobj *o, bool *created, bool *wrote, char **why)
 	return 0;
 fail:
 	CloseHandle(h);
+	return -1;
+}
+
+/* At most this many objects below one entry (a bound on the walk). */
+#define GAP_WALK_MAX 200000
+
+/* Whether @path (folded) is one of @plan's objects. */
+static bool is_plan_object(const struct aclplan *plan, const char *path)
+{
+	size_t i, j;
+
+	for (i = 0; i < plan->nobjs; i++) {
+		const char *k = plan->objs[i].key;
+
+		for (j = 0; k[j] && path[j]; j++) {
+			char c = path[j] >= 'A' && path[j] <= 'Z' ?
+					 (char)(path[j] + 32) :
+					 path[j];
+
+			if (c != k[j])
+				break;
+		}
+		if (!k[j] && !path[j])
+			return true;
+	}
+	return false;
+}
+
+/* Give @path @add explicitly when its DACL has a gap; 1 when it did. */
+static int close_gap(const char *path, const struct wace *add, size_t nadd,
+		     char **why)
+{
+	struct wacl cur, next;
+	bool protected;
+	HANDLE h;
+	int r;
+
+	r = open_object(path, READ_CONTROL | WRITE_DAC, &h, why);
+	if (r == 1)
+		return 0; /* gone since the listing */
+	if (r < 0)
+		return -1;
+	if (read_dacl(h, &cur, &protected, why) < 0) {
+		CloseHandle(h);
+		return -1;
+	}
+	if (!wacl_gap(&cur, protected)) {
+		wacl_free(&cur);
+		CloseHandle(h);
+		return 0;
+	}
+	if (wacl_merge(&cur, add, nadd, &next) < 0) {
+		wacl_free(&cur);
+		CloseHandle(h);
+		*why = xstrdup("its DACL is not in canonical order");
+		return -1;
+	}
+	wacl_free(&cur);
+	r = write_dacl(h, &next, protected, why);
+	wacl_free(&next);
+	CloseHandle(h);
+	return r < 0 ? -1 : 1;
+}
+
+long host_close_gaps(const struct aclplan *plan, const struct wobj *o,
+		     struct sstate *s, const char *holder, char **why)
+{
+	WIN32_FIND_DATAW fd;
+	struct wace *add = xcalloc(o->naces, sizeof(*add));
+	char **stack = NULL, *dir, *name, *child, *e, *sub = NULL;
+	size_t nadd = 0, nstack = 0, cap = 0, i, seen = 0;
+	long fixed = 0;
+	wchar_t *pat;
+	HANDLE f;
+	int r;
+
+	for (i = 0; i < o->naces; i++)
+		if (o->aces[i].flags & (WACE_OI | WACE_CI))
+			add[nadd++] = o->aces[i];
+	GROW(stack, cap, 1);
+	stack[nstack++] = xstrdup(o->path);
+	while (nstack) {
+		dir = stack[--nstack];
+		e = xasprintf("\\\\?\\%s\\*", dir);
+		pat = utf8_to_wide(e);
+		free(e);
+		f = pat ? FindFirstFileExW(pat, FindExInfoBasic, &fd,
+					   FindExSearchNameMatch, NULL, 0) :
+			  INVALID_HANDLE_VALUE;
+		free(pat);
+		if (f == INVALID_HANDLE_VALUE) {
+			DWORD err = GetLastError();
+
+			/* A file, or an empty or vanished directory. */
+			if (err == ERROR_DIRECTORY || err == ERROR_FILE_NOT_FOUND ||
+			    err == ERROR_PATH_NOT_FOUND || err == ERROR_NO_MORE_FILES) {
+				free(dir);
+				continue;
+			}
+			e = win_strerror(err);
+			*why = xasprintf("cannot list %s: %s", dir, e);
+			free(e);
+			free(dir);
+			goto fail;
+		}
+		do {
+			if (!wcscmp(fd.cFileName, L".") ||
+			    !wcscmp(fd.cFileName, L".."))
+				continue;
+			name = wide_to_utf8(fd.cFileName);
+			if (!name)
+				continue;
+			child = xasprintf("%s\\%s", dir, name);
+			free(name);
+			if (++seen > GAP_WALK_MAX) {
+				*why = xasprintf("more than %d objects below "
+						 "it: too many to check",
+						 GAP_WALK_MAX);
+				free(child);
+				FindClose(f);
+				free(dir);
+				goto fail;
+			}
+			/* Its own entry decides below it; links lead out. */
+			if (is_plan_object(plan, child) ||
+			    (fd.dwFileAttributes & FILE_ATTRIBUTE_REPARSE_POINT)) {
+				free(child);
+				continue;
+			}
+			r = close_gap(child, add, nadd, &sub);
+			if (r < 0) {
+				*why = xasprintf("%s: %s", child, sub);
+				free(sub);
+				free(child);
+				FindClose(f);
+				free(dir);
+				goto fail;
+			}
+			if (r == 1) {
+				for (i = 0; i < nadd; i++)
+					sstate_add(s, holder, child, SREC_ACE,
+						   &add[i]);
+				fixed++;
+			}
+			if (fd.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) {
+				GROW(stack, cap, nstack + 1);
+				stack[nstack++] = child;
+			} else {
+				free(child);
+			}
+		} while (FindNextFileW(f, &fd));
+		FindClose(f);
+		free(dir);
+	}
+	free(stack);
+	free(add);
+	return fixed;
+fail:
+	while (nstack)
+		free(stack[--nstack]);
+	free(stack);
+	free(add);
 	return -1;
 }
 

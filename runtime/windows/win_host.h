@@ -14,6 +14,8 @@
 
 #include "capsid.h"
 
+struct aclplan;
+struct sstate;
 struct wobj;
 struct srec;
 struct state_ops;
@@ -35,6 +37,16 @@ char *sid_text(PSID sid);
  * descriptor may have changed.
  */
 int host_apply(const struct wobj *o, bool *created, bool *wrote, char **why);
+/*
+ * host_close_gaps - below @o (wobj_walks()), give each existing object
+ * whose DACL has a gap (wacl_gap()) @o's inheritable ACEs explicitly,
+ * recorded in @s for @holder.  The walk does not enter reparse points and
+ * stops at @plan's other objects.  Returns how many objects got ACEs, or
+ * -1 with *@why.
+ */
+long host_close_gaps(const struct aclplan *plan, const struct wobj *o,
+		     struct sstate *s, const char *holder, char **why);
+
 /* host_revoke - undo one state record; 0, or -1 with *@why. */
 int host_revoke(const struct srec *rec, char **why);
 

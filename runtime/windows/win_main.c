@@ -579,6 +579,7 @@ static int apply(struct run *r)
 	const struct wobj *obj;
 	bool created, wrote;
 	size_t i, failed;
+	long gaps;
 	int rc;
 
 	dir = r->o->state_dir ? xstrdup(r->o->state_dir) : default_state_dir();
@@ -624,14 +625,23 @@ static int apply(struct run *r)
 		if (rc == 0) {
 			vx_log("%s: %zu ACEs merged (%s)", obj->path,
 			       obj->naces, obj->rows);
-			continue;
+			if (!wobj_walks(obj))
+				continue;
+			gaps = host_close_gaps(&r->ap, obj, &s, r->self, &why);
+			if (gaps >= 0) {
+				vx_log("%s: %ld objects below it given its ACEs "
+				       "explicitly (protected DACLs, explicit "
+				       "allows)",
+				       obj->path, gaps);
+				continue;
+			}
 		}
 		if (rc == 1) {
 			vx_log("%s: missing, skipped (%s)", obj->path,
 			       obj->rows);
 			continue;
 		}
-		if (obj->role == WOBJ_WRITE_ROOT) {
+		if (rc != 0 && obj->role == WOBJ_WRITE_ROOT) {
 			/* Narrows: the root stays read-only. */
 			host_warn("%s: write-root unavailable in sandbox (%s)",
 				  obj->path, why);

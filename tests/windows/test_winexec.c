@@ -285,6 +285,14 @@ static void test_golden_one(const char *name)
 	ok(bbuf_ok(&a) && a.len == b.len && !memcmp(a.s, b.s, a.len),
 	   "%s: the dry run prints the same bytes twice", name);
 	for (size_t i = 0; i < ap.nobjs; i++) {
+		bool dside = strstr(ap.objs[i].rows, " deny") ||
+			     strstr(ap.objs[i].rows, " ro");
+
+		ok(wobj_walks(&ap.objs[i]) == dside,
+		   "%s: %s: walked for gaps %s", name, ap.objs[i].path,
+		   dside ? "(a deny or ro entry)" : "never (rw, pins)");
+	}
+	for (size_t i = 0; i < ap.nobjs; i++) {
 		struct wacl empty = { 0 }, m;
 
 		ok(wacl_merge(&empty, ap.objs[i].aces, ap.objs[i].naces, &m) ==
@@ -565,6 +573,21 @@ static void test_merge(void)
 					"is not canonical");
 		ok(wacl_merge(&t, add, array_size(add), &r) < 0 && !r.n,
 		   "and merging into it is refused");
+		wacl_free(&t);
+	}
+	/* Gaps below a deny: a protected DACL, an explicit allow. */
+	{
+		struct wacl t = { 0 };
+
+		ok(!wacl_gap(&t, false), "an empty inheriting DACL has no gap");
+		ok(wacl_gap(&t, true), "a protected DACL is a gap");
+		wacl_add(&t, &cur.aces[1]);
+		a = mk(WACE_DENY, 0, 0x00010000, USER);
+		wacl_add(&t, &a);
+		ok(!wacl_gap(&t, false), "explicit denies and inherited ACEs "
+					 "are no gap");
+		wacl_add(&t, &cur.aces[0]);
+		ok(wacl_gap(&t, false), "an explicit allow is a gap");
 		wacl_free(&t);
 	}
 	wacl_free(&m1);

@@ -294,6 +294,22 @@ each_case() {
 	check "$tag: the sandboxed child does not (handle list)" \
 		grep -q '^closed' "$workdir/out"
 
+	# Gaps below a deny: wine makes up every file's DACL with explicit
+	# allows, so each existing object below the hole is given the hole's
+	# ACEs explicitly (and revoked after), and the walk stops at entries.
+	rm -rf "$d/work/secret"
+	mkdir -p "$d/work/secret/sub"
+	echo k >"$d/work/secret/k.txt"
+	echo f >"$d/work/secret/sub/f.txt"
+	[ "$who" = root ] || chown -R 65534:65534 "$d/work/secret"
+	vx --log --state-dir="$state" "$D\\p.plan" -- "$P" exit 0
+	check "$tag: the 3 objects below a deny hole are walked and given its ACEs" \
+		sh -c '[ "$1" -eq 0 ] &&
+			grep -q "secret: 3 objects below it given its ACEs" "$2"' \
+		_ "$rc" "$workdir/err"
+	check "$tag: and the state is empty after the run" \
+		grep -q '"records": \[\]' "$d/state/deny_acl_state.json"
+
 	# Placeholders: made for the run, removed after.
 	rm -rf "$d/work/secret"
 	vx --log --state-dir="$state" "$D\\p.plan" -- "$P" exit 0
