@@ -300,6 +300,11 @@ if command -v jq >/dev/null 2>&1; then
 		all.rules
 	is "$(jq '[.notes[]? | select(.kind == "unsupported")] | length' out)" \
 		2 "check JSON: the unsupported rows are notes"
+	run "$VBOXC" check --target=linux --mode=container --accept-narrower \
+		--format=json narrow.rules
+	status 0 "check --accept-narrower --format=json exits 0"
+	is "$(jq -c '[(.errors | length), ([.notes[]? | select(.kind == "narrower")] | length)]' out)" \
+		"[0,4]" "check JSON --accept-narrower: no errors, 4 narrower notes"
 else
 	ok "# SKIP check JSON (no jq)"
 fi

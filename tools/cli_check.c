@@ -130,11 +130,13 @@ err:
  * the two-member object): partly overridden rows, allow rows that name
  * no port, an empty table, and with an explicit --target the rows
  * compile would refuse there ("unsupported") and the target's own notes
- * ("target": a darwin profile that needs the launcher's parameters).
+ * ("target": a darwin profile that needs the launcher's parameters); with
+ * --mode=container the rows vbox-exec would refuse there ("unsupported")
+ * and, under --accept-narrower, the narrower rows ("narrower").
  */
 static json_t *notes_json(const struct table *table,
 			  const struct diag_list *target_notes,
-			  const char *target)
+			  const char *target, bool container)
 {
 	json_t *arr = json_array(), *w;
 	char *msg;
@@ -181,7 +183,8 @@ static json_t *notes_json(const struct table *table,
 			continue;
 		w = cli_json_pack("{s:s, s:s, s:o, s:o}",
 				  "kind", d->severity == DIAG_ERROR ?
-				  "unsupported" : "target", "target", target,
+				  "unsupported" : container ? "narrower" :
+				  "target", "target", target,
 				  "source", cli_json_location(&d->loc),
 				  "message", cli_json_string(d->msg));
 		if (!w || json_array_append_new(arr, w) != 0)
@@ -201,11 +204,12 @@ err:
 
 static int check_print_json(const struct cli_session *s,
 			    const struct diag_list *target_notes,
-			    const char *target)
+			    const char *target, bool container)
 {
 	json_t *errors = errors_json(&s->diags);
 	json_t *warnings = warnings_json(s->table, target_notes, target);
-	json_t *notes = notes_json(s->table, target_notes, target);
+	json_t *notes = notes_json(s->table, target_notes, target,
+				   container);
 
 	if (!errors || !warnings || !notes) {
 		json_decref(errors);
@@ -277,16 +281,29 @@ static void container_notes(struct cli_session *s,
 			    const struct cli_opts *opts,
 			    struct diag_list *out)
 {
-	struct diag_list unsupported;
+	struct diag_list unsupported, narrower;
 	struct ctr_landings ctr;
 	size_t i;
 
 	if (!s->table)
 		return;
 	diag_list_init(&unsupported);
+	diag_list_init(&narrower);
 	linux_container_classify(s->table, &ctr);
-	linux_container_report(&ctr, opts->accept_narrower, &s->diags,
+	linux_container_report(&ctr, opts->accept_narrower, &narrower,
 			       &unsupported);
+	/* Errors unless --accept-narrower; the notes also go to @out. */
+	for (i = 0; i < narrower.n; i++) {
+		const struct diag *d = &narrower.items[i];
+
+		if (d->severity == DIAG_ERROR) {
+			diag_error(&s->diags, &d->loc, "%s", d->msg);
+			continue;
+		}
+		diag_note(&s->diags, &d->loc, "%s", d->msg);
+		diag_note(out, &d->loc, "%s", d->msg);
+	}
+	diag_list_free(&narrower);
 	for (i = 0; i < unsupported.n; i++) {
 		const struct diag *d = &unsupported.items[i];
 		const struct location *loc = d->loc.in ? &d->loc : NULL;
@@ -319,7 +336,8 @@ static int check_run(const struct cli_opts *opts)
 	} else if ((opts->format == CLI_FORMAT_SARIF ?
 		    cli_sarif_print(&s) :
 		    check_print_json(&s, &tnotes,
-				     emitter_for(opts->target)->name)) < 0) {
+				     emitter_for(opts->target)->name,
+				     opts->mode == CLI_MODE_CONTAINER)) < 0) {
 		/* The report is lost: the diagnostics must still be seen. */
 		cli_print_diags(&s, opts);
 		status = CLI_EXIT_FAIL;
