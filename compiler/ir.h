@@ -139,6 +139,9 @@ struct table {
 	struct location default_net_loc;
 	char *upstream_proxy;
 	struct location upstream_loc;
+	bool tmp_private;
+	struct location default_tmp_loc;
+	const struct row *tmp_row;
 	struct finding *findings;
 	size_t nfindings;
 	struct finding *partials;

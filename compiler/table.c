@@ -148,6 +148,7 @@ struct build_state {
 	size_t host_words_cap;
 	bool seen_write;
 	bool seen_net;
+	bool seen_tmp;
 	bool seen_upstream;
 	struct undef_var *undef;
 	size_t nundef;
@@ -180,7 +181,7 @@ static int bad_default_value(struct build_state *st, const struct stmt *s,
 
 static int handle_default(struct build_state *st, const struct stmt *s)
 {
-	static const char *const settings[] = { "write", "net" };
+	static const char *const settings[] = { "write", "net", "tmp" };
 	char *hint;
 	int ret;
 
@@ -217,10 +218,28 @@ static int handle_default(struct build_state *st, const struct stmt *s)
 		t->default_net_loc = s->loc;
 		return 0;
 	}
+	if (strcmp(s->arg, "tmp") == 0) {
+		bool priv;
+
+		if (strcmp(s->value, "private") == 0)
+			priv = true;
+		else if (strcmp(s->value, "host") == 0)
+			priv = false;
+		else
+			return bad_default_value(st, s, "tmp", "host",
+						 "private");
+		if (directive_once(st->diags, "'@default tmp'",
+				   &t->default_tmp_loc, &st->seen_tmp,
+				   priv == t->tmp_private, s))
+			return -1;
+		t->tmp_private = priv;
+		t->default_tmp_loc = s->loc;
+		return 0;
+	}
 	hint = did_you_mean(s->arg, settings, array_size(settings));
 	ret = diag_error(st->diags, &s->arg_loc,
-			 "unknown '@default' setting '%s': expected 'write' "
-			 "or 'net'%s", s->arg, hint);
+			 "unknown '@default' setting '%s': expected 'write', "
+			 "'net' or 'tmp'%s", s->arg, hint);
 	free(hint);
 	return ret;
 }
@@ -573,6 +592,56 @@ static int handle_row(struct build_state *st, const struct stmt *s)
 	}
 }
 
+/*
+ * "@default tmp private": the sandbox gets a /tmp of its own, empty and
+ * writable (doc/rules.md, "@default tmp").  In the table that is one
+ * more file row, "rw:/tmp", placed last (the lowest priority of level
+ * 0) and located at the setting, so explain, shadow analysis, every
+ * emitter and the launcher's supervisor see it as the row it is; each
+ * target then says how it lands (emit.c).  The host's /tmp is not
+ * visible then, so a row naming a path in it is an error: it would
+ * grant or deny something that is not there.
+ */
+static void add_tmp_row(struct build_state *st)
+{
+	struct table *t = st->table;
+	struct row *row;
+	size_t i;
+	char *text;
+
+	/* Windows paths are drive paths: no row; the emitter refuses. */
+	if (!t->tmp_private || st->opts->target->windows_paths)
+		return;
+	for (i = 0; i < t->fs.n; i++) {
+		const struct row *r = t->fs.order[i];
+		const char *p = r->fs.text;
+
+		if (strncmp(p, "/tmp", 4) != 0 || (p[4] && p[4] != '/'))
+			continue;
+		text = row_text(r);
+		diag_error(st->diags, &r->loc, "row %u '%s' names a path in "
+			   "/tmp, which '@default tmp private' replaces with "
+			   "the sandbox's own empty directory (the host's /tmp "
+			   "is not visible there): drop the row or the "
+			   "setting", r->index, text);
+		free(text);
+	}
+	row = xzalloc(sizeof(*row));
+	row->domain = DOMAIN_FS;
+	row->effect = EFFECT_RW;
+	row->level = 0;
+	row->loc = t->default_tmp_loc;
+	row->raw = xstrdup("/tmp");
+	if (fs_pattern_compile(row->raw, false, &row->loc, st->opts->target,
+			       &st->opts->vars, &row->fs, st->diags)) {
+		free(row->raw);
+		free(row);
+		return;
+	}
+	rowvec_push(&t->fs, &st->fs_cap, row);
+	t->tmp_row = row;
+}
+
 struct table *table_build(const struct stmt_list *stmts,
 			  const struct compile_opts *opts,
 			  struct diag_list *diags)
@@ -610,6 +679,8 @@ struct table *table_build(const struct stmt_list *stmts,
 		}
 	}
 	finish_undef(&st);
+	if (diags->nerrors == errors_before)
+		add_tmp_row(&st);
 	if (diags->nerrors != errors_before) {
 		table_free(st.table);
 		return NULL;

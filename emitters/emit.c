@@ -124,6 +124,53 @@ static int report_unsupported(const struct landing *l, size_t n,
 	return ret;
 }
 
+/*
+ * "@default tmp private" (table.c, add_tmp_row()): how the private /tmp
+ * lands.  linux: the row is a kernel row whatever the classifier made
+ * of an "rw:/tmp" (linux.c mounts it as a tmpfs, not a bind).  darwin
+ * and windows refuse it: neither mounts anything per process, so
+ * neither can give the sandbox a /tmp of its own, and pretending (the
+ * host's /tmp made writable) would widen the sandbox.  Returns 0, or
+ * -1 with an error queued (windows has no row to mark).
+ */
+static int tmp_landing(const struct emitter *em, const struct table *table,
+		       struct landing_set *out, struct diag_list *diags)
+{
+	static const char darwin_why[] =
+		"seatbelt filters paths and mounts nothing, so it cannot "
+		"give the sandbox a /tmp of its own; drop the setting and "
+		"point TMPDIR at a writable directory of the project";
+	const struct row *row = table->tmp_row;
+
+	if (!table->tmp_private)
+		return 0;
+	switch (em->id) {
+	case TARGET_LINUX:
+		if (row && !row->shadowed_by)
+			landing_set_reason(&out->fs[row->index],
+					   LANDING_KERNEL, "private /tmp: a "
+					   "tmpfs of the sandbox's own, empty "
+					   "and writable (@default tmp "
+					   "private)");
+		return 0;
+	case TARGET_DARWIN:
+		if (row)
+			landing_set_reason(&out->fs[row->index],
+					   LANDING_UNSUPPORTED, "%s",
+					   darwin_why);
+		return 0;
+	case TARGET_WINDOWS:
+	default:
+		return diag_error(diags, &table->default_tmp_loc,
+				  "'@default tmp private' is unsupported on "
+				  "%s: a windows process has no /tmp of its "
+				  "own to give (TEMP and TMP name the user's "
+				  "directory); drop the setting and point TEMP "
+				  "at a writable directory of the project",
+				  em->name);
+	}
+}
+
 int emit_classify(const struct emitter *em, const struct table *table,
 		  struct landing_set *out, struct diag_list *diags)
 {
@@ -132,6 +179,7 @@ int emit_classify(const struct emitter *em, const struct table *table,
 
 	landing_set_init(out, table);
 	em->classify(table, out);
+	ret = tmp_landing(em, table, out, diags);
 	/* A classifier that forgets a reason would leave users guessing. */
 	for (i = 0; i < out->nfs; i++)
 		if (!out->fs[i].reason)
@@ -140,7 +188,8 @@ int emit_classify(const struct emitter *em, const struct table *table,
 		if (!out->net[i].reason)
 			BUG("%s: network row %zu has no landing reason",
 			    em->name, i);
-	ret = report_unsupported(out->fs, out->nfs, em->name, diags);
+	if (report_unsupported(out->fs, out->nfs, em->name, diags))
+		ret = -1;
 	if (report_unsupported(out->net, out->nnet, em->name, diags))
 		ret = -1;
 	if (em->check_table && em->check_table(table, diags))

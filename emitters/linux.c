@@ -486,6 +486,17 @@ static void build_artifact(const struct table *table, const struct landing_set *
 		}
 		if (l->kind != LANDING_KERNEL)
 			continue;
+		/*
+		 * "@default tmp private": a tmpfs, not a bind of the host's
+		 * /tmp; the launcher's own mount (no row), as /dev and /proc
+		 * are, so rows resolving into it are refused at launch.  No
+		 * row names a path in /tmp then (table.c).
+		 */
+		if (row == table->tmp_row) {
+			lx_add(out, LX_TMPFS, NULL, "/tmp", LX_PRIVATE_TMP_MODE,
+			       LX_ROW_NONE);
+			continue;
+		}
 		pre = pattern_prefix(&row->fs);
 		lx_add(out, row->effect == EFFECT_RW ? LX_BIND_RW_TRY :
 		       LX_BIND_RO_TRY, pre, pre, 0, row->index);

@@ -97,6 +97,13 @@ enum lx_kind {
 /* No row: a mount of the base view or of the launcher itself. */
 #define LX_ROW_NONE UINT32_MAX
 
+/*
+ * The mode of the private /tmp ("@default tmp private"): an LX_TMPFS of
+ * "/tmp" with this mode and no row is that /tmp, in a static list as in
+ * a plan (the launcher makes it a directory of its own, sandbox.c).
+ */
+#define LX_PRIVATE_TMP_MODE 01777
+
 /**
  * struct lx_mount - one typed mount operation
  * @kind: enum lx_kind

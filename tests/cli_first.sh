@@ -4,8 +4,9 @@
 # a pasted URL as a network row, CIDR ranges, allow rows without a port,
 # the error cap's "N more errors" line and --max-errors, the darwin
 # profile that needs the launcher's parameters, and the one hint for an
-# undefined variable of the rule library, and preflight's rows grouped by
-# reason.  Each test pins the key words of one message.
+# undefined variable of the rule library, preflight's rows grouped by
+# reason, and how "@default tmp private" compiles for each target.  Each
+# test pins the key words of one message.
 
 . "${srcdir:-$(dirname "$0")/..}/tests/lib.sh"
 
@@ -221,5 +222,45 @@ jq_is '(keys_unsorted == ["target","fs","net","reserved","unsupported"]) and
 	"JSON: unchanged, one entry per row"
 run "$VBOXC" check --per-row pf.rules
 is "$rc" 2 "--per-row is preflight's only"
+
+# --- @default tmp private ----------------------------------------------------
+printf '@default write deny\n@default tmp private\nrw:/srv/work/**\n' >tmp.rules
+run "$VBOXC" explain --target=linux --write=/tmp/x --write=/srv/work/a \
+	--write=/etc/x tmp.rules
+is "$rc" 0 "@default tmp private: explain exits 0"
+has out "write /tmp/x: allow by row 1 (rw, level 0) at tmp.rules:2:1" \
+	"explain: a write in /tmp is allowed by the setting's row, at the setting"
+has out "write /etc/x: deny by default" "explain: other writes still deny"
+run "$VBOXC" compile --target=linux tmp.rules
+check "linux static list: a tmpfs at /tmp, before the rows" sh -c \
+	'tr "\0" " " <"$1" | grep -q -- "--proc /proc --perms 01777 --tmpfs /tmp --bind-try /srv/work"' \
+	sh "$workdir/out"
+run "$VBOXC" preflight --target=linux --per-row tmp.rules
+has out "fs 1 tmp.rules:2:1 'rw:/tmp': kernel: private /tmp: a tmpfs of the sandbox's own" \
+	"preflight: the private /tmp lands in the kernel on linux"
+run "$VBOXC" compile --target=darwin -o tmp.sb tmp.rules
+is "$rc" 1 "darwin refuses the private /tmp"
+has err "tmp.rules:2:1: error: row 1 'rw:/tmp' is unsupported on darwin: seatbelt filters paths and mounts nothing" \
+	"darwin: says why, at the setting"
+printf '@default tmp private\nrw:C:\\work\\**\n' >tmpw.rules
+run "$VBOXC" compile --target=windows -D 'HOME=C:\Users\me' tmpw.rules
+is "$rc" 1 "windows refuses the private /tmp"
+has err "tmpw.rules:1:1: error: '@default tmp private' is unsupported on windows" \
+	"windows: says why, at the setting"
+printf '@default tmp private\nrw:/tmp/build\n!deny:/tmp\n' >tmpbad.rules
+run "$VBOXC" check tmpbad.rules
+is "$rc" 1 "rows in /tmp with a private /tmp: exit 1"
+count err "names a path in /tmp, which '@default tmp private' replaces" 2 \
+	"each row naming the host's /tmp is an error"
+printf '@default tmp host\n@default tmp private\n' >tmptwice.rules
+run "$VBOXC" check tmptwice.rules
+has err "'@default tmp'" "two different '@default tmp' values are an error"
+printf '@default tmp privat\n' >tmptypo.rules
+run "$VBOXC" check tmptypo.rules
+has err "expected 'host' or 'private'; did you mean 'private'?" \
+	"a misspelt value gets a did-you-mean"
+printf '@default tmp host\nrw:/tmp/build\n' >tmphost.rules
+run "$VBOXC" check tmphost.rules
+is "$rc" 0 "@default tmp host: rows in /tmp as before"
 
 done_testing

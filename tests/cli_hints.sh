@@ -129,7 +129,7 @@ has err "unknown section header '[fss]'; did you mean '[fs]'?" \
 	"[fss]: did you mean [fs]"
 has err "unknown directive '@defualt'; did you mean '@default'?" \
 	"@defualt: did you mean @default"
-has err "unknown '@default' setting 'wirte': expected 'write' or 'net'; did you mean 'write'?" \
+has err "unknown '@default' setting 'wirte': expected 'write', 'net' or 'tmp'; did you mean 'write'?" \
 	"@default wirte: did you mean write"
 has err "invalid value 'rww' for '@default write': expected 'deny' or 'rw'; did you mean 'rw'?" \
 	"@default write rww: did you mean rw"

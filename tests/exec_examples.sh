@@ -3,7 +3,8 @@
 # tests/exec_examples.sh - the shipped recipes examples/node.rules,
 # examples/python.rules and examples/git.rules, each compiled for a
 # project given with -D PROJECT=DIR and run with the real tool, offline,
-# under vbox-exec, as root and as uid 65534: npm installs a dependency
+# under vbox-exec, as root and as uid 65534 (node and python with their
+# private /tmp, which the tools write in): npm installs a dependency
 # from a tarball in the project and runs the project's tests, pytest runs
 # a suite, git commits.  Judged from the host side: what the tool made
 # is there, and what the recipe keeps (the npm token, git's hooks and
@@ -17,8 +18,12 @@ set_users
 
 rules=$top_srcdir/rules
 ex=$top_srcdir/examples
-# The uid 65534 runs need to reach their directories below $workdir.
-chmod 755 "$workdir"
+# The projects lie outside /tmp (node and python have a private /tmp,
+# and a row naming the host's /tmp is an error then); the uid 65534
+# runs need to reach their directories.
+top=$(mktemp -d /var/tmp/vbox-test-examples.XXXXXX)
+chmod 755 "$top"
+trap 'rm -rf "$workdir" "$top"' EXIT
 
 have_npm=
 command -v npm >/dev/null 2>&1 && command -v node >/dev/null 2>&1 &&
@@ -33,7 +38,7 @@ done
 
 # setup WHO - $base (owned by WHO) with a home directory $home in it.
 setup() {
-	base=$workdir/$1
+	base=$top/$1
 	home=$base/home
 	mkdir -p "$home/.npm" "$home/.cache/pip"
 	printf '//registry.npmjs.org/:_authToken=NPM-SECRET-TOKEN\n' \

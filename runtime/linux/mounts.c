@@ -653,6 +653,21 @@ static int inst_mount(struct inst *in, const struct lx_mount *m)
 	case LX_LAUNCH:
 		return inst_launch(in, m->row);
 	case LX_TMPFS:
+		/*
+		 * "@default tmp private": the one tmpfs a plan may name,
+		 * the launcher's own (no row) at /tmp; sandbox.c makes it a
+		 * directory of the launch's own.  Writable: no remount.
+		 */
+		if (m->row == LX_ROW_NONE && m->dest &&
+		    strcmp(m->dest, "/tmp") == 0 &&
+		    m->mode == LX_PRIVATE_TMP_MODE) {
+			lx_add(in->out, m->kind, NULL, m->dest, m->mode,
+			       m->row);
+			push_mount(in, m->dest, MK_RW, false, 0);
+			return 0;
+		}
+		return inst_error(in, "unexpected tmpfs mount of '%s' in the "
+				  "artifact", m->dest ? m->dest : "");
 	case LX_DIR:
 	default:
 		return inst_error(in, "unexpected %s mount of '%s' in the "

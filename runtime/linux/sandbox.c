@@ -13,6 +13,7 @@
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <ftw.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -549,6 +550,83 @@ static void host_notes(const struct plan *plan, const struct linux_launch *l,
 	}
 }
 
+/*
+ * The private /tmp of "@default tmp private" (sandbox.h): the plan's
+ * tmpfs at /tmp becomes a read-write bind whose source, the template,
+ * creates_make() replaces by the directory it makes.  Until then the
+ * list names the template, which exists nowhere: a launch that could
+ * not make the directory fails in bubblewrap, never with the host's
+ * /tmp.
+ */
+static void private_tmp_bind(struct lx_artifact *a, struct sandbox *out)
+{
+	size_t i;
+
+	for (i = 0; i < a->n; i++) {
+		struct lx_mount *m = &a->m[i];
+
+		if (m->kind != LX_TMPFS || m->row != LX_ROW_NONE ||
+		    strcmp(m->dest, "/tmp") != 0 ||
+		    m->mode != LX_PRIVATE_TMP_MODE)
+			continue;
+		m->kind = LX_BIND_RW;
+		free(m->src);
+		m->src = xstrdup(SANDBOX_PRIVATE_TMP);
+		m->mode = 0;
+		out->private_tmp = true;
+	}
+}
+
+static void private_tmp_make(struct sandbox *sa)
+{
+	char *dir;
+	size_t i;
+
+	if (!sa->private_tmp || sa->private_tmp_dir)
+		return;
+	dir = xstrdup(SANDBOX_PRIVATE_TMP);
+	if (!mkdtemp(dir)) {
+		vx_error("cannot make the private /tmp '%s': %s; the launch "
+			 "fails", SANDBOX_PRIVATE_TMP, strerror(errno));
+		free(dir);
+		return;
+	}
+	for (i = 0; i < sa->lx.n; i++) {
+		struct lx_mount *m = &sa->lx.m[i];
+
+		if (m->kind == LX_BIND_RW && m->src &&
+		    strcmp(m->src, SANDBOX_PRIVATE_TMP) == 0) {
+			free(m->src);
+			m->src = xstrdup(dir);
+		}
+	}
+	sa->private_tmp_dir = dir;
+	vx_log("private /tmp: '%s' (mode 0700), removed after the run", dir);
+}
+
+static int rm_entry(const char *path, const struct stat *st, int type,
+		    struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if (type == FTW_DP ? rmdir(path) : unlink(path))
+		return -1;
+	return 0;
+}
+
+/* Remove the private /tmp and everything the sandbox left in it. */
+static void private_tmp_remove(struct sandbox *sa)
+{
+	if (!sa->private_tmp_dir)
+		return;
+	if (nftw(sa->private_tmp_dir, rm_entry, 16,
+		 FTW_DEPTH | FTW_PHYS | FTW_MOUNT) < 0)
+		vx_error("warning: cannot remove all of the private /tmp "
+			 "'%s': %s", sa->private_tmp_dir, strerror(errno));
+	free(sa->private_tmp_dir);
+	sa->private_tmp_dir = NULL;
+}
+
 int sandbox_build(const struct plan *plan, const char *plan_path,
 		  const char *workdir, bool disable_userns, struct sandbox *out,
 		  char **err)
@@ -576,6 +654,7 @@ int sandbox_build(const struct plan *plan, const char *plan_path,
 			       "the launcher needs inside the sandbox");
 		goto out;
 	}
+	private_tmp_bind(&l.sandbox, out);
 	out->added = add_hardening(&l.sandbox, plan, disable_userns);
 	/* bubblewrap before 0.8 rejects the flag it lacks. */
 	if (!disable_userns && (l.sandbox.flags & LX_DISABLE_USERNS)) {
@@ -619,11 +698,12 @@ out:
 	return ret;
 }
 
-void creates_make(const struct sandbox *sa)
+void creates_make(struct sandbox *sa)
 {
 	size_t i;
 	char *p, *q;
 
+	private_tmp_make(sa);
 	for (i = 0; i < sa->ncreates; i++) {
 		bool ok = true;
 
@@ -654,6 +734,7 @@ void sandbox_release(struct sandbox *sa)
 {
 	size_t i;
 
+	private_tmp_remove(sa);
 	lx_artifact_release(&sa->lx);
 	lx_artifact_release(&sa->init_mounts);
 	for (i = 0; i < sa->nplaceholders; i++)

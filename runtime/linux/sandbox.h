@@ -89,7 +89,19 @@ struct sandbox {
 	struct strv warnings;
 	char **creates;
 	size_t ncreates;
+	bool private_tmp;
+	char *private_tmp_dir;
 };
+
+/*
+ * "@default tmp private" (sandbox.c): the plan's tmpfs at /tmp becomes a
+ * bind of a directory of the launch's own, made by creates_make() with
+ * mkdtemp() from this template (mode 0700, in /dev/shm: a tmpfs, out of
+ * the sandbox's sight, which has bubblewrap's /dev) and removed with
+ * everything in it by sandbox_release().  A bind, not bubblewrap's
+ * --tmpfs, so that every wall treats it as the writable region it is.
+ */
+#define SANDBOX_PRIVATE_TMP "/dev/shm/vbox-tmp.XXXXXX"
 
 /*
  * Fewer mounts than this in the tail stay with bubblewrap.  One: even a
@@ -147,8 +159,10 @@ void placeholders_remove(struct sandbox *sa);
  * creates_make - mkdir -p every entry of @sa->creates (mode 0700, owned
  * by the invoking user), kept after the child ends.  One that cannot be
  * made is a warning: its row's bind is a try-bind and is then skipped.
+ * First, the private /tmp of "@default tmp private" (above), removed by
+ * sandbox_release(); one that cannot be made fails the launch.
  */
-void creates_make(const struct sandbox *sa);
+void creates_make(struct sandbox *sa);
 
 /* sandbox_release - free what @sa holds; it is empty again. */
 void sandbox_release(struct sandbox *sa);
