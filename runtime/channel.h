@@ -59,6 +59,12 @@
  *                     CH_STARTED with CH_A_LISTENER: vbox-exec holds the
  *                     socket filter's listener (runtime/walls/walls.h);
  *                     the process may close its copy and exec
+ * @CH_LISTENER_FD: a helper of the command's process -> vbox-exec, before
+ *                  CH_STARTED, when CH_SETUP had CH_A_HAND_LISTENER: the
+ *                  listener itself (CH_FD_LISTENER), sent by a helper
+ *                  cloned before the filter was loaded and sharing the
+ *                  process's fd table (the process itself can no longer
+ *                  sendmsg())
  */
 enum ch_type {
 	CH_SETUP = 1,
@@ -67,6 +73,7 @@ enum ch_type {
 	CH_EXEC_FAILED = 4,
 	CH_ERROR = 5,
 	CH_LISTENER_TAKEN = 6,
+	CH_LISTENER_FD = 7,
 };
 
 /* An attribute number a reader may ignore when it does not know it. */
@@ -89,6 +96,10 @@ enum ch_type {
  *                 CH_LISTENER_TAKEN (vbox-exec takes it with
  *                 pidfd_getfd(): the filter is loaded, so the process
  *                 can no longer send it with SCM_RIGHTS itself)
+ * @CH_A_HAND_LISTENER: CH_SETUP: empty; container mode where
+ *                      pidfd_getfd() is refused: the command's process
+ *                      sends the listener itself (CH_LISTENER_FD) before
+ *                      CH_STARTED
  * @CH_A_LISTEN: CH_SETUP: u32 port; the init listens on 127.0.0.1:port
  *               and [::1]:port in the sandbox's network namespace and
  *               sends the sockets back (CH_FD_LISTEN) for the egress
@@ -103,6 +114,7 @@ enum ch_attr {
 	CH_A_FD = 6,
 	CH_A_IDMAP = 7,
 	CH_A_LISTENER = 8,
+	CH_A_HAND_LISTENER = 9,
 	CH_A_LISTEN = 16,
 };
 
@@ -114,6 +126,7 @@ enum ch_attr {
  *                makes, in plan/linux_artifact.h's encoding (flags 0)
  * @CH_FD_WALLS: CH_SETUP: the sealed memfd with the walls
  *               (runtime/walls/walls.h)
+ * @CH_FD_LISTENER: CH_LISTENER_FD: the socket filter's listener
  * @CH_FD_LISTEN: a listening TCP socket asked for by CH_A_LISTEN (its
  *                port and family tell which)
  */
@@ -121,6 +134,7 @@ enum ch_fd_role {
 	CH_FD_NONE = 0,
 	CH_FD_MOUNTS = 1,
 	CH_FD_WALLS = 2,
+	CH_FD_LISTENER = 3,
 	CH_FD_LISTEN = 16,
 };
 

@@ -40,6 +40,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -93,6 +94,7 @@ struct setup {
 	uint32_t uid;
 	uint32_t gid;
 	int walls_fd;
+	bool hand_listener;
 	uint16_t ports[LISTEN_MAX];
 	size_t nports;
 	int fds[CH_MAX_FDS];
@@ -225,6 +227,9 @@ static void read_setup(struct setup *s)
 			break;
 		case CH_A_UNSET_PWD:
 			s->unset_pwd = true;
+			break;
+		case CH_A_HAND_LISTENER:
+			s->hand_listener = true;
 			break;
 		case CH_A_LISTEN: {
 			uint32_t port;
@@ -424,6 +429,59 @@ static bool bad_interpreter(const char *cmd, char *interp, size_t size)
 }
 
 /*
+ * Container mode where vbox-exec cannot take the listener (pidfd_getfd()
+ * refused, as by Docker's default profile): a helper, cloned before the
+ * filter is loaded and sharing this process's fd table (CLONE_FILES, no
+ * CLONE_VM: a copy of this memory), waits for the listener's number on
+ * a pipe and sends the listener with SCM_RIGHTS (CH_LISTENER_FD), which
+ * this process, once filtered, can no longer do.  It runs nothing else
+ * and is reaped before the exec.  Returns its pid; @pipe_fds its pipe.
+ */
+static pid_t listener_helper(int pipe_fds[2])
+{
+	int listener = -1;
+	long pid;
+
+	if (pipe2(pipe_fds, O_CLOEXEC) < 0)
+		fail("cannot make the listener's pipe: %s", strerror(errno));
+	pid = syscall(SYS_clone, CLONE_FILES | SIGCHLD, 0, NULL, NULL, 0);
+	if (pid < 0)
+		fail("cannot start the listener's helper: %s",
+		     strerror(errno));
+	if (pid > 0)
+		return (pid_t)pid;
+	/* The helper: the fd table is shared, so it closes nothing. */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (read(pipe_fds[0], &listener, sizeof(listener)) !=
+	    (ssize_t)sizeof(listener) || listener < 0)
+		_exit(1);
+	ch_init(&msg, CH_LISTENER_FD);
+	if (ch_put_fd(&msg, CH_FD_LISTENER, listener) < 0 ||
+	    ch_send(channel, &msg) < 0)
+		_exit(1);
+	_exit(0);
+}
+
+/* The helper sent the listener: 0, or fail(). */
+static void listener_handed(pid_t helper, int pipe_fds[2], int listener)
+{
+	int status;
+
+	if (write(pipe_fds[1], &listener, sizeof(listener)) !=
+	    (ssize_t)sizeof(listener))
+		fail("cannot hand the listener to its helper: %s",
+		     strerror(errno));
+	while (waitpid(helper, &status, 0) < 0)
+		if (errno != EINTR)
+			fail("lost the listener's helper: %s",
+			     strerror(errno));
+	close(pipe_fds[0]);
+	close(pipe_fds[1]);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		fail("the listener's helper could not send it");
+}
+
+/*
  * In the command's process, right before the exec: the walls
  * (walls/walls.h).  Returns the socket filter's listener, -1 when none.
  */
@@ -471,12 +529,20 @@ static bool is_directory(const char *path)
  * failure.  Every report goes with send(): once the socket filter is
  * loaded, sendmsg() waits for the supervisor.
  */
-static int exec_command(char **argv, int walls_fd)
+static int exec_command(char **argv, int walls_fd, bool hand_listener)
 {
 	char interp[256];
-	int saved, status, listener;
+	int saved, status, listener, pipe_fds[2] = { -1, -1 };
+	pid_t helper = 0;
 
+	if (hand_listener && walls_fd >= 0 && channel >= 0)
+		helper = listener_helper(pipe_fds);
 	listener = put_walls(walls_fd);
+	if (helper > 0) {
+		if (listener < 0)
+			fail("the walls made no listener to hand over");
+		listener_handed(helper, pipe_fds, listener);
+	}
 	/*
 	 * Not PID 1 (container mode): this process is about to become the
 	 * command, and no init is left to protect; the exec would make it
@@ -538,7 +604,7 @@ static __attribute__((noreturn)) void run_as_init(char **argv, int walls_fd)
 		fail("fork: %s", strerror(errno));
 	if (pid == 0) {
 		sigprocmask(SIG_SETMASK, &old, NULL);
-		_exit(exec_command(argv, walls_fd));
+		_exit(exec_command(argv, walls_fd, false));
 	}
 	if (channel >= 0)
 		close(channel);
@@ -590,7 +656,7 @@ int main(int argc, char **argv)
 		report_ready(&setup);
 	if (getpid() == 1)
 		run_as_init(argv, setup.walls_fd);
-	_exit(exec_command(argv, setup.walls_fd));
+	_exit(exec_command(argv, setup.walls_fd, setup.hand_listener));
 
 usage:
 	say("vbox-init: the sandbox's init is for vbox-exec's own use\n");

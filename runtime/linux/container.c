@@ -139,13 +139,16 @@ int container_probe(struct container *c, bool accept_unscoped, char **err)
 		return -1;
 	}
 	e = getfd_probe();
-	if (e) {
-		*err = xasprintf("container mode's socket supervisor needs "
-				 "pidfd_getfd(), which is refused here (%s): "
-				 "Docker's default seccomp profile refuses it "
-				 "without CAP_SYS_PTRACE; run the container "
-				 "with --cap-add=SYS_PTRACE (doc/launcher.md, "
-				 "\"Running in a container\")", strerror(e));
+	if (e == EPERM || e == ENOSYS || e == EACCES) {
+		c->no_getfd = true;
+		vx_log("container mode: pidfd_getfd() is refused here (%s; "
+		       "Docker's default profile refuses it without "
+		       "CAP_SYS_PTRACE): connect() and bind() are emulated, "
+		       "addressed sends and datagram unix sockets refused",
+		       strerror(e));
+	} else if (e) {
+		*err = xasprintf("container mode: pidfd_getfd() fails here: %s",
+				 strerror(e));
 		return -1;
 	}
 	return 0;

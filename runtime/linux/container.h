@@ -27,6 +27,11 @@ struct sandbox;
  * @net_deny: "@default net deny": inet destinations are admitted here
  * @judge, @have_judge: the plan's network rows (loopback destinations)
  * @proxy_ports: the egress proxy's ports on 127.0.0.1 (0: none)
+ * @no_getfd: pidfd_getfd() is refused here (Docker's default profile
+ *            without CAP_SYS_PTRACE): the listener comes over the
+ *            channel, the supervisor emulates connect() and bind() with
+ *            sockets of its own installed in the child, and refuses
+ *            addressed sends (unixsock.h)
  */
 struct container {
 	struct container_rules rules;
@@ -35,6 +40,7 @@ struct container {
 	struct judge judge;
 	bool have_judge;
 	uint16_t proxy_ports[2];
+	bool no_getfd;
 };
 
 /*

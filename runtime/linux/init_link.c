@@ -63,7 +63,7 @@ int init_link_open(struct init_link *l, char **err)
 
 	memset(l, 0, sizeof(*l));
 	l->sock = l->peer = -1;
-	l->walls_fd = l->listener = -1;
+	l->walls_fd = l->listener = l->listener_fd = -1;
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
 		*err = xasprintf("cannot make the init channel: %s",
 				 strerror(errno));
@@ -142,6 +142,8 @@ int init_link_setup(struct init_link *l, const struct launch_request *req,
 	/* The walls (runtime/walls/walls.h). */
 	if (ret == 0 && l->walls_fd >= 0)
 		ret = ch_put_fd(m, CH_FD_WALLS, l->walls_fd);
+	if (ret == 0 && l->hand_listener)
+		ret = ch_put(m, CH_A_HAND_LISTENER, NULL, 0);
 	/* the egress proxy's ports (runtime/linux/bridge.c) */
 	for (i = 0; ret == 0 && i < l->nlisten; i++)
 		ret = ch_put_u32(m, CH_A_LISTEN, l->listen_ports[i]);
@@ -296,6 +298,23 @@ static bool receive(struct init_link *l)
 		if (l->on_started)
 			l->on_started(l, l->ctx);
 		break;
+	case CH_LISTENER_FD: {
+		struct ch_attr_view a;
+		size_t off = 0;
+		unsigned role = 0;
+		int fd = -1;
+
+		/* Once, asked for, before CH_STARTED, one fd of that role. */
+		if (!l->ready || l->started || !l->hand_listener ||
+		    l->listener_fd >= 0 || m->nfds != 1 ||
+		    ch_next(m, &off, &a) <= 0 || a.attr != CH_A_FD ||
+		    (fd = ch_fd(m, &a, &role)) < 0 || role != CH_FD_LISTENER ||
+		    ch_next(m, &off, &a) != 0)
+			goto unexpected;
+		l->listener_fd = fd;
+		forget_fd(m, fd);
+		break;
+	}
 	case CH_EXEC_FAILED:
 		if (!l->started)
 			goto unexpected;
@@ -354,8 +373,10 @@ void init_link_release(struct init_link *l)
 {
 	close_link(l);
 	init_link_handed_over(l);
+	if (l->listener_fd >= 0)
+		close(l->listener_fd);
 	free(l->msg);
 	free(l->error);
 	memset(l, 0, sizeof(*l));
-	l->sock = l->peer = l->walls_fd = l->listener = -1;
+	l->sock = l->peer = l->walls_fd = l->listener = l->listener_fd = -1;
 }

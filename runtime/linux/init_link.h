@@ -53,6 +53,9 @@ typedef void (*init_link_fn)(struct init_link *l, void *ctx);
  * @walls_fd: the walls' memfd to attach to CH_SETUP (borrowed; -1: none)
  * @listener: CH_STARTED's CH_A_LISTENER, the socket filter's listener fd
  *            number in the command's process (-1: none)
+ * @hand_listener: ask the init to send the listener itself
+ *                 (CH_A_HAND_LISTENER: pidfd_getfd() is refused here)
+ * @listener_fd: the listener CH_LISTENER_FD brought (owned; -1: none)
  * @on_started: called once when @started becomes true
  * @ctx: for @on_ready, @on_started and @on_listener
  * @listen_ports: ports the init must listen on (CH_A_LISTEN), or NULL
@@ -76,6 +79,8 @@ struct init_link {
 	init_link_fn on_ready;
 	int walls_fd;
 	int listener;
+	bool hand_listener;
+	int listener_fd;
 	init_link_fn on_started;
 	void *ctx;
 	const uint16_t *listen_ports;

@@ -218,8 +218,14 @@ static int supervisor_take(struct tree *t, int num)
 			 "asked for; not trusting it");
 		return -1;
 	}
-	fd = t->cmd_pidfd < 0 ? -1 :
-	     (int)syscall(SYS_pidfd_getfd, t->cmd_pidfd, num, 0);
+	if (t->link.listener_fd >= 0) {
+		/* Sent by the command's process itself (CH_LISTENER_FD). */
+		fd = t->link.listener_fd;
+		t->link.listener_fd = -1;
+	} else {
+		fd = t->cmd_pidfd < 0 ? -1 :
+		     (int)syscall(SYS_pidfd_getfd, t->cmd_pidfd, num, 0);
+	}
 	if (fd < 0) {
 		vx_error("socket supervisor: cannot take the listener: %s",
 			 strerror(errno));
@@ -232,6 +238,7 @@ static int supervisor_take(struct tree *t, int num)
 	cfg.container = t->ct ? &t->ct->rules : NULL;
 	cfg.admit_inet = t->ct && t->ct->net_deny ? container_admit : NULL;
 	cfg.admit_ctx = t->ct;
+	cfg.no_getfd = t->ct && t->ct->no_getfd;
 	t->sup = unixsock_alloc(supervisor_loop(&t->sv), fd, &cfg, &err);
 	if (!t->sup) {
 		vx_error("socket supervisor: %s", err);
@@ -954,8 +961,8 @@ static int launch_container(struct tree *t, const struct launch_request *req)
 		goto out;
 	}
 	container_log(&c, req, false);
-	if (walls_prepare_container(&c.rules, !c.net_deny, c.abi, &t->walls,
-				    &err) < 0)
+	if (walls_prepare_container(&c.rules, !c.net_deny, c.abi, c.no_getfd,
+				    &t->walls, &err) < 0)
 		goto fail;
 	if (bridge_prepare(&t->bridge, req->plan, &err) < 0 ||
 	    bridge_listen_host(&t->bridge, lfds, &err) < 0 ||
@@ -1018,6 +1025,7 @@ static int launch_container(struct tree *t, const struct launch_request *req)
 	t->link.walls_fd = t->walls.fd;
 	t->link.on_started = on_started;
 	t->link.ctx = t;
+	t->link.hand_listener = c.no_getfd;
 	if (init_link_setup(&t->link, req, &sa, &err) < 0)
 		goto fail_started;
 	status = wait_tree(t, req);

@@ -26,14 +26,14 @@ static void print(const char *name, const struct seccomp_prog *p)
 int main(void)
 {
 	struct seccomp_prog deny, supervised, deny_nounix, unused, proxy;
-	struct seccomp_prog open_all, open_bind, container;
+	struct seccomp_prog open_all, open_bind, container, nogetfd;
 	char *err = NULL;
 
 	if (seccomp_progs_build(&deny, &supervised, false, &err) < 0 ||
 	    seccomp_progs_build(&deny_nounix, &unused, true, &err) < 0 ||
 	    seccomp_open_progs_build(&open_all, &open_bind, &err) < 0 ||
 	    seccomp_proxy_build(&proxy, &err) < 0 ||
-	    seccomp_container_build(&container, &err) < 0) {
+	    seccomp_container_build(&container, &nogetfd, &err) < 0) {
 		fprintf(stderr, "gen_seccomp: %s\n", err);
 		return 1;
 	}
@@ -47,6 +47,7 @@ int main(void)
 	print("seccomp_bpf_supervised_bind", &open_bind);
 	print("seccomp_bpf_proxy", &proxy);
 	print("seccomp_bpf_container", &container);
+	print("seccomp_bpf_container_nogetfd", &nogetfd);
 	seccomp_prog_free(&deny);
 	seccomp_prog_free(&supervised);
 	seccomp_prog_free(&deny_nounix);
@@ -55,5 +56,6 @@ int main(void)
 	seccomp_prog_free(&open_all);
 	seccomp_prog_free(&open_bind);
 	seccomp_prog_free(&container);
+	seccomp_prog_free(&nogetfd);
 	return fflush(stdout) == 0 ? 0 : 1;
 }

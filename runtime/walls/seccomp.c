@@ -421,10 +421,60 @@ static int build_container(scmp_filter_ctx ctx, const char **what)
 	return rc;
 }
 
-int seccomp_container_build(struct seccomp_prog *container, char **err)
+/*
+ * Container mode where the supervisor cannot take the child's sockets
+ * (pidfd_getfd() refused): it lets an unaddressed send go on as the
+ * child made it (SECCOMP_USER_NOTIF_FLAG_CONTINUE), which is sound only
+ * where the kernel then ignores or refuses an address the child could
+ * slip in after the check: never for a datagram unix socket, never with
+ * MSG_FASTOPEN (connect-on-send).  Those are refused here.
+ */
+static int build_container_nogetfd(scmp_filter_ctx ctx, const char **what)
+{
+	struct scmp_arg_cmp c[2];
+	int rc = build_container(ctx, what);
+
+	c[0] = SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu, AF_UNIX);
+	c[1] = SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf, SOCK_DGRAM);
+	if (rc >= 0) {
+		*what = "socket";
+		rc = rule(ctx, SCMP_ACT_ERRNO(EPERM), "socket", 2, c);
+	}
+	if (rc >= 0) {
+		*what = "socketpair";
+		rc = rule(ctx, SCMP_ACT_ERRNO(EPERM), "socketpair", 2, c);
+	}
+	if (rc >= 0) {
+		*what = "sendto";
+		c[0] = SCMP_A3(SCMP_CMP_MASKED_EQ, MSG_FASTOPEN, MSG_FASTOPEN);
+		rc = rule(ctx, SCMP_ACT_ERRNO(EPERM), "sendto", 1, c);
+	}
+	if (rc >= 0) {
+		*what = "sendmsg";
+		c[0] = SCMP_A2(SCMP_CMP_MASKED_EQ, MSG_FASTOPEN, MSG_FASTOPEN);
+		rc = rule(ctx, SCMP_ACT_ERRNO(EPERM), "sendmsg", 1, c);
+	}
+	if (rc >= 0) {
+		*what = "sendmmsg";
+		c[0] = SCMP_A3(SCMP_CMP_MASKED_EQ, MSG_FASTOPEN, MSG_FASTOPEN);
+		rc = rule(ctx, SCMP_ACT_ERRNO(EPERM), "sendmmsg", 1, c);
+	}
+	return rc;
+}
+
+int seccomp_container_build(struct seccomp_prog *container,
+			    struct seccomp_prog *nogetfd, char **err)
 {
 	memset(container, 0, sizeof(*container));
-	return build_one(build_container, container, "container", err);
+	memset(nogetfd, 0, sizeof(*nogetfd));
+	if (build_one(build_container, container, "container", err) < 0)
+		return -1;
+	if (build_one(build_container_nogetfd, nogetfd,
+		      "container (no pidfd_getfd)", err) < 0) {
+		seccomp_prog_free(container);
+		return -1;
+	}
+	return 0;
 }
 
 /* Export @ctx's BPF into @out through a memfd. */

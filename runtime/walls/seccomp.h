@@ -77,9 +77,12 @@ int seccomp_proxy_build(struct seccomp_prog *proxy, char **err);
  * supervised filter's rules and bind() and listen() supervised; SysV
  * IPC and message queues refused; inet sockets TCP only (no UDP, raw,
  * SCTP, MPTCP); netlink of the route family only; TCP_FASTOPEN_CONNECT
- * refused.  0, or -1 with *@err.
+ * refused.  @nogetfd: the same where the supervisor cannot take the
+ * child's sockets (pidfd_getfd() refused), which also refuses datagram
+ * unix sockets and MSG_FASTOPEN.  0, or -1 with *@err.
  */
-int seccomp_container_build(struct seccomp_prog *container, char **err);
+int seccomp_container_build(struct seccomp_prog *container,
+			    struct seccomp_prog *nogetfd, char **err);
 
 /*
  * Load @len bytes of BPF (no_new_privs must be set).  With @listener
@@ -109,6 +112,8 @@ extern const unsigned char seccomp_bpf_supervised_bind[];
 extern const size_t seccomp_bpf_supervised_bind_len;
 extern const unsigned char seccomp_bpf_container[];
 extern const size_t seccomp_bpf_container_len;
+extern const unsigned char seccomp_bpf_container_nogetfd[];
+extern const size_t seccomp_bpf_container_nogetfd_len;
 extern const unsigned char seccomp_bpf_proxy[];
 extern const size_t seccomp_bpf_proxy_len;
 

@@ -125,8 +125,23 @@ struct op {
 	int bind_dir;
 	char *bind_name;
 	mode_t umask;
+	bool cont;
+	bool emulated;
+	int child_fd;
+	bool child_cloexec;
 	struct op *next;
 };
+
+/*
+ * No pidfd_getfd(): a socket the supervisor bound for the child and
+ * installed over the child's fd, kept (a copy) until the child listens
+ * on it, by the socket's inode.  Bounded: the oldest goes first.
+ */
+struct bound {
+	uint64_t ino;
+	int fd;
+};
+#define BOUND_MAX 256
 
 struct unixsock {
 	struct loop *lp;
@@ -147,6 +162,8 @@ struct unixsock {
 	 * on (its test servers), which it may connect to */
 	uint16_t *own_ports;
 	size_t nown;
+	struct bound bound[BOUND_MAX];
+	size_t nbound;
 };
 
 /* The most loopback ports of the sandbox's own listeners remembered. */
@@ -162,6 +179,23 @@ static int notif_valid(const struct unixsock *us, uint64_t id)
 	uint64_t v = id;
 
 	return ioctl(us->w.fd, SECCOMP_IOCTL_NOTIF_ID_VALID, &v) == 0;
+}
+
+/*
+ * Let the call go on as the child made it.  Only for what no address
+ * slipped in after the check can redirect (prepare_emulated()).
+ */
+static void respond_continue(struct unixsock *us, uint64_t id)
+{
+	struct seccomp_notif_resp *resp = us->resp;
+
+	memset(resp, 0, us->resp_size);
+	resp->id = id;
+	resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+	if (ioctl(us->w.fd, SECCOMP_IOCTL_NOTIF_SEND, resp) < 0)
+		us->stats.gone++;
+	else
+		us->stats.handled++;
 }
 
 static void respond(struct unixsock *us, uint64_t id, int64_t val, int err)
@@ -183,6 +217,35 @@ static void respond(struct unixsock *us, uint64_t id, int64_t val, int err)
 }
 
 /* Read @len bytes of the child's memory at @addr; 0 or an errno. */
+/*
+ * Read or write @len bytes of thread @tid's memory at @addr through
+ * /proc/TID/mem: where process_vm_readv() is refused (Docker's default
+ * profile without CAP_SYS_PTRACE).  Opened per call: an fd would keep
+ * the address space of before an exec.  0 or an errno.
+ */
+static int mem_io(pid_t tid, uint64_t addr, void *buf, size_t len, bool write)
+{
+	char path[64];
+	ssize_t n;
+	int fd, err = 0;
+
+	child_proc_path(path, sizeof(path), tid, "mem");
+	fd = open(path, (write ? O_WRONLY : O_RDONLY) | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT || errno == ESRCH ? ESRCH : EFAULT;
+	if (addr > (uint64_t)INT64_MAX - len)
+		err = EFAULT;
+	else if (write)
+		n = pwrite(fd, buf, len, (off_t)addr);
+	else
+		n = pread(fd, buf, len, (off_t)addr);
+	if (!err && (n < 0 || (size_t)n != len))
+		err = EFAULT;
+	close(fd);
+	return err;
+}
+
+/* Read @len bytes of the child's memory at @addr; 0 or an errno. */
 static int peek(pid_t tid, uint64_t addr, void *buf, size_t len)
 {
 	struct iovec local = { buf, len }, remote;
@@ -193,6 +256,8 @@ static int peek(pid_t tid, uint64_t addr, void *buf, size_t len)
 	remote.iov_base = (void *)(uintptr_t)addr;
 	remote.iov_len = len;
 	n = process_vm_readv(tid, &local, 1, &remote, 1, 0);
+	if (n < 0 && (errno == EPERM || errno == ENOSYS))
+		return mem_io(tid, addr, buf, len, false);
 	if (n < 0)
 		return errno == ESRCH ? ESRCH : EFAULT;
 	return (size_t)n == len ? 0 : EFAULT;
@@ -770,16 +835,27 @@ static int write_lens(struct op *op)
 		remote.iov_base = (void *)(uintptr_t)op->call.msgs[i].len_at;
 		remote.iov_len = sizeof(len32);
 		if (process_vm_writev(op->tid, &local, 1, &remote, 1, 0) !=
-		    (ssize_t)sizeof(len32))
+		    (ssize_t)sizeof(len32) &&
+		    ((errno != EPERM && errno != ENOSYS) ||
+		     mem_io(op->tid, op->call.msgs[i].len_at, &len32,
+			    sizeof(len32), true) != 0))
 			return (int)i;
 	}
 	return (int)op->done;
 }
 
+static int install(struct op *op);
+
 static void op_finish(struct op *op, int64_t res, int err)
 {
 	int n;
 
+	if (op->emulated && (!err || err == EINPROGRESS)) {
+		int e = install(op);
+
+		if (e)
+			err = e;
+	}
 	if (!err && op->call.mmsg && op->done) {
 		/* A message whose msg_len cannot be written is not counted
 		 * (__sys_sendmmsg()); none counted is EFAULT. */
@@ -868,6 +944,213 @@ static void on_ready(struct loop *lp, struct loop_watch *w, uint32_t events)
 /* ------------------------------------------------------------------ */
 /* one notification */
 
+/* ------------------------------------------------------------------ */
+/* without pidfd_getfd(): the supervisor's own sockets (unixsock.h) */
+
+/* The inode of the socket at fd @fd of @tid: 0, EBADF or ENOTSOCK. */
+static int child_socket_ino(pid_t tid, int fd, uint64_t *ino)
+{
+	char path[64], link[64];
+	unsigned long long v;
+	char tail;
+	ssize_t n;
+
+	if (fd < 0)
+		return EBADF;
+	child_proc_path(path, sizeof(path), tid, "fd/");
+	if (strlen(path) + 12 >= sizeof(path))
+		return EBADF;
+	snprintf(path + strlen(path), sizeof(path) - strlen(path), "%d", fd);
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n < 0)
+		return errno == ESRCH ? ESRCH : EBADF;
+	link[n] = '\0';
+	if (sscanf(link, "socket:[%llu%c", &v, &tail) != 2 || tail != ']')
+		return ENOTSOCK;
+	*ino = v;
+	return 0;
+}
+
+/* The file status flags of fd @fd of @tid (its fdinfo), or -1. */
+static int child_fd_flags(pid_t tid, int fd)
+{
+	char path[64], buf[256], *p;
+	unsigned long v;
+	ssize_t n;
+	int f;
+
+	child_proc_path(path, sizeof(path), tid, "fdinfo/");
+	snprintf(path + strlen(path), sizeof(path) - strlen(path), "%d", fd);
+	f = open(path, O_RDONLY | O_CLOEXEC);
+	if (f < 0)
+		return -1;
+	n = read(f, buf, sizeof(buf) - 1);
+	close(f);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	p = strstr(buf, "flags:");
+	if (!p || sscanf(p + 6, "%lo", &v) != 1)
+		return -1;
+	return (int)v;
+}
+
+/*
+ * The type of unix socket @ino (/proc/TID/net/unix), SOCK_STREAM when it
+ * is not listed.  The lines end in a path the sandbox chose, so a
+ * forged line could only pick another type for the supervisor's own new
+ * socket, which the child then gets: nothing it could not make itself.
+ */
+static int unix_type(pid_t tid, uint64_t ino)
+{
+	char path[64], line[512];
+	unsigned long long v;
+	unsigned type;
+	size_t lines = 0;
+	int found = SOCK_STREAM;
+	FILE *f;
+
+	child_proc_path(path, sizeof(path), tid, "net/unix");
+	f = fopen(path, "re");
+	if (!f)
+		return found;
+	while (fgets(line, sizeof(line), f) && lines++ < 1000000) {
+		if (sscanf(line, "%*s %*x %*x %*x %x %*x %llu", &type, &v) == 2 &&
+		    v == ino && (type == SOCK_STREAM || type == SOCK_SEQPACKET)) {
+			found = (int)type;
+			break;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+static void bound_forget(struct unixsock *us, size_t i)
+{
+	close(us->bound[i].fd);
+	us->bound[i] = us->bound[--us->nbound];
+}
+
+static void bound_add(struct unixsock *us, int sock)
+{
+	struct stat st;
+	size_t i;
+
+	if (fstat(sock, &st) < 0)
+		return;
+	if (us->nbound == BOUND_MAX) {
+		close(us->bound[0].fd);
+		for (i = 1; i < us->nbound; i++)
+			us->bound[i - 1] = us->bound[i];
+		us->nbound--;
+	}
+	us->bound[us->nbound].ino = (uint64_t)st.st_ino;
+	us->bound[us->nbound].fd = fcntl(sock, F_DUPFD_CLOEXEC, 3);
+	if (us->bound[us->nbound].fd >= 0)
+		us->nbound++;
+}
+
+/*
+ * prepare() without pidfd_getfd(): a send is judged by whether it names
+ * a destination; connect() and bind() get a socket of the supervisor's
+ * own; listen() the copy of one it bound.
+ */
+static int prepare_emulated(struct unixsock *us, struct op *op,
+			    const struct seccomp_data *d)
+{
+	struct sockcall_sock sk;
+	enum sockcall_kind kind;
+	uint64_t ino = 0;
+	uint16_t family = AF_UNSPEC;
+	bool addressed;
+	size_t i;
+	int fd, rc, fl;
+
+	rc = sockcall_fd(d, &kind, &fd);
+	if (!rc)
+		rc = child_socket_ino(op->tid, fd, &ino);
+	if (rc)
+		return rc;
+	if (kind == SOCKCALL_SEND) {
+		rc = sockcall_send_addressed(d, read_child, op, &addressed);
+		if (rc)
+			return rc;
+		if (addressed)
+			return EACCES;
+		op->cont = true;
+		return 0;
+	}
+	memset(&sk, 0, sizeof(sk));
+	if (kind == SOCKCALL_LISTEN) {
+		for (i = 0; i < us->nbound && us->bound[i].ino != ino; i++)
+			;
+		if (i == us->nbound)
+			return EACCES;	/* not bound by the supervisor */
+		op->sock = us->bound[i].fd;
+		us->bound[i] = us->bound[--us->nbound];
+		return sockcall_decode(d, &sk, read_child, op, &op->call);
+	}
+	/* connect(), bind(): the address's family is the socket's. */
+	if ((uint32_t)d->args[2] >= sizeof(family)) {
+		rc = peek(op->tid, d->args[1], &family, sizeof(family));
+		if (rc)
+			return rc;
+	}
+	sk.family = family;
+	if (family == AF_UNIX)
+		sk.type = unix_type(op->tid, ino);
+	else if (family == AF_INET || family == AF_INET6)
+		sk.type = SOCK_STREAM;
+	else if (family == AF_NETLINK)
+		sk.type = SOCK_RAW;
+	else
+		return kind == SOCKCALL_CONNECT && family == AF_UNSPEC ?
+		       EACCES : EAFNOSUPPORT;
+	rc = sockcall_decode(d, &sk, read_child, op, &op->call);
+	if (rc)
+		return rc;
+	op->dest = xcalloc(1, sizeof(*op->dest));
+	op->sent = xcalloc(1, sizeof(*op->sent));
+	op->dest[0].target = -1;
+	rc = take_dest(op, 0);
+	if (rc)
+		return rc;
+	fl = child_fd_flags(op->tid, fd);
+	op->child_fd = fd;
+	op->child_cloexec = fl >= 0 && (fl & O_CLOEXEC);
+	op->sock = socket(family, sk.type | SOCK_CLOEXEC |
+			  (fl >= 0 && (fl & O_NONBLOCK) ? SOCK_NONBLOCK : 0), 0);
+	if (op->sock < 0)
+		return errno;
+	if (kind == SOCKCALL_BIND && family != AF_UNIX && family != AF_NETLINK)
+		(void)setsockopt(op->sock, SOL_SOCKET, SO_REUSEADDR, &(int){ 1 },
+				 sizeof(int));
+	op->sockfl = fcntl(op->sock, F_GETFL);
+	op->emulated = true;
+	return 0;
+}
+
+/*
+ * The emulated call succeeded (or a non-blocking connect is under way):
+ * the supervisor's socket takes the child's fd number.  0 or an errno.
+ */
+static int install(struct op *op)
+{
+	struct seccomp_notif_addfd a;
+
+	memset(&a, 0, sizeof(a));
+	a.id = op->id;
+	a.flags = SECCOMP_ADDFD_FLAG_SETFD;
+	a.srcfd = (uint32_t)op->sock;
+	a.newfd = (uint32_t)op->child_fd;
+	a.newfd_flags = op->child_cloexec ? O_CLOEXEC : 0;
+	if (ioctl(op->us->w.fd, SECCOMP_IOCTL_NOTIF_ADDFD, &a) < 0)
+		return errno == ENOENT ? ESRCH : errno;
+	if (op->call.kind == SOCKCALL_BIND)
+		bound_add(op->us, op->sock);
+	return 0;
+}
+
 /*
  * Everything the call needs from the child: its socket, the decoded
  * call, the destinations and fds.  0 or an errno for the child.
@@ -881,6 +1164,8 @@ static int prepare(struct unixsock *us, struct op *op,
 	size_t i;
 	int fd, rc, v;
 
+	if (us->cfg.no_getfd)
+		return prepare_emulated(us, op, d);
 	rc = sockcall_fd(d, &kind, &fd);
 	if (rc)
 		return rc;
@@ -956,6 +1241,12 @@ static void handle(struct loop *lp, struct unixsock *us)
 	/* Every read of the child is over: was it the right child? */
 	if (!notif_valid(us, op->id)) {
 		us->stats.gone++;
+		op_free(op);
+		return;
+	}
+	if (!err && op->cont) {
+		/* An unaddressed send, without pidfd_getfd(): as made. */
+		respond_continue(us, op->id);
 		op_free(op);
 		return;
 	}
@@ -1097,6 +1388,8 @@ void unixsock_free(struct unixsock *us)
 	if (us->home_fd >= 0)
 		close(us->home_fd);
 	free(us->own_ports);
+	while (us->nbound)
+		bound_forget(us, us->nbound - 1);
 	if (us->cached_pidfd >= 0)
 		close(us->cached_pidfd);
 	free(us->req);

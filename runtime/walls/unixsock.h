@@ -62,6 +62,17 @@ struct unixsock;
  *              then takes a loopback address only, and listen() a
  *              socket bound to one; MSG_FASTOPEN is refused.
  * @admit_ctx: for @admit_inet
+ * @no_getfd: container mode where pidfd_getfd() (and process_vm_readv())
+ *            are refused: the child's memory is read through
+ *            /proc/TID/mem; connect() and bind() are made on a socket
+ *            of the supervisor's own (same family and type, the child's
+ *            O_NONBLOCK), installed over the child's fd with
+ *            SECCOMP_IOCTL_NOTIF_ADDFD (options set on the child's
+ *            socket before are lost); listen() only on a socket bound
+ *            that way, made on the supervisor's copy; a send with an
+ *            address is refused (EACCES), one without goes on as the
+ *            child made it (the filter refuses the sockets and flags for
+ *            which an address slipped in later would count)
  */
 struct unixsock_config {
 	bool pathname_open;
@@ -71,6 +82,7 @@ struct unixsock_config {
 	const struct container_rules *container;
 	bool (*admit_inet)(void *ctx, const struct sockaddr *sa);
 	void *admit_ctx;
+	bool no_getfd;
 };
 
 /**

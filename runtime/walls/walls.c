@@ -260,7 +260,7 @@ int walls_prepare(const struct lx_artifact *lx, bool net_open,
 }
 
 int walls_prepare_container(const struct container_rules *cr, bool net_open,
-			    int abi, struct walls *w, char **err)
+			    int abi, bool no_getfd, struct walls *w, char **err)
 {
 	struct seccomp_prog filter;
 	struct paths none = { 0 };
@@ -278,8 +278,10 @@ int walls_prepare_container(const struct container_rules *cr, bool net_open,
 	 */
 	w->refuse_abstract = true;
 	w->pathname_open = net_open;
-	filter.insns = (void *)seccomp_bpf_container;
-	filter.len = seccomp_bpf_container_len;
+	filter.insns = no_getfd ? (void *)seccomp_bpf_container_nogetfd :
+				  (void *)seccomp_bpf_container;
+	filter.len = no_getfd ? seccomp_bpf_container_nogetfd_len :
+				seccomp_bpf_container_len;
 	w->nwritable = cr->nrules;
 	return write_blob(w, WALLS_NOTIFY | WALLS_LANDLOCK | WALLS_CONTAINER,
 			  &filter, &none, NULL, 0, cr, (uint32_t)abi, err);
