@@ -183,19 +183,34 @@ int container_prepare(struct container *c, const struct launch_request *req,
 		free(t);
 		return -1;
 	}
+	/* One item per row (narrowed[] is sorted by row): its reasons. */
 	for (i = 0; i < c->rules.nnarrowed; i++) {
 		const struct container_narrowing *w = &c->rules.narrowed[i];
+		bool first = i == 0 || c->rules.narrowed[i - 1].row != w->row;
 
 		if (w->row == LX_ROW_NONE)
 			continue;
-		t = narrow_row_text(p, w->row);
-		strbuf_puts(&msg, n++ ? "; " : "");
-		strbuf_puts(&msg, t);
-		strbuf_puts(&msg, " at '");
-		strbuf_puts(&msg, w->path);
-		strbuf_puts(&msg, "': ");
+		if (first) {
+			t = narrow_row_text(p, w->row);
+			strbuf_puts(&msg, n++ ? "; " : "");
+			strbuf_puts(&msg, t);
+			strbuf_puts(&msg, " at '");
+			strbuf_puts(&msg, w->path);
+			strbuf_puts(&msg, "': ");
+			free(t);
+		} else {
+			strbuf_puts(&msg, ", and ");
+		}
 		strbuf_puts(&msg, w->what);
-		free(t);
+	}
+	if (n && req->mode == LAUNCH_AUTO) {
+		*err = xasprintf("--mode=auto: namespace mode cannot start "
+				 "here, and container mode can hold %zu row%s "
+				 "only narrower than the table: %s; "
+				 "--mode=container --accept-narrower runs it "
+				 "so", n, n == 1 ? "" : "s", msg.s);
+		free(msg.s);
+		return -1;
 	}
 	if (n && !req->accept_narrower) {
 		*err = xasprintf("container mode can hold %zu row%s only "

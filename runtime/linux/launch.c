@@ -127,6 +127,7 @@ static pid_t parent_of(pid_t pid)
  *      namespace; vbox-init is the runner and execs the command in its
  *      own process, the tree is every descendant of vbox-exec but the
  *      egress proxy (vbox-exec is their subreaper)
+ * @auto_cause: --mode=auto chose container mode: why namespaces failed
  */
 struct tree {
 	struct supervisor sv;
@@ -149,6 +150,7 @@ struct tree {
 	struct unixsock *sup;
 	struct bridge bridge;
 	struct container *ct;
+	const char *auto_cause;
 };
 
 static bool in_sandbox_ns(const struct tree *t, pid_t pid)
@@ -960,6 +962,11 @@ static int launch_container(struct tree *t, const struct launch_request *req)
 		status = container_dry_run(&c, req);
 		goto out;
 	}
+	if (t->auto_cause)
+		vx_error("--mode=auto: %s; running in container mode "
+			 "(Landlock, seccomp and the socket supervisor, no "
+			 "namespaces), which holds this plan as written",
+			 t->auto_cause);
 	container_log(&c, req, false);
 	if (walls_prepare_container(&c.rules, !c.net_deny, c.abi, c.no_getfd,
 				    &t->walls, &err) < 0)
@@ -1040,6 +1047,9 @@ fail_started:
 	status = EXIT_LAUNCHER;
 	goto out;
 fail:
+	if (t->auto_cause)
+		vx_error("--mode=auto: namespace mode cannot start here: %s",
+			 t->auto_cause);
 	vx_error("%s", err);
 	free(err);
 out:
@@ -1064,18 +1074,20 @@ static int launch_auto(struct tree *t, const struct launch_request *req,
 {
 	struct launch_request cr = *req;
 	char *cause = NULL;
+	int rc;
 
 	*use_ns = true;
 	if (req->dry_run || ns_probe(&cause) == 0)
 		return 0;
 	*use_ns = false;
-	vx_error("--mode=auto: %s; running in container mode (Landlock, "
-		 "seccomp and the socket supervisor, no namespaces)", cause);
-	free(cause);
-	cr.mode = LAUNCH_CONTAINER;
+	/* Container mode loses nothing here or does not run (container.h). */
 	cr.accept_narrower = false;
 	cr.accept_unscoped_signals = false;
-	return launch_container(t, &cr);
+	t->auto_cause = cause;
+	rc = launch_container(t, &cr);
+	t->auto_cause = NULL;
+	free(cause);
+	return rc;
 }
 
 int launch_run(const struct launch_request *req)
