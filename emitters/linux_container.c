@@ -267,6 +267,20 @@ static void classify_fs(const struct table *table,
 				   row->shadowed_by->index);
 		return;
 	}
+	/*
+	 * "@default tmp private": a tmpfs of the sandbox's own needs a
+	 * mount namespace; the host's /tmp made writable instead would
+	 * widen the sandbox.
+	 */
+	if (row == table->tmp_row) {
+		set_kind(c, l, k, CTR_UNSUPPORTED);
+		landing_set_reason(l, l->kind, "private /tmp (@default tmp "
+				   "private): a /tmp of the sandbox's own "
+				   "needs a mount namespace, which container "
+				   "mode does not have; drop the setting and "
+				   "point TMPDIR at a writable directory");
+		return;
+	}
 	/* What namespace mode cannot hold, container mode cannot either. */
 	if (nl->kind == LANDING_UNSUPPORTED) {
 		set_kind(c, l, k, CTR_UNSUPPORTED);

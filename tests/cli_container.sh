@@ -226,6 +226,17 @@ lands "fs 1 " absorbed "ro below /sys: absorbed"
 lands "fs 2 " absorbed "rw below /sys: absorbed (read-only anyway)"
 lands "fs 3 " narrower "/process is not below /proc: narrower"
 
+# A private /tmp is a tmpfs of the sandbox's own: no mount namespace,
+# no such /tmp.
+printf '@default tmp private\n[fs]\nrw: /srv/x\n' >tmp.rules
+run "$VBOXC" preflight $per_row --target=linux --mode=container tmp.rules
+status 1 "@default tmp private fails preflight --mode=container"
+lands "fs 1 " unsupported "the private /tmp row: unsupported"
+has err "tmp.rules:1:1: error: row 1 'rw:/tmp' is unsupported on linux in container mode: private /tmp" \
+	"the private /tmp: the error is at the setting"
+run "$VBOXC" preflight $per_row --target=linux tmp.rules
+lands "fs 1 " kernel "the private /tmp in namespace mode: kernel"
+
 # --- preflight, JSON ---------------------------------------------------------
 if command -v jq >/dev/null 2>&1; then
 	run "$VBOXC" preflight --target=linux --mode=container --format=json \
