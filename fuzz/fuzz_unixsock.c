@@ -65,6 +65,8 @@ static const struct {
 	{ AUDIT_ARCH_X86_64, 0x40000000 | 518 },	/* x32 sendmsg */
 	{ AUDIT_ARCH_I386, 362 },			/* i386 connect */
 	{ AUDIT_ARCH_I386, 369 },			/* i386 sendto */
+	{ AUDIT_ARCH_X86_64, __NR_listen },
+	{ AUDIT_ARCH_I386, 363 },			/* i386 listen */
 };
 
 static void check_msg(const struct sockcall *c, const struct sockcall_msg *m,
@@ -124,6 +126,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	m.p = data + HEAD;
 	m.len = size - HEAD;
+	/* Container mode without pidfd_getfd(): is a send addressed? */
+	{
+		bool addressed = true;
+
+		rc = sockcall_send_addressed(&d, rd, &m, &addressed);
+		if (rc && addressed)
+			BUG("an error left a send addressed");
+	}
 	rc = sockcall_decode(&d, &sk, rd, &m, &c);
 	if (rc) {
 		if (c.msgs || c.nmsgs)
