@@ -299,17 +299,6 @@ for who in $users; do
 done
 sum >sums.before
 
-# todo COND - the TAP directive for the checks of a run container mode
-# cannot make yet under COND (VBOX_CTR_STRICT=1: none).  Docker's profile
-# without CAP_SYS_PTRACE refuses pidfd_getfd(), and the supervisor's
-# fallback is not there yet (doc/launcher.md, "What container mode
-# cannot do that namespace mode does"); an XPASS says it has come.
-todo() {
-	if [ "$1" = docker ] && [ -z "${VBOX_CTR_STRICT:-}" ]; then
-		echo " # TODO container mode without pidfd_getfd(): not yet"
-	fi
-}
-
 # demo_attacks COND WHO - the demo plan's run and the attacks in it
 # (container mode holds its deny rows only narrower than the table:
 # --accept-narrower, refused without it, see below)
@@ -326,12 +315,11 @@ demo_attacks() {
 	cp err "err.$n"
 	sleep 0.3
 	_p="$_c, $_w:"
-	_t=$(todo "$_c")
 	if [ "$rc" = 0 ] &&
 		[ "$(cat "$W/build/out-$n.txt" 2>/dev/null)" = "built-$n" ]; then
-		ok "$_p the demo plan runs; its allowed write landed (host side)$_t"
+		ok "$_p the demo plan runs; its allowed write landed (host side)"
 	else
-		not_ok "$_p the demo plan runs (exit $rc)$_t"
+		not_ok "$_p the demo plan runs (exit $rc)"
 		sed 's/^/#   /' err | head -n 8
 	fi
 	sum >sums.after
@@ -345,7 +333,7 @@ demo_attacks() {
 		sh -c "! grep -q -e 'udp-$n' -e 'dns-$n' udp.log"
 	check "$_p an abstract unix socket of the host: nothing arrived" \
 		sh -c "! grep -q 'abs-$n' abs.log"
-	check "$_p io_uring refused$_t" \
+	check "$_p io_uring refused" \
 		sh -c "grep -q '^io_uring_setup E' out"
 	if [ -n "${unscoped:-}" ]; then
 		ok "# SKIP $_p a signal to a host process: $unscoped"
@@ -398,7 +386,6 @@ proxy_attacks() {
 	_w=$2
 	n=$_c-$_w
 	_p="$_c, $_w:"
-	_t=$(todo "$_c")
 	if [ -z "$P" ]; then
 		ok "# SKIP $_p the proxy: no curl, or no origin on loopback"
 		return
@@ -411,7 +398,7 @@ proxy_attacks() {
 	_got=$(tr '\n' ' ' <out | sed 's/ 0 / /g')
 	is "$_got" \
 		"via-proxy 200 via-proxy-refused 403 direct-allowed 200 direct-refused 000 7 no-token 407 " \
-		"$_p an allowed origin through the proxy and directly; another port refused both ways; no token, no proxy$_t"
+		"$_p an allowed origin through the proxy and directly; another port refused both ways; no token, no proxy"
 	case $_got in
 	"via-proxy 200 "*) ;;
 	*) sed 's/^/#   /' err | head -n 8 ;;

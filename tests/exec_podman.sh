@@ -157,17 +157,11 @@ for u in 0:0 65534:65534; do
 			"$B/vbox-exec" --mode=container --accept-narrower \
 			--timeout=60 /w/demo.plan -- /bin/sh /w/attack.sh "$n"
 		_p="user $u, $prof${caps:+ $caps}, container mode:"
-		# without CAP_SYS_PTRACE pidfd_getfd() is refused, and the
-		# supervisor's fallback is not there yet (doc/launcher.md);
-		# an XPASS says it has come (VBOX_CTR_STRICT=1: no TODO)
-		_t=
-		[ "$prof" = docker ] && [ -z "${VBOX_CTR_STRICT:-}" ] &&
-			_t=" # TODO container mode without pidfd_getfd(): not yet"
 		if [ "$rc" = 0 ] && [ "$(cat "$W/build/out-$n.txt" 2>/dev/null)" = "built-$n" ]; then
 			ok "$_p the demo plan runs; its allowed write landed" \
-				"(host side)$_t"
+				"(host side)"
 		else
-			not_ok "$_p the demo plan runs (exit $rc)$_t"
+			not_ok "$_p the demo plan runs (exit $rc)"
 			sed 's/^/#   /' err | head -n 5
 		fi
 		sum >sums.after
