@@ -36,11 +36,11 @@ if [ "$mode" = container ]; then
 	"$VBOX_EXEC" --help 2>&1 | grep -q -- --mode= ||
 		skip_all "vbox-exec has no --mode=container yet"
 	mode_args=--mode=container
+	bound_script
 else
-	require_launcher
+	require_launcher	# starts bound_script
 	mode_args=
 fi
-bound_script
 set_users
 
 seed=${VBOX_AGREE_SEED:-$(od -An -N2 -tu2 /dev/urandom | tr -d ' ')}
