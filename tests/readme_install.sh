@@ -8,7 +8,8 @@
 # DESTDIR (make install writes under a temporary root, not /usr/local),
 # and for that root's library directory an ldconfig wrapper (it runs
 # "ldconfig -n DIR", which makes the same links without touching the
-# system's cache) and LD_LIBRARY_PATH, pkg-config's sysroot and path.
+# system's cache) and LD_LIBRARY_PATH, pkg-config's sysroot and path;
+# in a sanitizer build, cc gets the build's sanitizer flags.
 . "${srcdir:-.}/tests/lib.sh"
 
 : "${MAKE:=make}"
@@ -74,6 +75,15 @@ echo ran >"$workdir/ldconfig.ran"
 exec "$(command -v ldconfig)" -n "$dest$libdir"
 EOF
 chmod +x "$workdir/bin/ldconfig"
+# A sanitizer build's libvbox needs its runtime in the program too: then
+# "cc" is the README's cc with the build's sanitizer flags.
+if [ -n "${VBOX_TEST_CFLAGS:-}" ]; then
+	cat >"$workdir/bin/cc" <<EOF
+#!/bin/sh
+exec "$(command -v cc)" $VBOX_TEST_CFLAGS "\$@"
+EOF
+	chmod +x "$workdir/bin/cc"
+fi
 
 cd "$top"
 PATH=$workdir/bin:$PATH
