@@ -113,6 +113,7 @@ static const char usage_text[] =
 	"      --timeout=SECONDS    end the whole process tree after this "
 	"long\n"
 	"      --log                stage timings and warnings to stderr\n"
+	"      --quiet              accepted; windows prints no notices\n"
 	"      --dry-run            print the token and the ACEs, in order, "
 	"and exit\n"
 	"      --state-dir=DIR      the reconciliation state's directory\n"
@@ -202,6 +203,9 @@ static int parse_args(int argc, char **argv, struct options *o)
 			log_on = true;
 			continue;
 		}
+		/* No "vbox:" notice lines on windows: nothing to silence. */
+		if (!strcmp(a, "--quiet"))
+			continue;
 		if (!strcmp(a, "--dry-run")) {
 			o->dry_run = true;
 			continue;
@@ -679,6 +683,12 @@ static int apply(struct run *r)
 /* ------------------------------------------------------------------ */
 /* The child. */
 
+/*
+ * Ctrl-C, Ctrl-Break, the console closed: the whole tree ends, 130.  The
+ * child is in a process group of its own (CREATE_NEW_PROCESS_GROUP), so
+ * the console's Ctrl-C reaches only this handler, and the status does
+ * not depend on whether the child or the handler is quicker.
+ */
 static BOOL WINAPI on_ctrl(DWORD type)
 {
 	(void)type;
@@ -805,7 +815,8 @@ static int run_child(struct run *r, HANDLE token, const wchar_t *cmdline,
 				  nlist > 0,
 				  CREATE_SUSPENDED |
 					  EXTENDED_STARTUPINFO_PRESENT |
-					  CREATE_UNICODE_ENVIRONMENT,
+					  CREATE_UNICODE_ENVIRONMENT |
+					  CREATE_NEW_PROCESS_GROUP,
 				  env, cwd, &si.StartupInfo, &pi)) {
 		rc = create_failed(r->o->command[0]);
 		goto out_list;

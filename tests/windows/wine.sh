@@ -8,8 +8,8 @@
 # What wine can show: the command line and the plan (every fail-closed
 # path), --dry-run's ACEs in order for every golden windows plan,
 # argument and environment passing, exit statuses (125, 126, 127, codes
-# beyond 255), --timeout, the job object ending grandchildren when the
-# command ends and when the launcher is killed, the explicit handle
+# beyond 255), --timeout and Ctrl-C, the job object ending grandchildren
+# when the command ends and when the launcher is killed, the explicit handle
 # list, \\?\ paths longer than MAX_PATH, placeholders, and the state
 # file (repair after a killed launcher, a corrupt state refused).  What
 # it cannot: wine ignores restricting SIDs and keeps no file DACL (it
@@ -280,6 +280,30 @@ each_case() {
 			"$rc" "$d/state/deny_acl_state.json"
 	else
 		not_ok "$tag: the grandchild's pid file appeared"
+		kill "$launcher" 2>/dev/null || :
+		wait "$launcher" 2>/dev/null || :
+	fi
+
+	# Ctrl-C (wine turns SIGINT into CTRL_C_EVENT; timeout passes it on)
+	# ends the whole tree: 130, as 128 + SIGINT on linux.
+	rm -f "$d/gc.pid"
+	w "$exe" --state-dir="$state" "$D\\p.plan" -- "$P" spawn "$D\\gc.pid" \
+		>/dev/null 2>&1 &
+	launcher=$!
+	if wait_for "$d/gc.pid" 400; then
+		gc=$(cat "$d/gc.pid")
+		# $! is w's subshell, which ignores SIGINT (a background
+		# job); its child is timeout, which passes SIGINT on.
+		for p in $(pgrep -P "$launcher" 2>/dev/null); do
+			kill -INT "$p" 2>/dev/null || :
+		done
+		r=0
+		wait "$launcher" || r=$?
+		check "$tag: Ctrl-C ends the launch with 130 ($r)" [ "$r" -eq 130 ]
+		run w "$probe" alive "$gc"
+		check "$tag: and the grandchild with it" [ "$rc" -eq 1 ]
+	else
+		not_ok "$tag: the grandchild's pid file appeared (Ctrl-C)"
 		kill "$launcher" 2>/dev/null || :
 		wait "$launcher" 2>/dev/null || :
 	fi
