@@ -219,7 +219,10 @@ static int add_mount(struct build *b, const struct lx_mount *m)
 					    "mount namespace", d);
 			return -1;
 		}
-		set_region(b->root, d, 0, m->row);	/* a deny cover */
+		/* A deny cover (0111), or a read-only placeholder (0555)
+		 * over a missing path: what the host makes there later is
+		 * readable, as an ro row lets it be. */
+		set_region(b->root, d, (m->mode & 0444) ? CR_READ : 0, m->row);
 		return 0;
 	case LX_DIR:
 		return 0;	/* inside a cover: nothing to see there */
@@ -303,16 +306,6 @@ static uint64_t eff(const struct node *n)
 	return n ? n->rights : 0;
 }
 
-static bool has_absent_kid(const struct node *n)
-{
-	size_t i;
-
-	for (i = 0; i < n->nkids; i++)
-		if (n->kids[i]->kind == NODE_ABSENT)
-			return true;
-	return false;
-}
-
 /* Must @n itself have right @r? */
 static bool needs(const struct node *n, uint64_t r)
 {
@@ -321,8 +314,12 @@ static bool needs(const struct node *n, uint64_t r)
 	/* A path below which a region starts stays where it is. */
 	if (n->kind != NODE_OTHER && (r & CR_REMOVE) && n->nkids)
 		return false;
-	/* An absent path a region names is never created by the child. */
-	if (n->kind != NODE_OTHER && (r & CR_MAKE) && has_absent_kid(n))
+	/*
+	 * Nor is anything created beside it: an absent path a region names
+	 * must stay absent, and an entry made there could not be removed
+	 * again (the right to remove is gone).
+	 */
+	if (n->kind != NODE_OTHER && (r & CR_MAKE) && n->nkids)
 		return false;
 	return (eff(n) & r) != 0;
 }
