@@ -8,7 +8,10 @@
 #
 #   --mode=ns         exits 125 naming the probed cause (the seccomp
 #                     filter) and suggesting --mode=container; the
-#                     command does not run
+#                     command does not run.  Under podman's own default
+#                     profile (unshare allowed, /proc paths masked) it
+#                     exits 125 naming the masked /proc, and runs with
+#                     --security-opt unmask=ALL
 #   --mode=container  runs the demo plan (examples/demo.rules, its paths
 #                     under /w), with Docker's profile as it is (no
 #                     CAP_SYS_PTRACE: pidfd_getfd refused) and as with
@@ -170,6 +173,21 @@ for u in 0:0 65534:65534; do
 		check "$_p no secret was printed" \
 			sh -c '! grep -q SECRET- out err'
 	done
+
+	# podman's own default profile allows unshare, but masks paths of
+	# /proc: bubblewrap's new /proc is refused, and the probe says so;
+	# with the masks lifted, namespace mode runs
+	rm -f "$W/m/ran"
+	pod "$u" -- "$B/vbox-exec" --mode=ns --timeout=60 /w/m.plan -- \
+		touch /w/m/ran
+	is "$rc" 125 "user $u, podman's default profile, namespace mode: exit 125"
+	check "... naming the masked /proc and suggesting --mode=container" \
+		grep -q "namespace mode cannot start here: a new /proc cannot be mounted (mount proc: EPERM.* paths below this /proc are covered by mounts.*; --mode=container" err
+	check "... the command did not run (host side)" test ! -e "$W/m/ran"
+	pod "$u" --security-opt unmask=ALL -- "$B/vbox-exec" --mode=ns \
+		--timeout=60 /w/m.plan -- touch /w/m/ran
+	check "... with --security-opt unmask=ALL namespace mode runs (host side)" \
+		test "$rc" = 0 -a -e "$W/m/ran"
 done
 
 done_testing

@@ -163,11 +163,37 @@ int main(void)
 	f.err = ENOMEM;
 	cause_has(&f, "another errno is named as it is", "ENOMEM", NULL);
 
-	msg = ns_refused_message("CAUSE");
+	/* podman's default profile: namespaces work, /proc is masked. */
+	f = base();
+	f.stage = NS_PROC;
+	f.err = EPERM;
+	f.proc_covers = 9;
+	cause_has(&f, "a new /proc refused under 9 covered paths",
+		  "a new /proc cannot be mounted", "EPERM",
+		  "9 paths below this /proc are covered",
+		  "systempaths=unconfined", "unmask=ALL", NULL);
+	f.proc_covers = 0;
+	cause = ns_cause(&f);
+	ok(cause && strstr(cause, "a new /proc cannot be mounted") &&
+	   !strstr(cause, "covered"),
+	   "... without covered paths, only the refusal is named");
+	free(cause);
+	f.stage = NS_PIDNS;
+	cause_has(&f, "a PID namespace refused", "CLONE_NEWPID", NULL);
+	f.stage = NS_PRIVATE;
+	cause_has(&f, "private mounts refused", "MS_PRIVATE", NULL);
+
+	msg = ns_refused_message(NS_UNSHARE, "CAUSE");
 	is_str(msg, "user namespaces are refused here: CAUSE; "
 	       "--mode=container sandboxes without them (Landlock, seccomp "
 	       "and the socket supervisor: see vbox-exec(1))",
 	       "the launcher's message around the cause");
+	free(msg);
+	msg = ns_refused_message(NS_PROC, "CAUSE");
+	is_str(msg, "namespace mode cannot start here: CAUSE; "
+	       "--mode=container sandboxes without namespaces (Landlock, "
+	       "seccomp and the socket supervisor: see vbox-exec(1))",
+	       "... and around a cause past the user namespace");
 	free(msg);
 
 	/* The probe itself, on this machine. */
@@ -181,6 +207,8 @@ int main(void)
 	   "a refused bare unshare is never reported as possible");
 	free(cause);
 	ns_facts_probe(&f);
+	ok(f.proc_covers >= 0, "mounts below /proc counted (%ld)",
+	   f.proc_covers);
 	ok(f.seccomp >= 0 && f.seccomp_filters >= 0,
 	   "Seccomp and Seccomp_filters read from /proc/self/status "
 	   "(%ld, %ld)", f.seccomp, f.seccomp_filters);

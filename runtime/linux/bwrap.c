@@ -124,7 +124,6 @@ static bool bwrap_probe(const char *bwrap, const char *opt)
 int bwrap_check_userns(const char *bwrap, char **err)
 {
 	struct stat st;
-	char *cause;
 
 	/* bubblewrap would fail with "No space left on device". */
 	if (ns_inside_vbox()) {
@@ -135,25 +134,20 @@ int bwrap_check_userns(const char *bwrap, char **err)
 
 	if (stat(bwrap, &st) == 0 && (st.st_mode & S_ISUID) && st.st_uid == 0)
 		return 0;
-	if (ns_suspect() && ns_probe(&cause) < 0) {
-		*err = ns_refused_message(cause);
-		free(cause);
+	if (ns_suspect() && ns_probe_message(err) < 0)
 		return -1;
-	}
 	return 0;
 }
 
 /* After bubblewrap failed: was it because user namespaces do not work? */
 void bwrap_diagnose_userns(void)
 {
-	char *cause, *msg;
+	char *msg;
 
-	if (ns_probe(&cause) == 0)
+	if (ns_probe_message(&msg) == 0)
 		return;
-	msg = ns_refused_message(cause);
 	vx_error("%s", msg);
 	free(msg);
-	free(cause);
 }
 
 /* Is this the build tree's vbox-exec (init_path())? */

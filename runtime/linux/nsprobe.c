@@ -9,6 +9,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
+#include <sys/mount.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -101,6 +102,41 @@ static void read_seccomp(long *mode, long *filters)
 	*filters = status_field(status, "Seccomp_filters");
 }
 
+/*
+ * How many mounts lie below /proc in /proc/self/mountinfo (a container
+ * masks paths there), or -1.  A line longer than the buffer (a mount
+ * point of kilobytes) is skipped, not counted.
+ */
+static long proc_covers(void)
+{
+	char line[4096], *p;
+	long count = 0;
+	FILE *f;
+	int i, c;
+
+	f = fopen("/proc/self/mountinfo", "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strchr(line, '\n')) {
+			while ((c = fgetc(f)) != EOF && c != '\n')
+				;
+			continue;
+		}
+		/* ID PARENT MAJOR:MINOR ROOT MOUNT-POINT ... */
+		p = line;
+		for (i = 0; i < 4 && p; i++) {
+			p = strchr(p, ' ');
+			if (p)
+				p++;
+		}
+		if (p && strncmp(p, "/proc/", 6) == 0)
+			count++;
+	}
+	fclose(f);
+	return count;
+}
+
 bool ns_inside_vbox(void)
 {
 	char buf[256];
@@ -177,6 +213,60 @@ static int write_proc(const char *path, const char *text)
 	return 0;
 }
 
+/*
+ * PID 1 of the probe's new PID namespace: a new /proc, as the sandbox's
+ * init makes one.  The kernel refuses it (EPERM) where the /proc this
+ * process sees has paths covered by mounts it could not see through, as
+ * a container's masked paths are.  Exit status: 0, the errno of the
+ * mount of proc, or 128 + the errno of making the mounts private.
+ */
+static __attribute__((noreturn)) void probe_proc(void)
+{
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+		_exit(128 + (errno & 0x7f));
+	if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC,
+		  NULL) < 0)
+		_exit(errno & 0x7f ? errno & 0x7f : EIO);
+	_exit(0);
+}
+
+/* After the maps: a new mount and PID namespace, a /proc in them. */
+static void probe_pidns(struct ns_answer *a)
+{
+	int status;
+	pid_t pid;
+
+	if (unshare(CLONE_NEWNS | CLONE_NEWPID) < 0) {
+		a->stage = NS_PIDNS;
+		a->err = errno;
+		return;
+	}
+	pid = fork();
+	if (pid < 0) {
+		a->stage = NS_PIDNS;
+		a->err = errno;
+		return;
+	}
+	if (pid == 0)
+		probe_proc();
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR) {
+			a->stage = NS_PIDNS;
+			a->err = errno;
+			return;
+		}
+	if (!WIFEXITED(status)) {
+		a->stage = NS_PROC;
+		a->err = EIO;
+	} else if (WEXITSTATUS(status) >= 128) {
+		a->stage = NS_PRIVATE;
+		a->err = WEXITSTATUS(status) - 128;
+	} else if (WEXITSTATUS(status) != 0) {
+		a->stage = NS_PROC;
+		a->err = WEXITSTATUS(status);
+	}
+}
+
 /* The probe's child: what bubblewrap does first, each step's errno. */
 static __attribute__((noreturn)) void probe_child(int fd)
 {
@@ -227,7 +317,9 @@ static __attribute__((noreturn)) void probe_child(int fd)
 	if (write_proc("/proc/self/gid_map", map) < 0) {
 		a.stage = NS_GID_MAP;
 		a.err = errno;
+		goto out;
 	}
+	probe_pidns(&a);
 out:
 	_exit(write(fd, &a, sizeof(a)) == (ssize_t)sizeof(a) ? 0 : 1);
 }
@@ -248,6 +340,7 @@ void ns_facts_probe(struct ns_facts *f)
 				      "unprivileged_userns_clone");
 	f->aa_restrict = read_number("/proc/sys/kernel/"
 				     "apparmor_restrict_unprivileged_userns");
+	f->proc_covers = proc_covers();
 
 	f->stage = NS_FORK;
 	if (pipe2(pfd, O_CLOEXEC) < 0) {
@@ -273,7 +366,7 @@ void ns_facts_probe(struct ns_facts *f)
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	if (n != (ssize_t)sizeof(a) || a.stage < NS_OK ||
-	    a.stage > NS_GID_MAP) {
+	    a.stage > NS_PROC) {
 		f->err = EIO;
 		return;
 	}
@@ -316,6 +409,9 @@ static const char *stage_file(enum ns_stage s)
 	case NS_OK:
 	case NS_FORK:
 	case NS_UNSHARE:
+	case NS_PIDNS:
+	case NS_PRIVATE:
+	case NS_PROC:
 	default:
 		break;
 	}
@@ -415,6 +511,29 @@ char *ns_cause(const struct ns_facts *f)
 					  "its %s: %s", stage_file(f->stage),
 					  et);
 		break;
+	case NS_PIDNS:
+		cause = xasprintf("a new mount and PID namespace cannot be made "
+				  "in a new user namespace (unshare(CLONE_NEWNS "
+				  "| CLONE_NEWPID) or its first fork: %s)", et);
+		break;
+	case NS_PRIVATE:
+		cause = xasprintf("the mounts of a new mount namespace cannot be "
+				  "made private (mount MS_PRIVATE: %s)", et);
+		break;
+	case NS_PROC:
+		if (f->err == EPERM && f->proc_covers > 0)
+			cause = xasprintf("a new /proc cannot be mounted (mount "
+					  "proc: %s): %ld paths below this /proc "
+					  "are covered by mounts (a container's "
+					  "masked paths: docker --security-opt "
+					  "systempaths=unconfined, podman "
+					  "--security-opt unmask=ALL), and the "
+					  "kernel refuses a /proc that would "
+					  "uncover them", et, f->proc_covers);
+		else
+			cause = xasprintf("a new /proc cannot be mounted (mount "
+					  "proc: %s)", et);
+		break;
 	case NS_OK:
 	default:
 		BUG("stage %d", (int)f->stage);
@@ -432,10 +551,28 @@ int ns_probe(char **cause)
 	return *cause ? -1 : 0;
 }
 
-char *ns_refused_message(const char *cause)
+char *ns_refused_message(enum ns_stage stage, const char *cause)
 {
-	return xasprintf("user namespaces are refused here: %s; "
-			 "--mode=container sandboxes without them (Landlock, "
-			 "seccomp and the socket supervisor: see "
-			 "vbox-exec(1))", cause);
+	bool userns = stage != NS_PIDNS && stage != NS_PRIVATE &&
+		      stage != NS_PROC;
+
+	return xasprintf("%s: %s; --mode=container sandboxes without %s "
+			 "(Landlock, seccomp and the socket supervisor: see "
+			 "vbox-exec(1))", userns ? "user namespaces are refused "
+			 "here" : "namespace mode cannot start here", cause,
+			 userns ? "them" : "namespaces");
+}
+
+int ns_probe_message(char **msg)
+{
+	struct ns_facts f;
+	char *cause;
+
+	ns_facts_probe(&f);
+	cause = ns_cause(&f);
+	if (!cause)
+		return 0;
+	*msg = ns_refused_message(f.stage, cause);
+	free(cause);
+	return -1;
 }

@@ -5,9 +5,10 @@
  * start").
  *
  * The answer is probed, not guessed from bubblewrap's message: a forked
- * child does what bubblewrap does first (unshare(CLONE_NEWUSER), then
- * /proc/self/setgroups, uid_map and gid_map) and reports the step that
- * failed with its errno.  The facts that tell the causes apart are read
+ * child does what bubblewrap and the sandbox's init do first
+ * (unshare(CLONE_NEWUSER), then /proc/self/setgroups, uid_map and
+ * gid_map, then a new mount and PID namespace and a new /proc in it) and
+ * reports the step that failed with its errno.  The facts that tell the causes apart are read
  * beside it: the Seccomp: and Seccomp_filters: lines of
  * /proc/self/status, whether unshare(0) (which no kernel refuses) is
  * refused too, user.max_user_namespaces,
@@ -30,6 +31,9 @@ enum ns_stage {
 	NS_SETGROUPS,	/* writing "deny" to /proc/self/setgroups */
 	NS_UID_MAP,	/* writing /proc/self/uid_map */
 	NS_GID_MAP,	/* writing /proc/self/gid_map */
+	NS_PIDNS,	/* unshare(CLONE_NEWNS | CLONE_NEWPID), its first fork */
+	NS_PRIVATE,	/* making the new mount namespace's mounts private */
+	NS_PROC,	/* mounting a new /proc as the PID namespace's PID 1 */
 };
 
 /*
@@ -48,6 +52,7 @@ struct ns_facts {
 	long aa_restrict;	/* ...apparmor_restrict_unprivileged_userns */
 	bool root;		/* effective uid 0 */
 	bool in_vbox;		/* inside a vbox sandbox (ns_inside_vbox()) */
+	long proc_covers;	/* mounts below /proc (mountinfo), -1 unknown */
 };
 
 /*
@@ -87,10 +92,17 @@ char *ns_cause(const struct ns_facts *f);
 int ns_probe(char **cause);
 
 /*
- * ns_refused_message - the whole launcher message for @cause:
- * "user namespaces are refused here: CAUSE; --mode=container ...".
- * Caller frees.
+ * ns_refused_message - the whole launcher message for @cause, found at
+ * @stage: "user namespaces are refused here: CAUSE; --mode=container
+ * ..." (for a /proc that cannot be made: "namespace mode cannot start
+ * here: CAUSE; ...").  Caller frees.
  */
-char *ns_refused_message(const char *cause);
+char *ns_refused_message(enum ns_stage stage, const char *cause);
+
+/*
+ * ns_probe_message - ns_probe() with the message around the cause:
+ * 0, or -1 with *@msg (ns_refused_message(); caller frees).
+ */
+int ns_probe_message(char **msg);
 
 #endif /* VBOX_NSPROBE_H */
