@@ -24,7 +24,11 @@
 # row for a loopback HTTP origin, the origin through the proxy and
 # directly, a port no row allows refused both ways, the proxy refusing a
 # client without its token.  Under gvisor, --mode=container exits 125
-# naming Landlock.  As root and as uid 65534.  Every attack first runs
+# naming Landlock.  --mode=auto runs namespace mode on the bare host
+# without a word, container mode under the conditions saying why, and
+# refuses the demo plan there (container mode holds it only narrower),
+# naming the row.  Below ABI 6 and 4 (the build tree's test-only cap)
+# the refusals and the supervisor's hold.  As root and as uid 65534.  Every attack first runs
 # outside any sandbox as the same user (the controls): each can succeed
 # there, so each judgement can fail.
 #
@@ -413,6 +417,29 @@ for cond in $cconds; do
 		proxy_attacks "$cond" "$who"
 	done
 done
+
+# ---- --mode=auto: container mode where ns cannot start, never silent ----
+if [ -z "${VBOX_CTR_SELFCHECK:-}" ] && [ -z "${unscoped:-}" ]; then
+	for who in $users; do
+		rm -f m/ran
+		run in_cond host "$who" "$VBOX_EXEC" --mode=auto --timeout=60 \
+			m.plan -- touch "$workdir/m/ran"
+		check "auto, $who, on the host: namespace mode, nothing said" \
+			sh -c "test $rc = 0 -a -e m/ran && ! grep -q -- --mode=auto err"
+		for cond in $conds; do
+			rm -f m/ran
+			run in_cond "$cond" "$who" "$VBOX_EXEC" --mode=auto \
+				--timeout=60 m.plan -- touch "$workdir/m/ran"
+			check "auto, $who, $cond: container mode runs the plan (host side) and says why" \
+				sh -c "test $rc = 0 -a -e m/ran && grep -q '^vbox-exec: --mode=auto: .*; running in container mode' err"
+			rm -f "$W/build/ran"
+			run in_cond "$cond" "$who" "$VBOX_EXEC" --mode=auto \
+				--timeout=60 demo.plan -- touch "$W/build/ran"
+			check "... not the demo plan, which it holds only narrower: 125 naming the row" \
+				sh -c "test $rc = 125 -a ! -e '$W/build/ran' && grep -q \"only narrower than the table: row 0 '!deny:\" err"
+		done
+	done
+fi
 
 # ---- gVisor's answers: container mode cannot start, and says why -------
 if [ -z "${VBOX_CTR_SELFCHECK:-}" ]; then
