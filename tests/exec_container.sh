@@ -63,24 +63,36 @@ pids=
 trap 'kill $pids 2>/dev/null || :; rm -rf "$workdir"' EXIT
 tag=$$
 
-# in_cond COND WHO CMD... - CMD under the condition COND as WHO (root or
-# nobody), bounded
+# as_who WHO CMD... - CMD as WHO of $users (set_users): "nobody" is uid
+# 65534, any other the running user
+as_who() {
+	_who=$1
+	shift
+	if [ "$_who" = nobody ]; then
+		setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"
+	else
+		"$@"
+	fi
+}
+
+# in_cond COND WHO CMD... - CMD under the condition COND as WHO (as_who),
+# bounded
 in_cond() {
 	_c=$1
 	_w=$2
 	shift 2
 	case $_c in
 	docker | gvisor)
-		as_user "$_w" timeout -s KILL 120 "$CTR_ENV" "--$_c" -- "$@" ;;
+		as_who "$_w" timeout -s KILL 120 "$CTR_ENV" "--$_c" -- "$@" ;;
 	docker-ptrace)
-		as_user "$_w" timeout -s KILL 120 "$CTR_ENV" --docker --ptrace \
+		as_who "$_w" timeout -s KILL 120 "$CTR_ENV" --docker --ptrace \
 			-- "$@" ;;
 	nested)
-		as_user "$_w" timeout -s KILL 120 "$BWRAP" --unshare-user \
+		as_who "$_w" timeout -s KILL 120 "$BWRAP" --unshare-user \
 			--disable-userns --bind / / --proc /proc --dev /dev \
 			-- "$@" ;;
 	*)
-		as_user "$_w" timeout -s KILL 120 "$@" ;;
+		as_who "$_w" timeout -s KILL 120 "$@" ;;
 	esac
 }
 
@@ -252,8 +264,8 @@ EOF
 # host_proc WHO - a host process of WHO's uid with a secret in its
 # environment; its pid in $hp
 host_proc() {
-	# not through as_user: $! must be the process itself
-	if [ "$1" = root ]; then
+	# not through as_who: $! must be the process itself
+	if [ "$1" != nobody ]; then
 		env VBOX_CTR_SECRET="SECRET-ENV-$tag" sleep 600 </dev/null \
 			>/dev/null 2>&1 &
 	else
@@ -280,7 +292,7 @@ sum() {
 for who in $users; do
 	host_proc "$who"
 	n=ctl-$who
-	run as_user "$who" timeout -s KILL 60 sh attack.sh "$n" "$W" "$PY" \
+	run as_who "$who" timeout -s KILL 60 sh attack.sh "$n" "$W" "$PY" \
 		"$NET" "$TP" "$UP" "$ABS" "$hp" "$CTR_ENV"
 	sleep 0.3
 	miss=
@@ -462,14 +474,14 @@ if [ -z "${VBOX_CTR_SELFCHECK:-}" ] && [ -z "${unscoped:-}" ]; then
 	for abi in 5 3; do
 		for who in $users; do
 			rm -f m/ran
-			run as_user "$who" env VBOX_TEST_LANDLOCK_ABI=$abi \
+			run as_who "$who" env VBOX_TEST_LANDLOCK_ABI=$abi \
 				timeout -s KILL 120 "$VBOX_EXEC" $cmode \
 				--timeout=60 m.plan -- touch "$workdir/m/ran"
 			is "$rc" 125 "ABI $abi, $who: container mode refuses unscoped signals by default"
 			check "... naming the ABI and --accept-unscoped-signals; the command did not run" \
 				sh -c "grep -q 'Landlock ABI $abi cannot scope signals.*--accept-unscoped-signals' err && test ! -e m/ran"
 			n=abi$abi-$who
-			run as_user "$who" env VBOX_TEST_LANDLOCK_ABI=$abi \
+			run as_who "$who" env VBOX_TEST_LANDLOCK_ABI=$abi \
 				timeout -s KILL 120 "$VBOX_EXEC" $cmode \
 				--accept-unscoped-signals $narrower --timeout=60 \
 				demo.plan -- sh -c '"$1" "$2" send tcp "$3" "tcp-$4"
