@@ -463,7 +463,7 @@ st_windows() {
 	configure_in _build/win --host=x86_64-w64-mingw32 --enable-werror \
 		--without-musl-init
 	make -C _build/win -j"$jobs" runtime/windows/vbox-exec.exe \
-		tests/windows/winprobe.exe
+		tests/windows/winprobe.exe tests/windows/winacl.exe
 }
 
 # How many enforcement cases make check reported as needing windows.

@@ -302,7 +302,8 @@ out:
 }
 
 /* Read @h's DACL into @m, with whether it is protected. */
-static int read_dacl(HANDLE h, struct wacl *m, bool *protected, char **why)
+int host_read_dacl(HANDLE h, SE_OBJECT_TYPE type, struct wacl *m,
+		   bool *protected, char **why)
 {
 	PSECURITY_DESCRIPTOR sd = NULL;
 	SECURITY_DESCRIPTOR_CONTROL ctl = 0;
@@ -310,7 +311,7 @@ static int read_dacl(HANDLE h, struct wacl *m, bool *protected, char **why)
 	PACL dacl = NULL;
 	char *e;
 
-	err = GetSecurityInfo(h, SE_FILE_OBJECT, DACL_SECURITY_INFORMATION,
+	err = GetSecurityInfo(h, type, DACL_SECURITY_INFORMATION,
 			      NULL, NULL, &dacl, NULL, &sd);
 	if (err != ERROR_SUCCESS) {
 		e = win_strerror(err);
@@ -331,8 +332,8 @@ static int read_dacl(HANDLE h, struct wacl *m, bool *protected, char **why)
 	return 0;
 }
 
-static int write_dacl(HANDLE h, const struct wacl *m, bool protected,
-		      char **why)
+static int write_dacl(HANDLE h, SE_OBJECT_TYPE type, const struct wacl *m,
+		      bool protected, char **why)
 {
 	PACL acl = model_to_acl(m);
 	DWORD err;
@@ -343,7 +344,7 @@ static int write_dacl(HANDLE h, const struct wacl *m, bool protected,
 		return -1;
 	}
 	/* SetSecurityInfo propagates inheritable ACEs to descendants. */
-	err = SetSecurityInfo(h, SE_FILE_OBJECT,
+	err = SetSecurityInfo(h, type,
 			      DACL_SECURITY_INFORMATION |
 				      (protected ?
 					       PROTECTED_DACL_SECURITY_INFORMATION :
@@ -395,12 +396,58 @@ static int write_label(HANDLE h, bool low, char **why)
 	return 0;
 }
 
+int host_merge_handle(HANDLE h, SE_OBJECT_TYPE type, const struct wace *add,
+		      size_t nadd, bool only_gap, bool *wrote, char **why)
+{
+	struct wacl cur, next;
+	bool protected;
+	int r;
+
+	*wrote = false;
+	if (host_read_dacl(h, type, &cur, &protected, why) < 0)
+		return -1;
+	if (only_gap && !wacl_gap(&cur, protected)) {
+		wacl_free(&cur);
+		return 0;
+	}
+	if (wacl_merge(&cur, add, nadd, &next) < 0) {
+		wacl_free(&cur);
+		*why = xstrdup("its DACL is not in canonical order (explicit "
+			       "deny, explicit allow, inherited): merging "
+			       "into it could widen it");
+		return -1;
+	}
+	wacl_free(&cur);
+	*wrote = true;
+	r = write_dacl(h, type, &next, protected, why);
+	wacl_free(&next);
+	return r < 0 ? -1 : 1;
+}
+
+int host_remove_handle(HANDLE h, SE_OBJECT_TYPE type, const struct wace *a,
+		       char **why)
+{
+	struct wacl cur, next;
+	bool protected;
+	int r;
+
+	if (host_read_dacl(h, type, &cur, &protected, why) < 0)
+		return -1;
+	if (!wacl_remove(&cur, a, &next)) {
+		wacl_free(&cur);
+		wacl_free(&next);
+		return 0;
+	}
+	wacl_free(&cur);
+	r = write_dacl(h, type, &next, protected, why);
+	wacl_free(&next);
+	return r < 0 ? -1 : 1;
+}
+
 int host_apply(const struct wobj *o, bool *created, bool *wrote, char **why)
 {
 	DWORD access = READ_CONTROL | WRITE_DAC |
 		       (o->label_low ? WRITE_OWNER : 0);
-	struct wacl cur, next;
-	bool protected;
 	wchar_t *w;
 	HANDLE h;
 	int r;
@@ -426,20 +473,8 @@ int host_apply(const struct wobj *o, bool *created, bool *wrote, char **why)
 	}
 	if (r != 0)
 		return r;
-	if (read_dacl(h, &cur, &protected, why) < 0)
-		goto fail;
-	if (wacl_merge(&cur, o->aces, o->naces, &next) < 0) {
-		wacl_free(&cur);
-		*why = xstrdup("its DACL is not in canonical order (explicit "
-			       "deny, explicit allow, inherited): merging "
-			       "into it could widen it");
-		goto fail;
-	}
-	wacl_free(&cur);
-	*wrote = true;
-	r = write_dacl(h, &next, protected, why);
-	wacl_free(&next);
-	if (r < 0)
+	if (host_merge_handle(h, SE_FILE_OBJECT, o->aces, o->naces, false,
+			      wrote, why) < 0)
 		goto fail;
 	if (o->label_low && write_label(h, true, why) < 0)
 		goto fail;
@@ -479,8 +514,7 @@ static bool is_plan_object(const struct aclplan *plan, const char *path)
 static int close_gap(const char *path, const struct wace *add, size_t nadd,
 		     char **why)
 {
-	struct wacl cur, next;
-	bool protected;
+	bool wrote;
 	HANDLE h;
 	int r;
 
@@ -489,26 +523,9 @@ static int close_gap(const char *path, const struct wace *add, size_t nadd,
 		return 0; /* gone since the listing */
 	if (r < 0)
 		return -1;
-	if (read_dacl(h, &cur, &protected, why) < 0) {
-		CloseHandle(h);
-		return -1;
-	}
-	if (!wacl_gap(&cur, protected)) {
-		wacl_free(&cur);
-		CloseHandle(h);
-		return 0;
-	}
-	if (wacl_merge(&cur, add, nadd, &next) < 0) {
-		wacl_free(&cur);
-		CloseHandle(h);
-		*why = xstrdup("its DACL is not in canonical order");
-		return -1;
-	}
-	wacl_free(&cur);
-	r = write_dacl(h, &next, protected, why);
-	wacl_free(&next);
+	r = host_merge_handle(h, SE_FILE_OBJECT, add, nadd, true, &wrote, why);
 	CloseHandle(h);
-	return r < 0 ? -1 : 1;
+	return r;
 }
 
 long host_close_gaps(const struct aclplan *plan, const struct wobj *o,
@@ -614,8 +631,6 @@ fail:
 
 int host_revoke(const struct srec *rec, char **why)
 {
-	struct wacl cur, next;
-	bool protected;
 	wchar_t *w;
 	HANDLE h;
 	DWORD err;
@@ -650,21 +665,9 @@ int host_revoke(const struct srec *rec, char **why)
 		CloseHandle(h);
 		return r;
 	}
-	if (read_dacl(h, &cur, &protected, why) < 0) {
-		CloseHandle(h);
-		return -1;
-	}
-	if (!wacl_remove(&cur, &rec->ace, &next)) {
-		wacl_free(&cur);
-		wacl_free(&next);
-		CloseHandle(h);
-		return 0;
-	}
-	wacl_free(&cur);
-	r = write_dacl(h, &next, protected, why);
-	wacl_free(&next);
+	r = host_remove_handle(h, SE_FILE_OBJECT, &rec->ace, why);
 	CloseHandle(h);
-	return r;
+	return r < 0 ? -1 : 0;
 }
 
 /* ------------------------------------------------------------------ */

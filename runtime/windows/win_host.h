@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include <windows.h>
+#include <aclapi.h>
 
 #include "capsid.h"
 
@@ -29,6 +30,27 @@ char *win_strerror(DWORD code);
 PSID capability_sid_new(const uint32_t sub[CAPSID_NSUB]);
 /* sid_text - "S-1-…" (free()), or NULL. */
 char *sid_text(PSID sid);
+
+/* host_read_dacl - @h's DACL as the model, and whether it is protected. */
+struct wacl;
+int host_read_dacl(HANDLE h, SE_OBJECT_TYPE type, struct wacl *m,
+		   bool *protected, char **why);
+
+/*
+ * host_merge_handle - merge @add into the DACL of the open object @h of
+ * @type (a file; the wine tests use a registry key, whose security
+ * descriptor wine keeps), in canonical order; with @only_gap only when
+ * the DACL has a gap (wacl_gap()).  Returns 1 when written, 0 when not
+ * needed, -1 with *@why; *@wrote once the DACL may have changed.
+ */
+int host_merge_handle(HANDLE h, SE_OBJECT_TYPE type, const struct wace *add,
+		      size_t nadd, bool only_gap, bool *wrote, char **why);
+/*
+ * host_remove_handle - remove the explicit ACEs equal to @a from @h's
+ * DACL: 1 when removed, 0 when there were none, -1 with *@why.
+ */
+int host_remove_handle(HANDLE h, SE_OBJECT_TYPE type, const struct wace *a,
+		       char **why);
 
 /*
  * host_apply - merge @o's ACEs into its DACL (and its label).  Returns 0,

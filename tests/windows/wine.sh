@@ -10,10 +10,12 @@
 # argument and environment passing, exit statuses (125, 126, 127, codes
 # beyond 255), --timeout and Ctrl-C, the job object ending grandchildren
 # when the command ends and when the launcher is killed, the explicit handle
-# list, \\?\ paths longer than MAX_PATH, placeholders, and the state
-# file (repair after a killed launcher, a corrupt state refused).  What
-# it cannot: wine ignores restricting SIDs and keeps no file DACL (it
-# makes one up from the mode bits), so nothing here asserts enforcement;
+# list, \\?\ paths, placeholders, the state file (repair after a killed
+# launcher, a corrupt state refused), and the DACL merge and revocation
+# on a registry key (tests/windows/winacl.c), whose security descriptor
+# wine keeps.  What it cannot: wine ignores restricting SIDs and keeps no
+# file DACL (it makes one up from the mode bits), so nothing here
+# asserts enforcement;
 # tests/windows/enforce/ does, on a real windows machine (enforce.sh).
 #
 # Each user of set_users gets a private wine prefix under the cross
@@ -26,6 +28,7 @@ win=${VBOX_WIN_BUILD:-}
 [ -n "$win" ] || skip_all "VBOX_WIN_BUILD is not set (make check sets it)"
 exe=$win/runtime/windows/vbox-exec.exe
 probe=$win/tests/windows/winprobe.exe
+winacl=$win/tests/windows/winacl.exe
 WINE=${WINE:-}
 if [ -z "$WINE" ]; then
 	for w in wine64 /usr/lib/wine/wine64 wine; do
@@ -37,7 +40,7 @@ if [ -z "$WINE" ]; then
 fi
 [ -n "$WINE" ] || skip_all "no wine64 (Debian: apt-get install wine64):" \
 	"the windows launcher's plumbing is not tested here"
-[ -f "$exe" ] && [ -f "$probe" ] ||
+[ -f "$exe" ] && [ -f "$probe" ] && [ -f "$winacl" ] ||
 	skip_all "no cross-built vbox-exec.exe in $win (./build.sh check" \
 		"makes it: configure --host=x86_64-w64-mingw32)"
 [ -x "${VBOXC:-}" ] || skip_all "no vboxc binary at ${VBOXC:-}"
@@ -317,6 +320,21 @@ each_case() {
 		-- "$P" handle-env
 	check "$tag: the sandboxed child does not (handle list)" \
 		grep -q '^closed' "$workdir/out"
+
+	# The DACL round trip, on a registry key (wine keeps a key's
+	# security descriptor; a file's it makes up from the mode bits):
+	# the launcher's merge puts the plan's deny first, keeps the key's
+	# own ACEs in order, changes nothing the second time, and its
+	# revocation gives the DACL back exactly.
+	run w "$winacl" "$D\\p.plan"
+	tr -d '\r' <"$workdir/out" >"$d/acl.out"
+	check "$tag: registry key: the merged DACL is canonical, deny first" \
+		sh -c 'grep -q "^canonical yes" "$1" &&
+			grep -q "^merged D:(D;" "$1"' _ "$d/acl.out"
+	check "$tag: registry key: merging again changes nothing" \
+		grep -q '^idempotent yes' "$d/acl.out"
+	check "$tag: registry key: revoking restores the DACL exactly" \
+		grep -q '^restored yes' "$d/acl.out"
 
 	# Gaps below a deny: wine makes up every file's DACL with explicit
 	# allows, so each existing object below the hole is given the hole's
