@@ -499,40 +499,37 @@ char *ns_cause(const struct ns_facts *f)
 	case NS_GID_MAP:
 		if (!f->root && f->aa_restrict > 0 &&
 		    (f->err == EPERM || f->err == EACCES))
-			cause = xasprintf("a new user namespace cannot write "
-					  "its %s: %s: AppArmor restricts "
-					  "unprivileged user namespaces (sysctl "
-					  "kernel.apparmor_restrict_"
-					  "unprivileged_userns is %ld)",
-					  stage_file(f->stage), et,
-					  f->aa_restrict);
+			cause = xasprintf("a new user namespace cannot "
+				"write its %s: %s: AppArmor restricts "
+				"unprivileged user namespaces (sysctl "
+				"kernel.apparmor_restrict_unprivileged_userns "
+				"is %ld)", stage_file(f->stage), et,
+				f->aa_restrict);
 		else
-			cause = xasprintf("a new user namespace cannot write "
-					  "its %s: %s", stage_file(f->stage),
-					  et);
+			cause = xasprintf("a new user namespace cannot "
+				"write its %s: %s", stage_file(f->stage), et);
 		break;
 	case NS_PIDNS:
-		cause = xasprintf("a new mount and PID namespace cannot be made "
-				  "in a new user namespace (unshare(CLONE_NEWNS "
-				  "| CLONE_NEWPID) or its first fork: %s)", et);
+		cause = xasprintf("a new mount and PID namespace cannot be "
+			"made in a new user namespace (unshare(CLONE_NEWNS | "
+			"CLONE_NEWPID) or its first fork: %s)", et);
 		break;
 	case NS_PRIVATE:
-		cause = xasprintf("the mounts of a new mount namespace cannot be "
-				  "made private (mount MS_PRIVATE: %s)", et);
+		cause = xasprintf("the mounts of a new mount namespace cannot "
+			"be made private (mount MS_PRIVATE: %s)", et);
 		break;
 	case NS_PROC:
 		if (f->err == EPERM && f->proc_covers > 0)
-			cause = xasprintf("a new /proc cannot be mounted (mount "
-					  "proc: %s): %ld paths below this /proc "
-					  "are covered by mounts (a container's "
-					  "masked paths: docker --security-opt "
-					  "systempaths=unconfined, podman "
-					  "--security-opt unmask=ALL), and the "
-					  "kernel refuses a /proc that would "
-					  "uncover them", et, f->proc_covers);
+			cause = xasprintf("a new /proc cannot be mounted "
+				"(mount proc: %s): %ld paths below this /proc "
+				"are covered by mounts (a container's masked "
+				"paths: docker --security-opt "
+				"systempaths=unconfined, podman --security-opt "
+				"unmask=ALL), and the kernel refuses a /proc "
+				"that would uncover them", et, f->proc_covers);
 		else
-			cause = xasprintf("a new /proc cannot be mounted (mount "
-					  "proc: %s)", et);
+			cause = xasprintf("a new /proc cannot be mounted "
+				"(mount proc: %s)", et);
 		break;
 	case NS_OK:
 	default:
@@ -558,9 +555,10 @@ char *ns_refused_message(enum ns_stage stage, const char *cause)
 
 	return xasprintf("%s: %s; --mode=container sandboxes without %s "
 			 "(Landlock, seccomp and the socket supervisor: see "
-			 "vbox-exec(1))", userns ? "user namespaces are refused "
-			 "here" : "namespace mode cannot start here", cause,
-			 userns ? "them" : "namespaces");
+			 "vbox-exec(1))",
+			 userns ? "user namespaces are refused here" :
+			 "namespace mode cannot start here",
+			 cause, userns ? "them" : "namespaces");
 }
 
 int ns_probe_message(char **msg)

@@ -8,12 +8,13 @@
  * child does what bubblewrap and the sandbox's init do first
  * (unshare(CLONE_NEWUSER), then /proc/self/setgroups, uid_map and
  * gid_map, then a new mount and PID namespace and a new /proc in it) and
- * reports the step that failed with its errno.  The facts that tell the causes apart are read
- * beside it: the Seccomp: and Seccomp_filters: lines of
- * /proc/self/status, whether unshare(0) (which no kernel refuses) is
- * refused too, user.max_user_namespaces,
- * kernel.unprivileged_userns_clone and
- * kernel.apparmor_restrict_unprivileged_userns.  ns_cause() turns the
+ * reports the step that failed with its errno.  The facts that tell the
+ * causes apart are read beside it: the Seccomp: and Seccomp_filters:
+ * lines of /proc/self/status, whether unshare(0) (which no kernel
+ * refuses) is refused too, user.max_user_namespaces,
+ * kernel.unprivileged_userns_clone,
+ * kernel.apparmor_restrict_unprivileged_userns and the mounts below
+ * /proc in /proc/self/mountinfo.  ns_cause() turns the
  * facts into one line; it is pure, so the classification is unit-tested
  * (tests/test_nsprobe.c) and each cause is reproduced for real by
  * tests/exec_container.sh.
@@ -31,7 +32,7 @@ enum ns_stage {
 	NS_SETGROUPS,	/* writing "deny" to /proc/self/setgroups */
 	NS_UID_MAP,	/* writing /proc/self/uid_map */
 	NS_GID_MAP,	/* writing /proc/self/gid_map */
-	NS_PIDNS,	/* unshare(CLONE_NEWNS | CLONE_NEWPID), its first fork */
+	NS_PIDNS,	/* unshare(CLONE_NEWNS | CLONE_NEWPID), first fork */
 	NS_PRIVATE,	/* making the new mount namespace's mounts private */
 	NS_PROC,	/* mounting a new /proc as the PID namespace's PID 1 */
 };
