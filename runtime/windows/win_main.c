@@ -95,7 +95,7 @@ struct options {
 	const char **sets;
 	size_t nsets;
 	bool replace_env;
-	DWORD timeout_ms;
+	ULONGLONG timeout_ms;
 	bool dry_run;
 	const char *state_dir;
 };
@@ -139,7 +139,7 @@ static int usage_error(const char *fmt, ...)
 	return EXIT_LAUNCHER;
 }
 
-static int parse_timeout(const char *s, DWORD *ms)
+static int parse_timeout(const char *s, ULONGLONG *ms)
 {
 	char *end;
 	double v;
@@ -147,8 +147,33 @@ static int parse_timeout(const char *s, DWORD *ms)
 	v = strtod(s, &end);
 	if (end == s || *end || !(v > 0) || v > TIMEOUT_MAX_S)
 		return -1;
-	*ms = (DWORD)(v * 1e3) ? (DWORD)(v * 1e3) : 1;
+	/* At most 1e10 ms: past a DWORD, so waited for in slices. */
+	*ms = (ULONGLONG)(v * 1e3) ? (ULONGLONG)(v * 1e3) : 1;
 	return 0;
+}
+
+/*
+ * Wait for @h until @ms passed (0: for ever): WAIT_OBJECT_0,
+ * WAIT_TIMEOUT or WAIT_FAILED.  One wait takes a DWORD of milliseconds,
+ * INFINITE included, so a longer bound is waited for in slices.
+ */
+static DWORD wait_bounded(HANDLE h, ULONGLONG ms)
+{
+	ULONGLONG end = GetTickCount64() + ms, now;
+	DWORD w;
+
+	if (!ms)
+		return WaitForSingleObject(h, INFINITE);
+	for (;;) {
+		now = GetTickCount64();
+		if (now >= end)
+			return WAIT_TIMEOUT;
+		w = WaitForSingleObject(h, end - now > 0x7fffffff ?
+						   0x7fffffff :
+						   (DWORD)(end - now));
+		if (w != WAIT_TIMEOUT)
+			return w;
+	}
 }
 
 /* "--name=VALUE" or "--name VALUE": the value, or NULL when absent. */
@@ -729,7 +754,7 @@ static size_t std_handles(HANDLE out[3])
 {
 	static const DWORD which[3] = { STD_INPUT_HANDLE, STD_OUTPUT_HANDLE,
 					STD_ERROR_HANDLE };
-	size_t i, j, n = 0;
+	size_t i, n = 0;
 	HANDLE h, d;
 
 	for (i = 0; i < 3; i++) {
@@ -743,14 +768,9 @@ static size_t std_handles(HANDLE out[3])
 			continue;
 		out[i] = d;
 	}
-	/* The list may not name a handle twice; duplicates are distinct. */
-	for (i = 0; i < 3; i++) {
-		if (!out[i])
-			continue;
-		for (j = 0; j < i && out[j] != out[i]; j++)
-			;
-		n++;
-	}
+	/* Each is a duplicate of its own: the list never names one twice. */
+	for (i = 0; i < 3; i++)
+		n += out[i] != NULL;
 	return n;
 }
 
@@ -837,15 +857,13 @@ static int run_child(struct run *r, HANDLE token, const wchar_t *cmdline,
 	}
 	vx_log("stage: command started (pid %lu)",
 	       (unsigned long)pi.dwProcessId);
-	wait = WaitForSingleObject(pi.hProcess,
-				   r->o->timeout_ms ? r->o->timeout_ms :
-						      INFINITE);
+	wait = wait_bounded(pi.hProcess, r->o->timeout_ms);
 	if (wait == WAIT_TIMEOUT) {
 		TerminateJobObject(the_job, EXIT_TIMEOUT);
 		WaitForSingleObject(pi.hProcess, INFINITE);
 		vx_error("timed out after %g s (--timeout): the command's "
 			 "whole process tree was ended; exit status 124",
-			 r->o->timeout_ms / 1e3);
+			 (double)r->o->timeout_ms / 1e3);
 		rc = EXIT_TIMEOUT;
 		goto out_proc;
 	}

@@ -237,6 +237,9 @@ each_case() {
 		[ "$rc" -eq 126 ]
 	vx --state-dir="$state" -C "$D\\nowhere" "$D\\p.plan" -- "$P" exit 0
 	check "$tag: -C to a missing directory exits 125" [ "$rc" -eq 125 ]
+	vx --state-dir="$state" --timeout=9999999 "$D\\p.plan" -- "$P" exit 5
+	check "$tag: a --timeout past a DWORD of milliseconds is no error" \
+		[ "$rc" -eq 5 ]
 	vx --state-dir="$state" --timeout=1 "$D\\p.plan" -- "$P" sleep 120
 	check "$tag: --timeout ends the command: 124" \
 		sh -c '[ "$1" -eq 124 ] && grep -q "timed out" "$2"' _ "$rc" \
