@@ -30,6 +30,7 @@
 #include <sys/un.h>
 
 #include "walls/cmsg_iter.h"
+#include "walls/metacall.h"
 #include "walls/sockcall.h"
 
 #define MEM_BASE 0x10000u
@@ -67,6 +68,15 @@ static const struct {
 	{ AUDIT_ARCH_I386, 369 },			/* i386 sendto */
 	{ AUDIT_ARCH_X86_64, __NR_listen },
 	{ AUDIT_ARCH_I386, 363 },			/* i386 listen */
+	/* container mode's metadata calls (metacall.h) */
+	{ AUDIT_ARCH_X86_64, __NR_chmod },
+	{ AUDIT_ARCH_X86_64, __NR_fchownat },
+	{ AUDIT_ARCH_X86_64, __NR_utime },
+	{ AUDIT_ARCH_X86_64, __NR_utimes },
+	{ AUDIT_ARCH_X86_64, __NR_utimensat },
+	{ AUDIT_ARCH_X86_64, __NR_setxattr },
+	{ AUDIT_ARCH_X86_64, __NR_fsetxattr },
+	{ AUDIT_ARCH_X86_64, __NR_lremovexattr },
 };
 
 static void check_msg(const struct sockcall *c, const struct sockcall_msg *m,
@@ -126,6 +136,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	m.p = data + HEAD;
 	m.len = size - HEAD;
+	/* Container mode's metadata calls. */
+	if (metacall_is(&d)) {
+		struct metacall mc;
+
+		rc = metacall_decode(&d, rd, &m, &mc);
+		if (!rc) {
+			if (mc.name && strlen(mc.name) > METACALL_XATTR_NAME_MAX)
+				BUG("an xattr name past its bound");
+			if (mc.size > METACALL_XATTR_SIZE_MAX)
+				BUG("an xattr value past its bound");
+			metacall_release(&mc);
+		}
+		return 0;
+	}
 	/* Container mode without pidfd_getfd(): is a send addressed? */
 	{
 		bool addressed = true;

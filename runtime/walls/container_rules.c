@@ -372,7 +372,8 @@ static int list(struct build *b, struct node *n)
 		n->entries[n->nentries++] = xstrdup(de->d_name);
 	}
 	closedir(d);
-	qsort(n->entries, n->nentries, sizeof(*n->entries), by_name);
+	if (n->nentries)
+		qsort(n->entries, n->nentries, sizeof(*n->entries), by_name);
 	n->entry_grant = xcalloc(n->nentries ? n->nentries : 1,
 				 sizeof(*n->entry_grant));
 	return 0;
@@ -574,8 +575,13 @@ int container_rules_build(const struct lx_artifact *lx, struct container_rules *
 			goto out;
 	if (collect(&b, b.root) < 0)
 		goto out;
-	qsort(out->rules, out->nrules, sizeof(*out->rules), by_rule_path);
-	qsort(out->narrowed, out->nnarrowed, sizeof(*out->narrowed), by_row);
+	/* (qsort() takes no NULL array, even of no element.) */
+	if (out->nrules)
+		qsort(out->rules, out->nrules, sizeof(*out->rules),
+		      by_rule_path);
+	if (out->nnarrowed)
+		qsort(out->narrowed, out->nnarrowed, sizeof(*out->narrowed),
+		      by_row);
 	regions(out, b.root);
 	rc = 0;
 out:

@@ -354,6 +354,21 @@ static const char *const deny_container_eperm[] = {
 	"mq_getsetattr",
 };
 
+/* Metadata calls container mode supervises (runtime/walls/metacall.h). */
+static const char *const container_meta[] = {
+	"chmod", "fchmod", "fchmodat", "chown", "fchown", "lchown",
+	"fchownat", "utime", "utimes", "futimesat", "utimensat",
+	"setxattr", "lsetxattr", "fsetxattr", "removexattr",
+	"lremovexattr", "fremovexattr",
+	/* 32-bit variants (i386): the supervisor answers ENOSYS */
+	"chown32", "fchown32", "lchown32", "utimensat_time64",
+};
+
+/* FS_IOC_SETFLAGS (both sizes) and FS_IOC_FSSETXATTR. */
+static const uint32_t container_ioctl[] = {
+	0x40086602u, 0x40046602u, 0x401c5820u,
+};
+
 /* Types other than SOCK_STREAM (1), in blocks of the low four bits. */
 static const uint32_t deny_container_type[][2] = {
 	{ 0xf, 0 }, { 0xe, 2 }, { 0xc, 4 }, { 0x8, 8 },
@@ -417,6 +432,18 @@ static int build_container(scmp_filter_ctx ctx, const char **what)
 		c[1] = SCMP_A2(SCMP_CMP_MASKED_EQ, 0xffffffffu,
 			       TCP_FASTOPEN_CONNECT_OPT);
 		rc = rule(ctx, SCMP_ACT_ERRNO(EPERM), "setsockopt", 2, c);
+	}
+	/* Metadata Landlock does not cover: judged by the supervisor. */
+	for (i = 0; rc >= 0 && i < array_size(container_meta); i++) {
+		*what = container_meta[i];
+		rc = rule(ctx, SCMP_ACT_NOTIFY, container_meta[i], 0, NULL);
+	}
+	/* File flags (chattr) and fsxattrs: no path to judge them by. */
+	for (i = 0; rc >= 0 && i < array_size(container_ioctl); i++) {
+		*what = "ioctl";
+		c[0] = SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu,
+			       container_ioctl[i]);
+		rc = rule(ctx, SCMP_ACT_ERRNO(EPERM), "ioctl", 1, c);
 	}
 	return rc;
 }

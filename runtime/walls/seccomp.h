@@ -92,6 +92,14 @@ int seccomp_container_build(struct seccomp_prog *container,
  */
 int seccomp_prog_load(const void *insns, size_t len, int *listener);
 
+/*
+ * seccomp_newer_calls_load - container mode: refuse (ENOSYS) every call
+ * numbered SECCOMP_NEWER_FIRST or more, which the filters built by name
+ * cannot reach (seccomp_load.c).  0, or -1 with errno.
+ */
+#define SECCOMP_NEWER_FIRST 451
+int seccomp_newer_calls_load(void);
+
 /* Does this kernel have seccomp user notification?  (probes, no side effect) */
 int seccomp_notify_available(void);
 

@@ -49,6 +49,8 @@
 #include "strbuf.h"
 #include "unixsock.h"
 #include "container_rules.h"
+#include "listeners.h"
+#include "metacall.h"
 
 #ifndef PIDFD_THREAD
 #define PIDFD_THREAD O_EXCL
@@ -160,13 +162,19 @@ struct unixsock {
 	int cached_pidfd;
 	/* container mode: loopback ports the sandbox's own sockets listen
 	 * on (its test servers), which it may connect to */
-	uint16_t *own_ports;
+	struct own_listener *own;
 	size_t nown;
 	struct bound bound[BOUND_MAX];
 	size_t nbound;
 };
 
-/* The most loopback ports of the sandbox's own listeners remembered. */
+/* A loopback listener of the sandbox's own: its port and its inode. */
+struct own_listener {
+	uint16_t port;
+	uint64_t ino;
+};
+
+/* The most loopback listeners of the sandbox's own remembered. */
 #define OWN_PORTS_MAX 4096
 
 /* ------------------------------------------------------------------ */
@@ -420,28 +428,52 @@ static uint16_t inet_port(const struct sockaddr_storage *sa)
 		     ((const struct sockaddr_in6 *)(const void *)sa)->sin6_port);
 }
 
-static bool own_port(const struct unixsock *us, uint16_t port)
+static bool own_ino(const struct unixsock *us, uint64_t ino)
 {
 	size_t i;
 
 	for (i = 0; i < us->nown; i++)
-		if (us->own_ports[i] == port)
+		if (us->own[i].ino == ino)
 			return true;
 	return false;
 }
 
 /*
- * A loopback port the sandbox now listens on: its own, to connect to
- * as in namespace mode's private loopback.  Past the bound, no more are
+ * May the sandbox connect to loopback @port as to its own listener?
+ * Only while every TCP socket listening on that port is one it made
+ * listen: never to a host service that took the port after the sandbox
+ * let it go, or that listens beside it (SO_REUSEPORT).
+ */
+static bool own_port(const struct unixsock *us, uint16_t port)
+{
+	uint64_t ino[16];
+	size_t i, n;
+	bool known = false;
+
+	for (i = 0; i < us->nown && !known; i++)
+		known = us->own[i].port == port;
+	if (!known || tcp_listeners(port, ino, array_size(ino), &n) < 0 ||
+	    n == 0 || n > array_size(ino))
+		return false;
+	for (i = 0; i < n; i++)
+		if (!own_ino(us, ino[i]))
+			return false;
+	return true;
+}
+
+/*
+ * A loopback listener the sandbox made: its own, to connect to as in
+ * namespace mode's private loopback.  Past the bound, no more are
  * remembered (connects to them are then judged by the table).
  */
-static void own_port_add(struct unixsock *us, uint16_t port)
+static void own_listener_add(struct unixsock *us, uint16_t port, uint64_t ino)
 {
-	if (own_port(us, port) || us->nown >= OWN_PORTS_MAX)
+	if (own_ino(us, ino) || us->nown >= OWN_PORTS_MAX)
 		return;
-	us->own_ports = xreallocarray(us->own_ports, us->nown + 1,
-				      sizeof(*us->own_ports));
-	us->own_ports[us->nown++] = port;
+	us->own = xreallocarray(us->own, us->nown + 1, sizeof(*us->own));
+	us->own[us->nown].port = port;
+	us->own[us->nown].ino = ino;
+	us->nown++;
 }
 
 /*
@@ -494,11 +526,14 @@ static void listened(struct op *op)
 	struct sockaddr_storage sa;
 	socklen_t len = sizeof(sa);
 
+	struct stat st;
+
 	memset(&sa, 0, sizeof(sa));
 	if (op->us->cfg.container &&
 	    getsockname(op->sock, (struct sockaddr *)&sa, &len) == 0 &&
-	    inet_family(sa.ss_family) && inet_loopback(&sa))
-		own_port_add(op->us, inet_port(&sa));
+	    inet_family(sa.ss_family) && inet_loopback(&sa) &&
+	    fstat(op->sock, &st) == 0)
+		own_listener_add(op->us, inet_port(&sa), (uint64_t)st.st_ino);
 }
 
 /*
@@ -1225,6 +1260,42 @@ static void on_notify(struct loop *lp, struct loop_watch *w, uint32_t events)
 		caps_effective(true);
 }
 
+/* Container mode: may the file at @path change (its region's rights)? */
+static bool meta_writable(void *ctx, const char *path)
+{
+	const struct unixsock *us = ctx;
+
+	return (container_rights_at(us->cfg.container, path) &
+		CR_WRITE_FILE) != 0;
+}
+
+/*
+ * Container mode's metadata calls (metacall.h): decoded, checked to be
+ * still pending after every read of the child, made by the supervisor.
+ */
+static void handle_metacall(struct unixsock *us, struct op *op)
+{
+	struct metacall mc;
+	int err;
+
+	err = metacall_decode(&us->req->data, read_child, op, &mc);
+	if (!notif_valid(us, op->id)) {
+		us->stats.gone++;
+		if (!err)
+			metacall_release(&mc);
+		op_free(op);
+		return;
+	}
+	if (!err) {
+		err = metacall_run(&mc, op->tid, meta_writable, us);
+		metacall_release(&mc);
+	}
+	if (err == EROFS)
+		us->stats.refused++;
+	respond(us, op->id, 0, err);
+	op_free(op);
+}
+
 /* One notification received into us->req: answer it or queue it. */
 static void handle(struct loop *lp, struct unixsock *us)
 {
@@ -1237,6 +1308,10 @@ static void handle(struct loop *lp, struct unixsock *us)
 	op->id = us->req->id;
 	op->tid = (pid_t)us->req->pid;
 	op->sock = op->bind_dir = -1;
+	if (us->cfg.container && metacall_is(&us->req->data)) {
+		handle_metacall(us, op);
+		return;
+	}
 	err = prepare(us, op, &us->req->data);
 	/* Every read of the child is over: was it the right child? */
 	if (!notif_valid(us, op->id)) {
@@ -1387,7 +1462,7 @@ void unixsock_free(struct unixsock *us)
 		close(us->root_fd);
 	if (us->home_fd >= 0)
 		close(us->home_fd);
-	free(us->own_ports);
+	free(us->own);
 	while (us->nbound)
 		bound_forget(us, us->nbound - 1);
 	if (us->cached_pidfd >= 0)
