@@ -40,9 +40,11 @@ if [ -z "$WINE" ]; then
 fi
 [ -n "$WINE" ] || skip_all "no wine64 (Debian: apt-get install wine64):" \
 	"the windows launcher's plumbing is not tested here"
+[ -x "$WINE" ] || skip_all "WINE=$WINE is not a program"
 [ -f "$exe" ] && [ -f "$probe" ] && [ -f "$winacl" ] ||
-	skip_all "no cross-built vbox-exec.exe in $win (./build.sh check" \
-		"makes it: configure --host=x86_64-w64-mingw32)"
+	skip_all "no cross-built vbox-exec.exe in $win (VBOX_WIN_BUILD;" \
+		"./build.sh check makes _build/win: configure" \
+		"--host=x86_64-w64-mingw32)"
 [ -x "${VBOXC:-}" ] || skip_all "no vboxc binary at ${VBOXC:-}"
 bound_script
 set_users
