@@ -306,20 +306,31 @@ static uint64_t eff(const struct node *n)
 	return n ? n->rights : 0;
 }
 
+/* Does a region start below @n (a later mount may have covered one)? */
+static bool region_below(const struct node *n)
+{
+	size_t i;
+
+	for (i = 0; i < n->nkids; i++)
+		if (n->kids[i]->region || region_below(n->kids[i]))
+			return true;
+	return false;
+}
+
 /* Must @n itself have right @r? */
 static bool needs(const struct node *n, uint64_t r)
 {
 	if (n->kind == NODE_OTHER && (r & CR_DIR_ONLY))
 		return true;	/* means nothing on a file */
 	/* A path below which a region starts stays where it is. */
-	if (n->kind != NODE_OTHER && (r & CR_REMOVE) && n->nkids)
+	if (n->kind != NODE_OTHER && (r & CR_REMOVE) && region_below(n))
 		return false;
 	/*
 	 * Nor is anything created beside it: an absent path a region names
 	 * must stay absent, and an entry made there could not be removed
 	 * again (the right to remove is gone).
 	 */
-	if (n->kind != NODE_OTHER && (r & CR_MAKE) && n->nkids)
+	if (n->kind != NODE_OTHER && (r & CR_MAKE) && region_below(n))
 		return false;
 	return (eff(n) & r) != 0;
 }
