@@ -417,6 +417,22 @@ create $T/plain/new
 write $T/data/a/x.txt
 EOF
 	agree openw
+	# A glob match a higher row decides is that row's: the !ro row is
+	# absorbed (no mount of its own), so the deny glob must leave its
+	# match alone at launch.
+	cat >over.rules <<EOF
+@default write deny
+[fs]
+deny: $T/data/*/*.key
+!ro: $T/data/a
+EOF
+	cat >over.ops <<EOF
+read $T/data/a/x.key
+read $T/data/b/y.key
+read $T/data/a/x.txt
+write $T/data/a/x.key
+EOF
+	agree over
 else
 	ok "# SKIP no probe binary at $VBOX_PROBE"
 fi

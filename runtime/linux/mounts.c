@@ -24,8 +24,10 @@
 #include "ir.h"
 #include "linux_artifact.h"
 #include "mounts.h"
+#include "fspath.h"
 #include "pathmap.h"
 #include "strv.h"
+#include "target.h"
 
 /*
  * What a mount makes of the paths it covers:
@@ -504,12 +506,44 @@ static int launch_path(struct inst *in, const struct linux_launch_row *r,
 	}
 }
 
+/* vbox-exec runs linux plans only: case kept, no drive letters. */
+static const struct target_traits launch_paths = {
+	.id = TARGET_LINUX,
+	.name = "linux",
+};
+
+/*
+ * Is glob match @path decided by a row tried before @r (@above, compiled
+ * from r->above)?  Then that row's effect holds there, not @r's: a
+ * `!ro: /a/s1` over `deny: /a/x/f0` keeps /a/s1/f0 readable, as explain
+ * says (the higher row is absorbed, so no mount of its own would put the
+ * file back).
+ */
+static bool decided_above(const struct fs_pattern *above, size_t n,
+			  const char *path)
+{
+	struct fs_path q;
+	char *err = NULL;
+	bool hit = false;
+	size_t i;
+
+	if (fs_path_parse(path, &launch_paths, &q, &err) < 0) {
+		free(err);
+		return false;
+	}
+	for (i = 0; i < n && !hit; i++)
+		hit = fs_match(&above[i], &q);
+	fs_path_free(&q);
+	return hit;
+}
+
 static int launch_row(struct inst *in, const struct linux_launch_row *r)
 {
 	struct pseg *segs = NULL;
+	struct fs_pattern *above = NULL;
 	char *text = NULL, *base = NULL, *msg;
 	char **paths = NULL;
-	size_t npaths = 0, i, nlit = 0, nbase, nmax;
+	size_t npaths = 0, i, nlit = 0, nbase, nmax, nabove = 0;
 	int nsegs, ret = -1;
 
 	if (r->pattern[0] != '/' || strlen(r->pattern) >= PATH_MAX)
@@ -551,10 +585,29 @@ static int launch_row(struct inst *in, const struct linux_launch_row *r)
 		  "for the row" :
 		  "is a glob that matches nothing on the host now: the row "
 		  "mounts nothing", false);
-	for (i = 0; i < npaths && ret == 0; i++)
+	if (npaths && r->nabove) {
+		above = xcalloc(r->nabove, sizeof(*above));
+		for (nabove = 0; nabove < r->nabove; nabove++) {
+			if (fs_pattern_from_text(r->above[nabove],
+						 &launch_paths, &above[nabove],
+						 &msg) < 0) {
+				ret = inst_error(in, "row %u: a row before it: "
+						 "%s", r->index, msg);
+				free(msg);
+				goto out;
+			}
+		}
+	}
+	for (i = 0; i < npaths && ret == 0; i++) {
+		if (decided_above(above, nabove, paths[i]))
+			continue;
 		ret = launch_path(in, r, paths[i], nbase < (size_t)nsegs,
 				  false);
+	}
 out:
+	for (i = 0; i < nabove; i++)
+		fs_pattern_free(&above[i]);
+	free(above);
 	for (i = 0; i < npaths; i++)
 		free(paths[i]);
 	free(paths);

@@ -18,11 +18,16 @@
  * @effect: enum effect (EFFECT_DENY, EFFECT_RO or EFFECT_RW)
  * @pattern: the normalized pattern text (a plan row's target), absolute,
  *           '/'-separated, cleaned; borrowed
+ * @above, @nabove: the patterns of the rows tried before it (higher
+ *                  priority), borrowed: a glob match one of them also
+ *                  matches is theirs to decide, not this row's
  */
 struct linux_launch_row {
 	uint32_t index;
 	uint8_t effect;
 	const char *pattern;
+	const char *const *above;
+	size_t nabove;
 };
 
 /**

@@ -63,7 +63,17 @@ static int check_rows(const struct plan *plan, struct linux_launch_row **rows,
 	const struct plan_row *r;
 	size_t i;
 
-	*rows = xcalloc(plan->nfs ? plan->nfs : 1, sizeof(**rows));
+	const char **by_prio;
+
+	/*
+	 * One array after the rows: every row's pattern in priority order,
+	 * so the rows tried before row R are its first R.prio entries
+	 * (plan_decode() checked the priorities are a permutation).
+	 */
+	*rows = xcalloc(plan->nfs + 1, sizeof(**rows) + sizeof(*by_prio));
+	by_prio = (const char **)(void *)(*rows + plan->nfs + 1);
+	for (i = 0; i < plan->nfs; i++)
+		by_prio[plan->fs[i].prio] = plan->fs[i].target;
 	*nrows = 0;
 	for (i = 0; i < plan->nfs; i++) {
 		r = &plan->fs[i];
@@ -75,6 +85,8 @@ static int check_rows(const struct plan *plan, struct linux_launch_row **rows,
 			(*rows)[*nrows].index = r->index;
 			(*rows)[*nrows].effect = r->effect;
 			(*rows)[*nrows].pattern = r->target;
+			(*rows)[*nrows].above = by_prio;
+			(*rows)[*nrows].nabove = r->prio;
 			(*nrows)++;
 			break;
 		case LANDING_UNSUPPORTED:
