@@ -151,6 +151,14 @@ int container_probe(struct container *c, bool accept_unscoped, char **err)
 				 strerror(e));
 		return -1;
 	}
+	if (abi != landlock_version())
+		vx_log("container mode: probed: landlock ABI %d (capped to %d "
+		       "for the test suite)", landlock_version(), abi);
+	else
+		vx_log("container mode: probed: landlock ABI %d", abi);
+	vx_log("container mode: probed: seccomp user notification with a "
+	       "listener; pidfd_getfd() %s",
+	       c->no_getfd ? "refused (emulated)" : "works");
 	return 0;
 }
 
