@@ -80,8 +80,8 @@ static int pid_ns_of(pid_t pid, dev_t *dev, ino_t *ino)
 	return 0;
 }
 
-/* The parent of @pid from /proc/PID/stat, or -1. */
-static pid_t parent_of(pid_t pid)
+/* The parent and state of @pid from /proc/PID/stat; -1 when gone. */
+static pid_t parent_state(pid_t pid, char *state)
 {
 	char path[64], buf[512], *p;
 	ssize_t n;
@@ -100,9 +100,17 @@ static pid_t parent_of(pid_t pid)
 	/* "PID (COMM) STATE PPID ...": COMM may hold anything but ends at
 	 * the last ')'. */
 	p = strrchr(buf, ')');
-	if (!p || sscanf(p + 1, " %*c %ld", &ppid) != 1)
+	if (!p || sscanf(p + 1, " %c %ld", state, &ppid) != 2)
 		return -1;
 	return (pid_t)ppid;
+}
+
+/* The parent of @pid from /proc/PID/stat, or -1. */
+static pid_t parent_of(pid_t pid)
+{
+	char state;
+
+	return parent_state(pid, &state);
 }
 
 /* ------------------------------------------------------------------ */
@@ -306,29 +314,6 @@ static bool tree_forward(void *ctx, int sig)
 		proc_signal(t->cmd_pidfd, t->cmd_pid, sig);
 	}
 	return true;
-}
-
-/* The parent and state of @pid from /proc/PID/stat; -1 when gone. */
-static pid_t parent_state(pid_t pid, char *state)
-{
-	char path[64], buf[512], *p;
-	ssize_t n;
-	long ppid;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	p = strrchr(buf, ')');
-	if (!p || sscanf(p + 1, " %c %ld", state, &ppid) != 2)
-		return -1;
-	return (pid_t)ppid;
 }
 
 /*
