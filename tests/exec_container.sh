@@ -503,4 +503,24 @@ echo "built-$4" >"$6/build/out-$4.txt"' sh \
 	done
 fi
 
+# ---- the host's devices: a root-started child reads no disk -------------
+# Container mode shows the host's (or the container's) own /dev, where a
+# disk is root's to read without a capability; only the devices a program
+# needs are opened there.  Judged against the same read outside.
+disk=
+for d in /dev/vda /dev/sda /dev/nvme0n1 /dev/xvda /dev/loop0; do
+	[ -b "$d" ] && head -c 1 "$d" >/dev/null 2>&1 && { disk=$d; break; }
+done
+if [ -n "$disk" ] && [ "$(id -u)" = 0 ]; then
+	run timeout -s KILL 60 "$VBOX_EXEC" $cmode m.plan -- \
+		head -c 1 "$disk"
+	check "root, container mode: the disk $disk cannot be read" \
+		sh -c "test $rc -ne 0 && test ! -s out"
+	run timeout -s KILL 60 "$VBOX_EXEC" $cmode m.plan -- \
+		sh -c 'echo x >/dev/null && head -c 4 /dev/urandom | wc -c'
+	is "$(cat out)" 4 "root, container mode: /dev/null and /dev/urandom still work"
+else
+	ok "# SKIP no block device readable here as root to try"
+fi
+
 done_testing

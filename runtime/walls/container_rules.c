@@ -204,7 +204,13 @@ static int add_mount(struct build *b, const struct lx_mount *m)
 			   m->row);
 		return 0;
 	case LX_DEV:
-		set_region(b->root, d, CR_READ, m->row);
+		/*
+		 * The container's (or the host's) own /dev, not bubblewrap's
+		 * minimal one: listed, but only the devices below are opened
+		 * (a root-started child could otherwise read a disk, the
+		 * kernel's log or the keyboard).
+		 */
+		set_region(b->root, d, CR_READ_DIR, m->row);
 		return 0;
 	case LX_PROC:
 		set_region(b->root, d, CR_READ, m->row);
@@ -252,8 +258,8 @@ kernel_row:
 }
 
 /*
- * The devices a program needs to write: /dev is the container's own (not
- * a private one, as bubblewrap makes), so only these are writable.
+ * The devices a program needs: /dev is the container's own (not a
+ * private one, as bubblewrap makes), so only these are opened at all.
  */
 static const char *const dev_writable[] = {
 	"/dev/null", "/dev/zero", "/dev/full", "/dev/random",
@@ -570,7 +576,7 @@ int container_rules_build(const struct lx_artifact *lx, struct container_rules *
 	set_region(b.root, "/proc", CR_READ, LX_ROW_NONE);
 	set_region(b.root, "/sys", CR_READ, LX_ROW_NONE);
 	dev = node_at(b.root, "/dev");
-	if (dev->region && dev->rights == CR_READ)
+	if (dev->region && dev->rights == CR_READ_DIR)
 		for (i = 0; i < array_size(dev_writable); i++) {
 			struct node *n = node_at(b.root, dev_writable[i]);
 
