@@ -70,6 +70,13 @@ ensure_deps() {
 	for p in $DEPS; do
 		if ! dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
 			grep -q 'install ok installed'; then
+			# A command of the package's name from elsewhere does
+			# (nodesource's nodejs bundles npm, and conflicts with
+			# Debian's npm package).
+			case $p in
+			npm | curl | wget | git | jq | hyperfine)
+				command -v "$p" >/dev/null 2>&1 && continue ;;
+			esac
 			missing+=("$p")
 		fi
 	done
