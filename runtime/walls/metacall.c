@@ -57,6 +57,7 @@ static const struct {
 	{ __NR_removexattr, METACALL_REMOVEXATTR, BY_PATH, -1 },
 	{ __NR_lremovexattr, METACALL_REMOVEXATTR, BY_LPATH, -1 },
 	{ __NR_fremovexattr, METACALL_REMOVEXATTR, BY_FD, -1 },
+	{ __NR_truncate, METACALL_TRUNCATE, BY_PATH, -1 },
 };
 
 static int find(const struct seccomp_data *d)
@@ -233,6 +234,11 @@ int metacall_decode(const struct seccomp_data *d, sockcall_read_fn rd,
 		break;
 	case METACALL_UTIMES:
 		rc = read_times(rd, ctx, nr, a[argi], out);
+		break;
+	case METACALL_TRUNCATE:
+		out->length = (int64_t)a[argi];
+		if (out->length < 0)
+			rc = EINVAL;
 		break;
 	case METACALL_SETXATTR:
 	case METACALL_REMOVEXATTR:
@@ -419,6 +425,12 @@ int metacall_run(const struct metacall *mc, pid_t tid,
 		if (S_ISLNK(st.st_mode))
 			rc = EPERM;
 		else if (removexattr(proc, mc->name) < 0)
+			rc = errno;
+		break;
+	case METACALL_TRUNCATE:
+		if (S_ISDIR(st.st_mode))
+			rc = EISDIR;
+		else if (truncate(proc, (off_t)mc->length) < 0)
 			rc = errno;
 		break;
 	default:

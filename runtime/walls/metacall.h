@@ -40,6 +40,7 @@ enum metacall_op {
 	METACALL_UTIMES,
 	METACALL_SETXATTR,
 	METACALL_REMOVEXATTR,
+	METACALL_TRUNCATE,	/* Landlock judges it from ABI 3 only */
 };
 
 /**
@@ -57,6 +58,7 @@ enum metacall_op {
  * @name: the xattr's name (owned, NUL-terminated)
  * @value, @size: METACALL_SETXATTR's value (owned; exact size)
  * @xflags: XATTR_CREATE, XATTR_REPLACE
+ * @length: METACALL_TRUNCATE
  */
 struct metacall {
 	enum metacall_op op;
@@ -72,6 +74,7 @@ struct metacall {
 	void *value;
 	size_t size;
 	int xflags;
+	int64_t length;
 };
 
 /* Is @d one of the calls metacall_decode() takes? */

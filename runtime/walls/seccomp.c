@@ -359,9 +359,20 @@ static const char *const container_meta[] = {
 	"chmod", "fchmod", "fchmodat", "chown", "fchown", "lchown",
 	"fchownat", "utime", "utimes", "futimesat", "utimensat",
 	"setxattr", "lsetxattr", "fsetxattr", "removexattr",
-	"lremovexattr", "fremovexattr",
+	"lremovexattr", "fremovexattr", "truncate",
 	/* 32-bit variants (i386): the supervisor answers ENOSYS */
 	"chown32", "fchown32", "lchown32", "utimensat_time64",
+};
+
+/* A process named by its first argument (a pid; 0: the caller). */
+static const char *const container_self_a0[] = {
+	"prlimit64", "sched_setaffinity", "sched_setscheduler",
+	"sched_setparam", "sched_setattr", "migrate_pages", "move_pages",
+};
+
+/* By its second (setpriority's and ioprio_set's "who"; 0: the caller). */
+static const char *const container_self_a1[] = {
+	"setpriority", "ioprio_set",
 };
 
 /* FS_IOC_SETFLAGS (both sizes) and FS_IOC_FSSETXATTR. */
@@ -437,6 +448,36 @@ static int build_container(scmp_filter_ctx ctx, const char **what)
 	for (i = 0; rc >= 0 && i < array_size(container_meta); i++) {
 		*what = container_meta[i];
 		rc = rule(ctx, SCMP_ACT_NOTIFY, container_meta[i], 0, NULL);
+	}
+	/*
+	 * Calls that act on another process by pid: the sandbox has no PID
+	 * namespace of its own, and Landlock does not judge them (limits,
+	 * niceness, affinity, scheduling, I/O priority of a host process of
+	 * the same uid).  Only the calling process itself (0).
+	 */
+	for (i = 0; rc >= 0 && i < array_size(container_self_a0); i++) {
+		*what = container_self_a0[i];
+		c[0] = SCMP_A0(SCMP_CMP_NE, 0);
+		rc = rule(ctx, SCMP_ACT_ERRNO(EPERM), container_self_a0[i], 1,
+			  c);
+	}
+	for (i = 0; rc >= 0 && i < array_size(container_self_a1); i++) {
+		*what = container_self_a1[i];
+		c[0] = SCMP_A1(SCMP_CMP_NE, 0);
+		rc = rule(ctx, SCMP_ACT_ERRNO(EPERM), container_self_a1[i], 1,
+			  c);
+	}
+	/* ... nor every process of the caller's uid (PRIO_USER, who 0). */
+	if (rc >= 0) {
+		*what = "setpriority";
+		c[0] = SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu, 2 /* PRIO_USER */);
+		rc = rule(ctx, SCMP_ACT_ERRNO(EPERM), "setpriority", 1, c);
+	}
+	if (rc >= 0) {
+		*what = "ioprio_set";
+		c[0] = SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu,
+			       3 /* IOPRIO_WHO_USER */);
+		rc = rule(ctx, SCMP_ACT_ERRNO(EPERM), "ioprio_set", 1, c);
 	}
 	/* File flags (chattr) and fsxattrs: no path to judge them by. */
 	for (i = 0; rc >= 0 && i < array_size(container_ioctl); i++) {

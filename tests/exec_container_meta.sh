@@ -1,0 +1,157 @@
+#!/bin/sh
+# tests/exec_container_meta.sh - container mode's walls where Landlock has
+# no right and namespace mode relied on its read-only mounts or its PID
+# namespace (doc/launcher.md, "Container mode"): chmod, chown, utimes,
+# xattrs and truncate of a file outside the writable root; the calls
+# numbered 451 and up (fchmodat2); chattr; limits, niceness and affinity
+# of a host process of the same uid.  Each attack is first made outside
+# any sandbox as the same user (it must succeed there, or the check could
+# not fail), then in the sandbox, and judged from the host side; the same
+# calls on the sandbox's own files and itself still work.  As root and as
+# uid 65534.
+. "${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
+
+: "${VBOXC:?VBOXC must name the vboxc binary}"
+: "${VBOX_EXEC:?VBOX_EXEC must name the vbox-exec binary}"
+PY=/usr/bin/python3
+[ -x "$PY" ] || skip_all "no $PY"
+"$VBOX_EXEC" --help | grep -q -- --mode= ||
+	skip_all "this vbox-exec has no --mode=container"
+bound_script
+set_users
+chmod 755 "$workdir"
+cd "$workdir"
+
+mkdir -p w files
+cat >rules <<EOF2
+@default write deny
+@default net deny
+[fs]
+rw: $workdir/w/**
+EOF2
+"$VBOXC" compile --target=linux --emit=plan -o plan rules ||
+	bail_out "cannot compile the plan"
+cmode=--mode=container
+run timeout -s KILL 60 "$VBOX_EXEC" $cmode plan -- true
+if [ "$rc" = 125 ] && grep -q "cannot scope signals" err; then
+	cmode="$cmode --accept-unscoped-signals"
+fi
+[ "$rc" = 125 ] && ! grep -q "cannot scope signals" err &&
+	skip_all "container mode cannot run here: $(head -n 1 err)"
+
+# The attacks: one line each, "NAME ok" or "NAME ERRNO".
+cat >attack.py <<'EOF2'
+import ctypes, fcntl, os, resource, struct, sys
+libc = ctypes.CDLL(None, use_errno=True)
+f, pid = sys.argv[1], int(sys.argv[2])
+def t(name, fn):
+    try:
+        fn()
+        print(name, "ok")
+    except OSError as e:
+        print(name, e.errno)
+def raw(nr, *args):
+    if libc.syscall(nr, *args) < 0:
+        raise OSError(ctypes.get_errno(), "")
+t("chmod", lambda: os.chmod(f, 0o4777))
+fd = os.open(f, os.O_RDONLY)
+t("fchmod", lambda: os.fchmod(fd, 0o4777))
+t("utime", lambda: os.utime(f, (1, 1)))
+t("setxattr", lambda: os.setxattr(f, "user.vbox", b"1"))
+t("truncate", lambda: os.truncate(f, 0))
+t("fchmodat2", lambda: raw(452, -100, f.encode(), 0o4777, 0))
+t("chattr", lambda: fcntl.ioctl(fd, 0x40086602, struct.pack("l", 0x4000)))
+t("renice", lambda: os.setpriority(os.PRIO_PROCESS, pid, 7))
+# Outside a sandbox this would renice every process of the user: only
+# in the sandbox (the host process's niceness is judged after).
+if len(sys.argv) > 3:
+    t("renice-uid", lambda: os.setpriority(os.PRIO_USER, 0, 7))
+t("prlimit", lambda: resource.prlimit(pid, resource.RLIMIT_NOFILE, (5, 5)))
+t("affinity", lambda: os.sched_setaffinity(pid, {0}))
+EOF2
+cat >own.py <<'EOF2'
+import os, resource, sys
+g = sys.argv[1] + "/own.txt"
+open(g, "w").write("abc")
+os.chmod(g, 0o600)
+os.setxattr(g, "user.vbox", b"1")
+os.truncate(g, 1)
+os.utime(g, (5, 5))
+os.setpriority(os.PRIO_PROCESS, 0, os.getpriority(os.PRIO_PROCESS, 0) + 1)
+resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+st = os.stat(g)
+print(oct(st.st_mode & 0o7777), int(st.st_mtime), st.st_size,
+      os.getxattr(g, "user.vbox"))
+EOF2
+
+# state FILE PID - what the host sees of the file and the process
+state() {
+	printf '%s %s %s %s %s %s\n' "$(stat -c '%a %Y %s' "$1")" \
+		"$("$PY" -c 'import os, sys
+try: print(os.getxattr(sys.argv[1], "user.vbox"))
+except OSError: print("-")' "$1")" \
+		"$(ps -o ni= -p "$2" | tr -d ' ')" \
+		"$(sed -n 's/^Max open files *\([0-9a-z]*\).*/\1/p' /proc/"$2"/limits)" \
+		"$(taskset -p "$2" 2>/dev/null | sed 's/.*: //')" \
+		"$(cat "$1")"
+}
+
+for who in $users; do
+	owner=0:0
+	[ "$who" = nobody ] && owner=65534:65534
+	for n in files/ctl files/box; do
+		echo "content" >"$n.f"
+		chown "$owner" "$n.f"
+		chmod 644 "$n.f"
+	done
+	chown -R "$owner" w
+	as_user "$who" sleep 300 &
+	host=$!
+	sleep 0.2
+	hpid=$(pgrep -n -P "$host" sleep || echo "$host")
+	before=$(state files/box.f "$hpid")
+
+	# outside any sandbox the same user can do all of it
+	as_user "$who" "$PY" attack.py files/ctl.f "$hpid" >ctl.out 2>&1
+	miss=$(grep -v ' ok$' ctl.out | tr '\n' ' ')
+	# (an unprivileged user may not raise its own limit back, nor
+	# chattr: what fails outside is left out of the comparison)
+	check "$who: outside a sandbox the attacks work (except: ${miss:-none})" \
+		sh -c "grep -q '^chmod ok' ctl.out && grep -q '^truncate ok' ctl.out &&
+		       grep -q '^renice ok' ctl.out"
+	kill "$host" 2>/dev/null
+	wait "$host" 2>/dev/null || :
+	as_user "$who" sleep 300 &
+	host=$!
+	sleep 0.2
+	hpid=$(pgrep -n -P "$host" sleep || echo "$host")
+	before=$(state files/box.f "$hpid")
+
+	run as_user "$who" timeout -s KILL 60 "$VBOX_EXEC" $cmode \
+		-C "$workdir/w" plan -- "$PY" "$workdir/attack.py" \
+		"$workdir/files/box.f" "$hpid" in-sandbox
+	is "$rc" 0 "$who: the attacks ran in container mode"
+	for a in chmod fchmod utime setxattr truncate; do
+		check "$who: $a of a file outside the writable root: EROFS" \
+			grep -qx "$a 30" out
+	done
+	check "$who: fchmodat2 (a call libseccomp cannot name): ENOSYS" \
+		grep -qx "fchmodat2 38" out
+	check "$who: chattr: EPERM" grep -qx "chattr 1" out
+	for a in renice renice-uid prlimit affinity; do
+		check "$who: $a of a host process: EPERM" grep -qx "$a 1" out
+	done
+	is "$(state files/box.f "$hpid")" "$before" \
+		"$who: the file and the host process are as they were (host side)"
+	kill "$host" 2>/dev/null
+	wait "$host" 2>/dev/null || :
+
+	run as_user "$who" timeout -s KILL 60 "$VBOX_EXEC" $cmode \
+		-C "$workdir/w" plan -- "$PY" "$workdir/own.py" "$workdir/w"
+	is "$(cat out)" "0o600 5 1 b'1'" \
+		"$who: the same calls on its own file and itself work"
+	[ "$rc" = 0 ] || sed 's/^/#   /' err | tail -n 5
+	rm -f w/own.txt
+done
+
+done_testing
