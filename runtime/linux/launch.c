@@ -762,6 +762,24 @@ static void log_walls(const struct walls *w, const struct sandbox *sa)
 		       "(net open); abstract sockets scoped by landlock");
 }
 
+/*
+ * A row that grants less than it says is never silent; every row whose
+ * effect depended on the host is listed under --log and --dry-run (on
+ * stderr: the dry-run line stays runnable).
+ */
+static void say_host_notes(const struct launch_request *req,
+			   const struct sandbox *sa)
+{
+	size_t i;
+
+	for (i = 0; i < sa->warnings.n; i++)
+		vx_error("warning: %s", sa->warnings.v[i]);
+	for (i = 0; (vx_log_enabled || req->dry_run) && i < sa->host_notes.n;
+	     i++)
+		if (!strv_has(&sa->warnings, sa->host_notes.v[i]))
+			vx_error("host: %s", sa->host_notes.v[i]);
+}
+
 /* Build the sandbox, make its placeholders, run it. */
 static int launch_sandbox(struct tree *t, const struct launch_request *req,
 			  const char *bwrap)
@@ -820,17 +838,7 @@ static int launch_sandbox(struct tree *t, const struct launch_request *req,
 		vx_log("note: the plan has %zu reserved entries; none is "
 		       "needed without an egress proxy", req->plan->nreserved);
 
-	/*
-	 * A row that grants less than it says is never silent; every row
-	 * whose effect depended on the host is listed under --log and
-	 * --dry-run (on stderr: the dry-run line stays runnable).
-	 */
-	for (i = 0; i < sa.warnings.n; i++)
-		vx_error("warning: %s", sa.warnings.v[i]);
-	for (i = 0; (vx_log_enabled || req->dry_run) && i < sa.host_notes.n;
-	     i++)
-		if (!strv_has(&sa.warnings, sa.host_notes.v[i]))
-			vx_error("host: %s", sa.host_notes.v[i]);
+	say_host_notes(req, &sa);
 	if (req->dry_run) {
 		status = bwrap_print_dry_run(req, bwrap, &sa);
 		goto out;
@@ -932,12 +940,7 @@ static int launch_container(struct tree *t, const struct launch_request *req)
 	if (sandbox_build(req->plan, req->plan_path, req->workdir, false, &sa,
 			  &err) < 0)
 		goto fail;
-	for (i = 0; i < sa.warnings.n; i++)
-		vx_error("warning: %s", sa.warnings.v[i]);
-	for (i = 0; (vx_log_enabled || req->dry_run) && i < sa.host_notes.n;
-	     i++)
-		if (!strv_has(&sa.warnings, sa.host_notes.v[i]))
-			vx_error("host: %s", sa.host_notes.v[i]);
+	say_host_notes(req, &sa);
 	/* Missing writable roots the table lets be created, as ns mode. */
 	if (!req->dry_run)
 		creates_make(&sa);
