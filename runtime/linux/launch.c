@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * launch.c - run the command under bubblewrap (launch.h; doc/launcher.md,
- * "How a launch works").
+ * launch.c - run the command under bubblewrap, or in container mode
+ * without it (launch.h; doc/launcher.md, "How a launch works",
+ * "Container mode").
  *
  * Owned here: the order of a launch (find bubblewrap, build the sandbox,
  * make the placeholders, open the init channel and send the setup, start
@@ -11,6 +12,12 @@
  * learns its PID namespace; CH_STARTED gives the command's host pid.  No CH_STARTED
  * means the command never started: whatever bubblewrap's status,
  * vbox-exec exits 125.
+ *
+ * Container mode (launch_container(), --mode=container|auto) has no PID
+ * namespace: vbox-init is the runner and becomes the command, and the
+ * tree is every descendant of vbox-exec but the egress proxy, swept with
+ * SIGKILL when the command ends (container_settle()); its decisions
+ * before the start are container.c's.
  *
  * Signals are forwarded to the command through a pidfd.  The timeout
  * sends SIGTERM to every process of the sandbox's PID namespace, then

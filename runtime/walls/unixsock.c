@@ -19,6 +19,16 @@
  * the call, so a socket file the child could not open for writing is
  * not reached through the supervisor's CAP_DAC_OVERRIDE.
  *
+ * Container mode (unixsock_config.container) adds, here because they
+ * share the op, the notification loop and the answers: the admission of
+ * inet destinations (judge_inet(), own loopback listeners checked with
+ * listeners.c), listen(), the metadata calls (handle_metacall(); the
+ * decoding and the change are metacall.c's), and, where pidfd_getfd() is
+ * refused, the emulation of connect() and bind() on sockets of the
+ * supervisor's own (prepare_emulated(), install()).  The file has grown
+ * past a thousand lines: those container parts are the ones to move out
+ * first, behind a header of the op's internals.
+ *
  * No buffer here is sized by the child: paths are built in a struct
  * strbuf and the child's /proc files read into one (childpath.c), and
  * what sockcall.c copies is allocated to its checked length.
