@@ -152,6 +152,53 @@ for who in $users; do
 		"$who: the same calls on its own file and itself work"
 	[ "$rc" = 0 ] || sed 's/^/#   /' err | tail -n 5
 	rm -f w/own.txt
+
+	# Its own loopback listener it may reach; the same port once a host
+	# service holds it, not (the table allows no loopback port).
+	rm -f w/port w/hostready w/res
+	run as_user "$who" timeout -s KILL 60 "$VBOX_EXEC" $cmode \
+		-C "$workdir/w" plan -- "$PY" -c '
+import os, socket, time
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+s.listen()
+port = s.getsockname()[1]
+c = socket.create_connection(("127.0.0.1", port), timeout=5)
+a, _ = s.accept()
+own = "own-ok"
+c.close(); a.close(); s.close()
+open("port", "w").write(str(port))
+for i in range(600):
+    if os.path.exists("hostready"):
+        break
+    time.sleep(0.05)
+try:
+    socket.create_connection(("127.0.0.1", port), timeout=5).send(b"leak")
+    res = "host-reached"
+except OSError as e:
+    res = "refused-%d" % e.errno
+open("res", "w").write(own + " " + res)
+' &
+	box=$!
+	wait_for w/port 600 || :
+	"$PY" -c '
+import socket, sys
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", int(open(sys.argv[1]).read())))
+s.listen()
+open(sys.argv[2], "w").close()
+s.settimeout(30)
+try:
+    a, _ = s.accept()
+    print("accepted", a.recv(10))
+except OSError:
+    print("nothing")
+' w/port w/hostready >host.out 2>&1
+	wait "$box" || :
+	is "$(cat w/res 2>/dev/null)" "own-ok refused-13" \
+		"$who: its own loopback listener is reached; a host service that took the port after is not"
+	is "$(cat host.out)" "nothing" "... nothing reached the host service (host side)"
 done
 
 done_testing
