@@ -127,6 +127,10 @@ bool fs_match(const struct fs_pattern *pattern, const struct fs_path *path)
 	/* Without wildcards the pattern covers its whole subtree. */
 	if (!pattern->wild)
 		return true;
+	/* The root's path has no segment array (no offset on NULL). */
+	if (!path->segs)
+		return seq_match(pattern->segs + pattern->nlit,
+				 pattern->nsegs - pattern->nlit, NULL, 0);
 	return seq_match(pattern->segs + pattern->nlit,
 			 pattern->nsegs - pattern->nlit,
 			 path->segs + pattern->nlit,
