@@ -66,6 +66,8 @@ const char *landing_kind_name(enum landing_kind kind)
 		return "reserved";
 	case LANDING_UNSUPPORTED:
 		return "unsupported";
+	case LANDING_SUPERVISED:
+		return "supervised";
 	default:
 		BUG("bad landing kind %d", kind);
 	}

@@ -30,6 +30,11 @@ struct target_traits;
  *                    omission only narrows the sandbox
  * @LANDING_RESERVED: an internal entry the launcher adds, not a user row
  * @LANDING_UNSUPPORTED: cannot be enforced faithfully: compile fails
+ * @LANDING_SUPERVISED: by the launcher's supervisor judging each path
+ *                      system call with the table's own matcher (linux:
+ *                      deny and ro rows that mounts made at launch cannot
+ *                      hold).  Last, so the values plan.bin stores for the
+ *                      others stay what they were.
  */
 enum landing_kind {
 	LANDING_KERNEL,
@@ -38,6 +43,7 @@ enum landing_kind {
 	LANDING_ABSORBED,
 	LANDING_RESERVED,
 	LANDING_UNSUPPORTED,
+	LANDING_SUPERVISED,
 };
 
 /**

@@ -51,7 +51,8 @@ static void put_rows(struct wbuf *b, const struct rowvec *rows,
 		 * compile refuses a table with an unsupported row before it
 		 * gets here; a plan must never carry one.
 		 */
-		if (l->row != row || l->kind > LANDING_ABSORBED)
+		if (l->row != row || l->kind == LANDING_RESERVED ||
+		    l->kind == LANDING_UNSUPPORTED)
 			BUG("row %zu: landing does not belong in a plan", i);
 		wbuf_u32(b, row->index);
 		wbuf_u32(b, row->prio);

@@ -149,8 +149,42 @@ static bool effect_valid(enum domain domain, unsigned effect)
 	return effect == EFFECT_DENY || effect == EFFECT_ALLOW;
 }
 
-static int decode_row(struct wire_reader *r, enum domain domain, uint32_t i,
-		      uint32_t n, struct plan_row *row)
+/*
+ * A plan holds only rows the target enforces or can omit.  Supervised
+ * rows exist only where a supervisor judges path calls: file rows of a
+ * linux plan that deny or make read-only (an older loader refuses the
+ * value as out of range, so it never misreads such a plan).
+ */
+static int check_landing(struct wire_reader *r, enum target_id target,
+			 enum domain domain, const struct plan_row *row)
+{
+	switch (row->landing) {
+	case LANDING_KERNEL:
+	case LANDING_LAUNCH:
+	case LANDING_PROXY:
+	case LANDING_ABSORBED:
+		return 0;
+	case LANDING_SUPERVISED:
+		if (domain != DOMAIN_FS)
+			return wire_corrupt(r, "a network row cannot land "
+					    "supervised");
+		if (target != TARGET_LINUX)
+			return wire_corrupt(r, "landing supervised in a %s "
+					    "plan (linux only)",
+					    target_id_name(target));
+		if (row->effect == EFFECT_RW)
+			return wire_corrupt(r, "an rw row cannot land "
+					    "supervised");
+		return 0;
+	default:
+		return wire_corrupt(r, "landing %u is out of range",
+				    row->landing);
+	}
+}
+
+static int decode_row(struct wire_reader *r, enum target_id target,
+		      enum domain domain, uint32_t i, uint32_t n,
+		      struct plan_row *row)
 {
 	uint8_t zero;
 
@@ -167,9 +201,8 @@ static int decode_row(struct wire_reader *r, enum domain domain, uint32_t i,
 		return wire_corrupt(r, "priority %u is out of range", row->prio);
 	if (!effect_valid(domain, row->effect))
 		return wire_corrupt(r, "effect %u is out of range", row->effect);
-	/* A plan holds only rows the target enforces or can omit. */
-	if (row->landing > LANDING_ABSORBED)
-		return wire_corrupt(r, "landing %u is out of range", row->landing);
+	if (check_landing(r, target, domain, row))
+		return -1;
 	if (zero)
 		return wire_corrupt(r, "padding byte is %u, not 0", zero);
 	if (wire_string(r, &row->target, "target") ||
@@ -214,8 +247,8 @@ static int check_prio(struct wire_reader *r, const struct plan_row *rows,
 	return ret;
 }
 
-static int decode_rows(struct wire_reader *r, enum domain domain,
-		       struct plan_row **out, size_t *nout)
+static int decode_rows(struct wire_reader *r, enum target_id target,
+		       enum domain domain, struct plan_row **out, size_t *nout)
 {
 	const char *what = domain == DOMAIN_FS ? "file rows" : "network rows";
 	uint32_t n, i;
@@ -228,7 +261,7 @@ static int decode_rows(struct wire_reader *r, enum domain domain,
 	*nout = n;
 	for (i = 0; i < n; i++) {
 		snprintf(r->ctx, sizeof(r->ctx), "%s, row %u", what, i);
-		if (decode_row(r, domain, i, n, &(*out)[i]))
+		if (decode_row(r, target, domain, i, n, &(*out)[i]))
 			return -1;
 	}
 	snprintf(r->ctx, sizeof(r->ctx), "%s", what);
@@ -329,9 +362,10 @@ static int decode_section(struct wire_reader *r, unsigned tag, struct plan *p)
 	case PLAN_SEC_POLICY:
 		return decode_policy(r, p);
 	case PLAN_SEC_FS_ROWS:
-		return decode_rows(r, DOMAIN_FS, &p->fs, &p->nfs);
+		return decode_rows(r, p->target, DOMAIN_FS, &p->fs, &p->nfs);
 	case PLAN_SEC_NET_ROWS:
-		return decode_rows(r, DOMAIN_NET, &p->net, &p->nnet);
+		return decode_rows(r, p->target, DOMAIN_NET, &p->net,
+				   &p->nnet);
 	case PLAN_SEC_RESERVED:
 		return decode_reserved(r, p);
 	case PLAN_SEC_FINDINGS:
@@ -566,6 +600,16 @@ int plan_load(const char *path, struct plan *out, char **err)
 		free(why);
 	}
 	return ret;
+}
+
+bool plan_supervised_paths(const struct plan *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nfs; i++)
+		if (p->fs[i].landing == LANDING_SUPERVISED)
+			return true;
+	return false;
 }
 
 static void free_rows(struct plan_row *rows, size_t n)

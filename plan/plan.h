@@ -93,7 +93,9 @@ enum plan_section {
  * @prio: position in priority order
  * @effect: enum effect
  * @level: 0..255
- * @landing: enum landing_kind on the plan's target
+ * @landing: enum landing_kind on the plan's target: kernel, launch,
+ *           proxy, absorbed, or (file rows of linux plans, deny and ro
+ *           only) supervised
  * @target: the normalized target text (fs pattern text or "host:port")
  * @source: "FILE:LINE:COL" where the row was written
  *
@@ -182,6 +184,13 @@ int plan_load(const char *path, struct plan *out, char **err);
 
 /* plan_release - free what @plan holds (NULL-safe); it is empty again. */
 void plan_release(struct plan *plan);
+
+/*
+ * plan_supervised_paths - some live file row of @p lands supervised
+ * (LANDING_SUPERVISED: the launcher's supervisor must judge path calls;
+ * only linux plans have such rows, plan_decode() refuses them elsewhere).
+ */
+bool plan_supervised_paths(const struct plan *p);
 
 /* crc32c - CRC-32C (Castagnoli) of @len bytes, continuing from @crc. */
 uint32_t crc32c(uint32_t crc, const void *buf, size_t len);
