@@ -10,8 +10,11 @@
  * is one mount.  Everything that depends on the host file system (the type
  * of a denied path, whether it exists, what a glob matches) is decided by
  * the launcher: those rows are launch-class and plan.bin carries an
- * LX_LAUNCH mount where their mounts belong.  doc/targets.md has the
- * details.
+ * LX_LAUNCH mount where their mounts belong.  A deny or ro row that no
+ * mount made at launch can hold (a glob where the child can create what
+ * it matches, a pattern that starts with a wildcard) is supervised: it
+ * makes no mount, and vbox-exec's supervisor judges each path call with
+ * the table's matcher.  doc/targets.md has the details.
  *
  * Owned here: classification and the typed sandbox (plan/linux_artifact.h)
  * for a table; a pure function of the table, like every emitter (emit.h).
@@ -110,6 +113,11 @@ static const char deny_reason[] =
 	"directory, /dev/null over a file, and a placeholder over the first "
 	"missing component when a writable region could create it";
 
+static const char supervised_reason[] =
+	"judged per path call by the launcher's supervisor: files created "
+	"later are covered; every open, create, rename, link, unlink and "
+	"metadata change in the sandbox costs a round trip (bench/README.md)";
+
 static void classify_subtree(const struct lx_regions *rg,
 			     const struct row *row, struct landing *l)
 {
@@ -171,6 +179,31 @@ static void classify_subtree(const struct lx_regions *rg,
 			   "denied region");
 }
 
+/*
+ * A deny or ro row that mounts cannot hold: the launcher's supervisor
+ * judges every path call of the sandbox with the table's matcher
+ * (doc/targets.md, "supervised").  It makes no mount, so it shapes no
+ * region.  A read-only row cannot show what a lower row's mount hides:
+ * the supervisor sees the sandbox's mount namespace, where the hidden
+ * path is gone, and explain would say it is readable; refused.
+ */
+static void classify_supervised(const struct lx_regions *rg,
+				const struct row *row, struct landing *l)
+{
+	const struct row *hide;
+
+	if (row->effect == EFFECT_RO) {
+		hide = lx_regions_deny_near(rg, row);
+		if (hide) {
+			landing_set_reason(l, LANDING_UNSUPPORTED,
+				"a supervised read-only row cannot show what "
+				"the mounts of row %u hide", hide->index);
+			return;
+		}
+	}
+	landing_set_reason(l, LANDING_SUPERVISED, "%s", supervised_reason);
+}
+
 static void classify_glob(const struct lx_regions *rg,
 			  const struct lx_row *rows, const struct row *row,
 			  struct landing *l)
@@ -183,8 +216,9 @@ static void classify_glob(const struct lx_regions *rg,
 	if (row->effect != EFFECT_RW) {
 		/*
 		 * Mounts are made once, at launch: a path the child creates
-		 * later escapes them.  A deny or ro glob is only faithful
-		 * where the child cannot create anything it could match.
+		 * later escapes them.  A deny or ro glob is only faithful as
+		 * mounts where the child cannot create anything it could
+		 * match; elsewhere the supervisor holds it.
 		 */
 		lx_regions_at(rg, row, &r);
 		if (r.definite == EFFECT_RW) {
@@ -198,18 +232,13 @@ static void classify_glob(const struct lx_regions *rg,
 			risk = by != NULL;
 		}
 	}
+	/*
+	 * Mounts cannot deny what the child creates later below '%s' (in or
+	 * containing a region @by, or @default write rw, makes writable):
+	 * the supervisor judges it instead.
+	 */
 	if (risk) {
-		if (by)
-			landing_set_reason(l, LANDING_UNSUPPORTED,
-				"'%s' is in or contains a region row %u makes "
-				"writable: mounts made at launch cannot deny "
-				"what the child creates later",
-				path->text, by->index);
-		else
-			landing_set_reason(l, LANDING_UNSUPPORTED,
-				"'%s' is in a region @default write rw makes "
-				"writable: mounts made at launch cannot deny "
-				"what the child creates later", path->text);
+		classify_supervised(rg, row, l);
 		return;
 	}
 	landing_set_reason(l, LANDING_LAUNCH,
@@ -252,9 +281,7 @@ static void classify_fs(const struct table *table, struct landing_set *set,
 				"that starts with a wildcard names no "
 				"directory to mount or to expand at launch");
 		else
-			landing_set_reason(l, LANDING_UNSUPPORTED,
-				"a pattern that starts with a wildcard names "
-				"no directory to mount or to expand at launch");
+			classify_supervised(rg, row, l);
 		break;
 	default:
 		BUG("bad shape");
@@ -434,6 +461,17 @@ static int check_rows(const struct table *table,
 				"row %u '%s' is unsupported on linux: %s",
 				row->index, text,
 				l->reason ? l->reason : "unsupported");
+			free(text);
+			break;
+		case LANDING_SUPERVISED:
+			if (launch_rows)
+				break;
+			text = row_text(row);
+			ret = diag_error(diags, &row->loc,
+				"row %u '%s' is judged by vbox-exec's "
+				"supervisor: a static bubblewrap list cannot "
+				"hold it; use --emit=plan with vbox-exec",
+				row->index, text);
 			free(text);
 			break;
 		case LANDING_ABSORBED:

@@ -15,8 +15,10 @@
  * The rows are visited from the lowest priority to the highest, as the
  * namespace classifier does, and the regions of lower-priority rows come
  * from the same path-index walk (linux_regions.h).  Rows the namespace
- * mode cannot hold (a deny or ro glob where the child can write, a
- * pattern starting with a wildcard) stay unsupported here.
+ * mode cannot hold stay unsupported here, and so do the rows it leaves to
+ * its supervisor (a deny or ro glob where the child can write, a pattern
+ * starting with a wildcard): that supervisor performs path calls through
+ * the sandbox's mount namespace, which container mode does not have.
  */
 #include <vbox.h>
 
@@ -189,7 +191,7 @@ static void classify_ro(const struct lx_regions *rg, const struct row *row,
 
 	lx_regions_at(rg, row, &r);
 	if (writable(&r, &by)) {
-		/* A glob here is unsupported already (namespace mode). */
+		/* A glob here is supervised in namespace mode: refused. */
 		where = region_words(by);
 		set_kind(c, l, k, CTR_NARROWER);
 		landing_set_reason(l, l->kind, "read-only hole '%s' in %s: "
@@ -285,6 +287,14 @@ static void classify_fs(const struct table *table,
 	if (nl->kind == LANDING_UNSUPPORTED) {
 		set_kind(c, l, k, CTR_UNSUPPORTED);
 		landing_set_reason(l, l->kind, "%s", nl->reason);
+		return;
+	}
+	if (nl->kind == LANDING_SUPERVISED) {
+		set_kind(c, l, k, CTR_UNSUPPORTED);
+		landing_set_reason(l, l->kind, "supervised rows need namespace "
+				   "mode (the supervisor performs path calls "
+				   "through the sandbox's mount namespace); not "
+				   "yet in container mode");
 		return;
 	}
 	if (row->fs.nlit == 0) {

@@ -27,6 +27,7 @@ enum { GLOB_RW, GLOB_RO, GLOB_DENY, GLOB_KINDS };
  * @subtree: the nearest subtree-shaped row whose prefix ends here
  * @glob: the nearest glob row of each effect whose prefix ends here
  * @rw_below: the nearest rw row whose prefix ends here or below
+ * @deny_below: the nearest deny row whose prefix ends here or below
  *
  * Rows are priority positions; INDEX_NONE for none.
  */
@@ -35,6 +36,7 @@ struct lx_node {
 	uint32_t subtree;
 	uint32_t glob[GLOB_KINDS];
 	uint32_t rw_below;
+	uint32_t deny_below;
 };
 
 static uint32_t min_u32(uint32_t a, uint32_t b)
@@ -61,6 +63,7 @@ void lx_regions_init(struct lx_regions *rg, const struct table *table)
 		for (k = 0; k < GLOB_KINDS; k++)
 			rg->nodes[i].glob[k] = INDEX_NONE;
 		rg->nodes[i].rw_below = INDEX_NONE;
+		rg->nodes[i].deny_below = INDEX_NONE;
 	}
 	/* The index holds every row's literal prefix, node by node. */
 	for (r = 0; r < table->fs.n; r++) {
@@ -86,6 +89,32 @@ void lx_regions_release(struct lx_regions *rg)
 	memset(rg, 0, sizeof(*rg));
 }
 
+/* The "nearest row at or below" field of @n for @effect (rw or deny). */
+static uint32_t *below_slot(struct lx_node *n, enum effect effect)
+{
+	return effect == EFFECT_RW ? &n->rw_below : &n->deny_below;
+}
+
+/*
+ * Record @row in its effect's "nearest row at or below" field of @node
+ * and its ancestors.  Stop early: an ancestor that already has a nearer
+ * row keeps it.
+ */
+static void mark_below(struct lx_regions *rg, uint32_t node,
+		       const struct row *row)
+{
+	for (;;) {
+		uint32_t *slot = below_slot(&rg->nodes[node], row->effect);
+
+		if (*slot <= row->prio)
+			break;
+		*slot = row->prio;
+		if (!node)
+			break;
+		node = rg->nodes[node].parent;
+	}
+}
+
 void lx_regions_add(struct lx_regions *rg, const struct row *row,
 		    bool subtree)
 {
@@ -100,18 +129,8 @@ void lx_regions_add(struct lx_regions *rg, const struct row *row,
 		n->glob[GLOB_RO] = min_u32(n->glob[GLOB_RO], row->prio);
 	else
 		n->glob[GLOB_DENY] = min_u32(n->glob[GLOB_DENY], row->prio);
-	if (row->effect != EFFECT_RW)
-		return;
-	/* Stop early: an ancestor that already has a nearer row keeps it. */
-	for (;;) {
-		n = &rg->nodes[node];
-		if (n->rw_below <= row->prio)
-			break;
-		n->rw_below = row->prio;
-		if (!node)
-			break;
-		node = n->parent;
-	}
+	if (row->effect == EFFECT_RW || row->effect == EFFECT_DENY)
+		mark_below(rg, node, row);
 }
 
 void lx_regions_at(const struct lx_regions *rg, const struct row *row,
@@ -157,4 +176,29 @@ const struct row *lx_regions_writable_below(const struct lx_regions *rg,
 	uint32_t q = rg->nodes[rg->row_node[row->index]].rw_below;
 
 	return q == INDEX_NONE ? NULL : rg->table->fs.prio[q];
+}
+
+const struct row *lx_regions_deny_near(const struct lx_regions *rg,
+				       const struct row *row)
+{
+	const struct table *table = rg->table;
+	uint32_t node = rg->row_node[row->index];
+	uint32_t sub = INDEX_NONE, glob = INDEX_NONE, best;
+
+	best = rg->nodes[node].deny_below;
+	for (;;) {
+		const struct lx_node *n = &rg->nodes[node];
+
+		sub = min_u32(sub, n->subtree);
+		glob = min_u32(glob, n->glob[GLOB_DENY]);
+		if (!node)
+			break;
+		node = n->parent;
+	}
+	if (sub != INDEX_NONE && table->fs.prio[sub]->effect == EFFECT_DENY)
+		best = min_u32(best, sub);
+	/* Only a glob nearer than the nearest subtree row shows through. */
+	if (glob < sub)
+		best = min_u32(best, glob);
+	return best == INDEX_NONE ? NULL : table->fs.prio[best];
 }

@@ -84,4 +84,15 @@ void lx_regions_at(const struct lx_regions *rg, const struct row *row,
 const struct row *lx_regions_writable_below(const struct lx_regions *rg,
 					    const struct row *row);
 
+/*
+ * lx_regions_deny_near - the nearest added deny row whose mounts can hide
+ * something at or below @row's literal prefix: a denied subtree around
+ * it, a deny glob above it nearer than that, or any deny row whose
+ * literal prefix is the prefix or lies below it; NULL when none.  A
+ * supervised read-only row (emitters/linux.c) cannot show what such a
+ * mount hides.
+ */
+const struct row *lx_regions_deny_near(const struct lx_regions *rg,
+				       const struct row *row);
+
 #endif /* VBOX_LINUX_REGIONS_H */

@@ -12,8 +12,8 @@
  *  - that every landing kind emitter_linux gives equals the reference's,
  *  - and, replaying the classification order with the landings the
  *    emitter gave, that every region (definite effect, deciding row,
- *    maybe flags, nearest glob) and every "writable below" answer of the
- *    index equals the brute-force scan.
+ *    maybe flags, nearest glob) and every "writable below" and "deny
+ *    near" answer of the index equals the brute-force scan.
  */
 #include <vbox.h>
 
@@ -200,6 +200,52 @@ static const struct row *ref_writable_below(const struct ref *rf, size_t prio)
 	return NULL;
 }
 
+/*
+ * The nearest mounted deny row below @prio that can hide something at
+ * or below its prefix: one at or below the prefix, or one around it
+ * nearer than the nearest subtree row around it.
+ */
+static const struct row *ref_deny_near(const struct ref *rf, size_t prio)
+{
+	const struct table *table = rf->table;
+	const struct fs_path *path = &rf->pre[table->fs.prio[prio]->index];
+	bool covered = false;
+	size_t q;
+
+	for (q = prio + 1; q < table->fs.n; q++) {
+		const struct row *l = table->fs.prio[q];
+
+		if (!mounts(rf->kind[l->index]))
+			continue;
+		if (l->effect == EFFECT_DENY &&
+		    segs_under(path, &rf->pre[l->index]))
+			return l;
+		if (!segs_under(&rf->pre[l->index], path))
+			continue;
+		if (!covered && l->effect == EFFECT_DENY)
+			return l;
+		if (shape_of(&l->fs) == SHAPE_SUBTREE)
+			covered = true;
+	}
+	return NULL;
+}
+
+/* How often the tables exercise the supervised landing, both ways. */
+static size_t nsupervised, nhidden;
+
+/* A deny or ro row mounts cannot hold: supervised, unless ro hides. */
+static enum landing_kind ref_supervised(const struct ref *rf, size_t prio)
+{
+	const struct row *row = rf->table->fs.prio[prio];
+
+	if (row->effect == EFFECT_RO && ref_deny_near(rf, prio)) {
+		nhidden++;
+		return LANDING_UNSUPPORTED;
+	}
+	nsupervised++;
+	return LANDING_SUPERVISED;
+}
+
 /* The landing kind of the row at @prio, from the rows below it. */
 static enum landing_kind ref_classify(const struct ref *rf, size_t prio)
 {
@@ -227,11 +273,11 @@ static enum landing_kind ref_classify(const struct ref *rf, size_t prio)
 		ref_region(rf, prio, &r);
 		if (r.definite == EFFECT_RW || r.maybe_rw ||
 		    ref_writable_below(rf, prio))
-			return LANDING_UNSUPPORTED;
+			return ref_supervised(rf, prio);
 		return LANDING_LAUNCH;
 	case SHAPE_ROOTLESS:
 		return row->effect == EFFECT_RW ? LANDING_ABSORBED :
-		       LANDING_UNSUPPORTED;
+		       ref_supervised(rf, prio);
 	default:
 		BUG("bad shape");
 	}
@@ -295,30 +341,33 @@ static void check_table(const char *text, const char *what)
 	for (prio = table->fs.n; prio-- > 0;) {
 		const struct row *row = table->fs.prio[prio];
 		struct region got, want;
-		const struct row *wgot, *wwant;
+		const struct row *wgot, *wwant, *dgot, *dwant;
 
 		rf.kind[row->index] = c.landing.fs[row->index].kind;
 		lx_regions_at(&rg, row, &got);
 		ref_region(&rf, prio, &want);
 		wgot = lx_regions_writable_below(&rg, row);
 		wwant = ref_writable_below(&rf, prio);
-		if ((!same_region(&got, &want) || wgot != wwant) &&
-		    !bad_region++)
-			diag("row %u '%s': region %d/%d %d%d%d/%d below %d, "
-			     "reference %d/%d %d%d%d/%d below %d", row->index,
-			     row->raw, got.definite, row_num(got.by),
-			     got.maybe_rw, got.maybe_ro, got.maybe_deny,
-			     row_num(got.maybe_by), row_num(wgot),
-			     want.definite, row_num(want.by), want.maybe_rw,
-			     want.maybe_ro, want.maybe_deny,
-			     row_num(want.maybe_by), row_num(wwant));
+		dgot = lx_regions_deny_near(&rg, row);
+		dwant = ref_deny_near(&rf, prio);
+		if ((!same_region(&got, &want) || wgot != wwant ||
+		     dgot != dwant) && !bad_region++)
+			diag("row %u '%s': region %d/%d %d%d%d/%d below %d "
+			     "deny %d, reference %d/%d %d%d%d/%d below %d "
+			     "deny %d", row->index, row->raw, got.definite,
+			     row_num(got.by), got.maybe_rw, got.maybe_ro,
+			     got.maybe_deny, row_num(got.maybe_by),
+			     row_num(wgot), row_num(dgot), want.definite,
+			     row_num(want.by), want.maybe_rw, want.maybe_ro,
+			     want.maybe_deny, row_num(want.maybe_by),
+			     row_num(wwant), row_num(dwant));
 		if (mounts(rf.kind[row->index]))
 			lx_regions_add(&rg, row,
 				       shape_of(&row->fs) == SHAPE_SUBTREE);
 	}
 	lx_regions_release(&rg);
-	ok(!bad_region, "%s: every region and writable-below answer matches "
-	   "the brute-force scan", what);
+	ok(!bad_region, "%s: every region, writable-below and deny-near "
+	   "answer matches the brute-force scan", what);
 	if (bad_kind || bad_region)
 		diag("table:\n%s", text);
 
@@ -365,5 +414,8 @@ int main(void)
 		check_table(text, what);
 		free(text);
 	}
+	ok(nsupervised && nhidden, "the tables have supervised rows (%zu) and "
+	   "supervised ro rows refused over a lower deny (%zu)", nsupervised,
+	   nhidden);
 	return done_testing();
 }

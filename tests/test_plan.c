@@ -330,7 +330,13 @@ static void test_round_trips(void)
  * and the plan artifact (the profile where the target has no other).  A policy a target refuses is skipped
  * (the emitters' own tests decide what is supported).
  */
-static void real_round_trip(const char *policy, const char *target)
+/*
+ * Compile @policy for @target with its emitter, encode, decode, and
+ * compare; the decoded plan has supervised rows exactly when
+ * @supervised.
+ */
+static void real_round_trip(const char *policy, const char *target,
+			    bool supervised)
 {
 	const struct emitter *em;
 	struct tl_compiled c;
@@ -370,6 +376,8 @@ static void real_round_trip(const char *policy, const char *target)
 		ok(plan_matches(&c, target, &p, art, art_len),
 		   "%s emitter: plan round-trips its profile and landings",
 		   target);
+		is_int(plan_supervised_paths(&p), supervised,
+		       "%s emitter: plan_supervised_paths", target);
 		plan_release(&p);
 	}
 	free(a.p);
@@ -380,11 +388,19 @@ static void real_round_trip(const char *policy, const char *target)
 static void test_real_emitters(void)
 {
 	real_round_trip("rw:/srv/work\nro:/srv/work/docs\n"
-			"allow:example.com:443\n", "linux");
+			"allow:example.com:443\n", "linux", false);
 	real_round_trip("rw:/srv/work\nro:/srv/work/docs\n"
-			"allow:example.com:443\n", "darwin");
+			"allow:example.com:443\n", "darwin", false);
 	real_round_trip("@default net open\nrw:C:/work\ndeny:C:/work/key\n",
-			"windows");
+			"windows", false);
+	/* issue 23: deny and ro rows the supervisor judges */
+	real_round_trip("rw:/srv/work/**\n!deny:**/.env\n"
+			"!deny:/srv/work/**/.env\n"
+			"!ro:/srv/work/**/.git/hooks/**\n"
+			"allow:example.com:443\n", "linux", true);
+	/* darwin holds the deny row in the kernel: nothing supervised */
+	real_round_trip("rw:/srv/work/**\n!deny:**/.env\n"
+			"allow:example.com:443\n", "darwin", false);
 }
 
 /* ---- damage ----------------------------------------------------------- */
@@ -609,6 +625,86 @@ static void expect_reject(struct blob *b, const char *want, const char *what)
 
 /* The first file row's fixed fields start after its section header. */
 #define FS_ROW0 (section_at(&b, PLAN_SEC_FS_ROWS) + 8 + 4)
+/* The second's after the first's fields and two strings. */
+#define FS_ROW1 row_after(&b, FS_ROW0)
+#define NET_ROW0 (section_at(&b, PLAN_SEC_NET_ROWS) + 8 + 4)
+
+static size_t row_after(const struct blob *b, size_t at)
+{
+	at += 12;
+	at += 4 + get32(b->p + at);
+	return at + 4 + get32(b->p + at);
+}
+
+/*
+ * A small plan for @target whose deny row (row 1) lands supervised;
+ * plan_supervised_paths() on what it decodes to (-1: refused, with the
+ * message in *@err).
+ */
+static int supervised_row(const char *target, char **err)
+{
+	struct tl_compiled c;
+	struct plan p;
+	struct blob b;
+	size_t len;
+	char *art = strcmp(target, "linux") == 0 ? lx_bytes(0, &len) :
+		    xstrdup("(version 1)");
+	int ret;
+
+	if (strcmp(target, "linux") != 0)
+		len = strlen(art);
+	/* Compiled for linux (its paths), encoded for @target. */
+	if (tl_compile(&c, policy_small, "linux", TL_SHADOW))
+		BUG("the small policy does not compile");
+	classify_by_hand(&c);
+	b = encode(&c, target, art, len);
+	free(art);
+	if (b.p[FS_ROW1 + 8] != EFFECT_DENY)
+		BUG("row 1 of the small policy is not its deny row");
+	b.p[FS_ROW1 + 10] = LANDING_SUPERVISED;
+	reseal(&b);
+	*err = NULL;
+	ret = decode_copy(b.p, b.len, &p, err) ? -1 :
+	      plan_supervised_paths(&p);
+	if (ret >= 0)
+		plan_release(&p);
+	free(b.p);
+	tl_compiled_free(&c);
+	return ret;
+}
+
+/*
+ * LANDING_SUPERVISED: file rows of linux plans, deny and ro only; an
+ * older loader refuses the value as out of range.
+ */
+static void test_supervised(void)
+{
+	char *err = NULL;
+	int got;
+
+	is_int(supervised_row("linux", &err), 1,
+	       "supervised: a linux deny row loads, and is reported");
+	free(err);
+	got = supervised_row("darwin", &err);
+	if (!ok(got < 0 && good_message(err) &&
+		strstr(err, "landing supervised in a darwin plan (linux "
+		       "only)"), "supervised: refused in a darwin plan"))
+		diag("  got %d '%s'", got, err ? err : "");
+	free(err);
+	got = supervised_row("windows", &err);
+	if (!ok(got < 0 && good_message(err) &&
+		strstr(err, "landing supervised in a windows plan"),
+		"supervised: refused in a windows plan"))
+		diag("  got %d '%s'", got, err ? err : "");
+	free(err);
+	FORGE("an rw row cannot land supervised", "supervised: an rw row",
+	      b.p[FS_ROW0 + 10] = LANDING_SUPERVISED);
+	FORGE("a network row cannot land supervised",
+	      "supervised: a network row",
+	      b.p[NET_ROW0 + 10] = LANDING_SUPERVISED);
+	FORGE("landing 7 is out of range", "supervised: the next value",
+	      b.p[FS_ROW1 + 10] = LANDING_SUPERVISED + 1);
+}
 
 static void test_forged(void)
 {
@@ -934,6 +1030,7 @@ int main(void)
 	test_every_bit_flip_large();
 	test_every_truncation();
 	test_forged();
+	test_supervised();
 	test_messages();
 	test_load();
 	test_ir_json();
