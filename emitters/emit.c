@@ -197,6 +197,26 @@ int emit_classify(const struct emitter *em, const struct table *table,
 	return ret;
 }
 
+void emit_supervised_notes(const struct emitter *em,
+			   const struct landing_set *set,
+			   struct diag_list *diags)
+{
+	size_t i;
+
+	for (i = 0; i < set->nfs; i++) {
+		const struct landing *l = &set->fs[i];
+		char *text;
+
+		if (l->kind != LANDING_SUPERVISED)
+			continue;
+		text = row_text(l->row);
+		diag_note(diags, &l->row->loc, "row %u '%s' lands supervised "
+			  "on %s: %s", l->row->index, text, em->name,
+			  l->reason);
+		free(text);
+	}
+}
+
 const char *landing_name(const struct landing *l)
 {
 	return l->label ? l->label : landing_kind_name(l->kind);

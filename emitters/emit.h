@@ -161,6 +161,16 @@ landing_set_add_reserved(struct landing_set *set, const char *entry,
 			 const char *fmt, ...);
 void landing_set_free(struct landing_set *set);
 
+/*
+ * emit_supervised_notes - queue one note per supervised file row of @set
+ * (classified for @em), at the row: "row N 'ROW' lands supervised on
+ * TARGET: REASON", so compile and check say what each such row costs
+ * (preflight shows it in its table).
+ */
+void emit_supervised_notes(const struct emitter *em,
+			   const struct landing_set *set,
+			   struct diag_list *diags);
+
 /* landing_kind_name - "kernel", "launch", "proxy", "absorbed", ... */
 const char *landing_kind_name(enum landing_kind kind);
 

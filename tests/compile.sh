@@ -435,6 +435,77 @@ check "linux: ... as a launch mount for the row" sh -c \
 vc darwin compile launch.rules
 is "$rc" 0 "darwin: the same rules are kernel rows"
 
+# linux: deny and ro rows that no mount made at launch can hold (globs
+# inside a writable region, patterns starting with '**') land supervised
+# (doc/targets.md): preflight says so with the cost, compile and check
+# note each row, only a plan carries them; container mode refuses them,
+# and darwin keeps its own answer.
+printf '%s\n' 'rw:/srv/work/**' '!deny:/srv/work/**/.env' '!deny:**/.env' \
+	'!ro:/srv/work/**/.git/hooks/**' >sup.rules
+sup_why="judged per path call by the launcher's supervisor: files created later are covered; every open, create, rename, link, unlink and metadata change in the sandbox costs a round trip (bench/README.md)"
+vc linux preflight --per-row sup.rules
+is "$rc" 0 "linux: preflight of supervised rows exits 0"
+empty err "linux: ... with nothing on stderr"
+has out "fs 0 sup.rules:1:1 'rw:/srv/work/**': kernel: " \
+	"linux: the workspace is a kernel row"
+has out "fs 1 sup.rules:2:1 '!deny:/srv/work/**/.env': supervised: $sup_why" \
+	"linux: a deny glob in the workspace lands supervised, with its cost"
+has out "fs 2 sup.rules:3:1 '!deny:**/.env': supervised: $sup_why" \
+	"linux: a deny pattern starting with '**' lands supervised"
+has out "fs 3 sup.rules:4:1 '!ro:/srv/work/**/.git/hooks/**': supervised: $sup_why" \
+	"linux: an ro glob in the workspace lands supervised"
+vc linux preflight --format=json sup.rules
+is "$rc" 0 "linux: preflight --format=json of supervised rows exits 0"
+if command -v jq >/dev/null 2>&1; then
+	check "linux: JSON says supervised, and nothing is unsupported" jq_e \
+		'.unsupported == 0 and
+		 ([.fs[].landing] ==
+		  ["kernel","supervised","supervised","supervised"])' out
+else
+	ok "# SKIP linux: supervised JSON (no jq)"
+fi
+vc linux compile --emit=plan -o sup.plan sup.rules
+is "$rc" 0 "linux: --emit=plan carries supervised rows"
+has err "sup.rules:3:1: note: row 2 '!deny:**/.env' lands supervised on linux: $sup_why" \
+	"linux: ... and compile notes each one"
+is "$(grep -c ': note: row [0-9]* .* lands supervised on linux' err)" 3 \
+	"linux: ... one note per supervised row"
+vc linux compile -o sup.out sup.rules
+is "$rc" 1 "linux: the static profile refuses supervised rows"
+has err "sup.rules:3:1: error: row 2 '!deny:**/.env' is judged by vbox-exec's supervisor: a static bubblewrap list cannot hold it; use --emit=plan with vbox-exec" \
+	"linux: ... naming the row and pointing to --emit=plan"
+check "linux: ... writing nothing" test ! -e sup.out
+run "$VBOXC" check --target=linux sup.rules
+is "$rc" 0 "linux: check --target=linux of supervised rows exits 0"
+has err "sup.rules:2:1: note: row 1 '!deny:/srv/work/**/.env' lands supervised on linux: $sup_why" \
+	"linux: check notes a supervised row with its cost"
+check "linux: ... and no refusal" sh -c '! grep -q "would refuse" err'
+run "$VBOXC" check --target=linux --format=json sup.rules
+if command -v jq >/dev/null 2>&1; then
+	check "linux: check JSON has one target note per supervised row" jq_e \
+		'[.notes[] | select(.kind == "target" and .target == "linux" and
+		  (.message | test("^row [123] .* lands supervised on linux: ")))] |
+		 length == 3' out
+else
+	ok "# SKIP linux: check JSON notes (no jq)"
+fi
+vc linux preflight --per-row --mode=container sup.rules
+is "$rc" 1 "linux container mode: supervised rows are refused"
+has out "fs 2 sup.rules:3:1 '!deny:**/.env': unsupported: supervised rows need namespace mode (the supervisor performs path calls through the sandbox's mount namespace); not yet in container mode" \
+	"linux container mode: ... saying namespace mode holds them"
+vc darwin preflight --per-row sup.rules
+check "darwin: keeps its own answer (no supervised landing)" \
+	sh -c '! grep -q ": supervised: " out'
+has out "fs 2 sup.rules:3:1 '!deny:**/.env': kernel: " \
+	"darwin: '**/.env' is a kernel row there"
+# A supervised ro row cannot show what a lower row's mount hides.
+printf '%s\n' 'rw:/srv/work/**' '!ro:/srv/work/**/.git/hooks/**' \
+	'!deny:/srv/work/keys' >hide.rules
+vc linux preflight --per-row hide.rules
+is "$rc" 1 "linux: a supervised ro row over a lower deny is refused"
+has out "fs 1 hide.rules:2:1 '!ro:/srv/work/**/.git/hooks/**': unsupported: a supervised read-only row cannot show what the mounts of row 2 hide" \
+	"linux: ... naming the lower row"
+
 # windows: the deny network posture is refused for the table as a
 # whole, by compile and preflight alike, even with no network row.
 printf 'rw:C:\\work\\**\n' >posture.rules

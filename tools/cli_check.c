@@ -130,7 +130,8 @@ err:
  * the two-member object): partly overridden rows, allow rows that name
  * no port, an empty table, and with an explicit --target the rows
  * compile would refuse there ("unsupported") and the target's own notes
- * ("target": a darwin profile that needs the launcher's parameters); with
+ * ("target": a darwin profile that needs the launcher's parameters, a
+ * linux row that lands supervised and what it costs); with
  * --mode=container the rows vbox-exec would refuse there ("unsupported")
  * and, under --accept-narrower, the narrower rows ("narrower").
  */
@@ -233,11 +234,12 @@ static int check_print_json(const struct cli_session *s,
 /*
  * check --target=T given explicitly: what compile would refuse on T, as
  * notes (check itself never rejects a table for its target: doc/rules.md
- * §7, "What compile would refuse"), and what compile warns about on T
- * (the emitter's table check), as warnings, which -Werror counts.  Both
- * are collected in @out; each refusal also becomes a note and each
- * warning a warning on the session's list, so the text and SARIF output
- * show them in place.
+ * §7, "What compile would refuse"), the rows that land supervised on T,
+ * as notes with their cost (compile notes them alike), and what compile
+ * warns about on T (the emitter's table check), as warnings, which
+ * -Werror counts.  All are collected in @out; each refusal and note also
+ * becomes a note and each warning a warning on the session's list, so
+ * the text and SARIF output show them in place.
  */
 static void target_notes(struct cli_session *s, const struct cli_opts *opts,
 			 struct diag_list *out)
@@ -254,6 +256,7 @@ static void target_notes(struct cli_session *s, const struct cli_opts *opts,
 	 * every table gets the notes, however large.
 	 */
 	emit_classify(em, s->table, &landing, out);
+	emit_supervised_notes(em, &landing, out);
 	landing_set_free(&landing);
 	for (i = 0; i < out->n; i++) {
 		const struct diag *d = &out->items[i];

@@ -388,7 +388,11 @@ static int compile_run(const struct cli_opts *opts)
 	s.diags.max_errors = 0;
 	status = CLI_EXIT_OK;
 	/* cli_failed() again: the target may have added a warning */
-	if (emit_classify(em, s.table, &landing, &s.diags) < 0 ||
+	if (emit_classify(em, s.table, &landing, &s.diags) < 0)
+		status = CLI_EXIT_FAIL;
+	else
+		emit_supervised_notes(em, &landing, &s.diags);
+	if (status != CLI_EXIT_OK ||
 	    render(opts, em, &s, &landing, &out) < 0 || s.diags.nerrors ||
 	    cli_failed(&s, opts))
 		status = CLI_EXIT_FAIL;
@@ -405,11 +409,13 @@ out:
 
 static const char compile_description[] =
 	"Compile the rules for one target: classify every row (kernel,\n"
-	"launch, proxy, absorbed, reserved or unsupported) and write the\n"
-	"artifact.  Any unsupported row, invalid rule, or warning under\n"
-	"-Werror fails the compile, naming the rows, and writes nothing.\n"
-	"Rows that land at launch (e.g. linux globs and denied paths) fit\n"
-	"only in a plan: the profile refuses them.\n";
+	"launch, proxy, supervised, absorbed, reserved or unsupported) and\n"
+	"write the artifact.  Any unsupported row, invalid rule, or warning\n"
+	"under -Werror fails the compile, naming the rows, and writes\n"
+	"nothing.  Rows that land at launch (e.g. linux globs and denied\n"
+	"paths) or supervised (linux deny and ro rows that mounts cannot\n"
+	"hold; a note names each) fit only in a plan: the profile refuses\n"
+	"them.\n";
 
 static const char compile_notes[] =
 	"RULES may be '-' for standard input.  Warnings go to stderr.\n"
@@ -635,8 +641,9 @@ out:
 static const char preflight_description[] =
 	"Print how every row of the rules lands on one target: kernel\n"
 	"(the OS mechanism), launch (instantiated by vbox-exec), proxy\n"
-	"(the egress proxy), absorbed (needs nothing), or unsupported\n"
-	"(compile refuses it), each with its reason, followed by the\n"
+	"(the egress proxy), supervised (each path call judged by\n"
+	"vbox-exec's supervisor), absorbed (needs nothing), or\n"
+	"unsupported (compile refuses it), each with its reason, then the\n"
 	"reserved entries vbox-exec adds.  With --mode=container, how\n"
 	"each row lands in vbox-exec's container mode: kernel (Landlock),\n"
 	"proxy, supervised (the socket supervisor), absorbed, narrower\n"
