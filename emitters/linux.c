@@ -209,8 +209,6 @@ static void classify_glob(const struct lx_regions *rg,
 			  struct landing *l)
 {
 	const struct fs_path *path = &rows[row->index].prefix;
-	const struct row *by = NULL;
-	bool risk = false;
 	struct region r;
 
 	if (row->effect != EFFECT_RW) {
@@ -218,28 +216,15 @@ static void classify_glob(const struct lx_regions *rg,
 		 * Mounts are made once, at launch: a path the child creates
 		 * later escapes them.  A deny or ro glob is only faithful as
 		 * mounts where the child cannot create anything it could
-		 * match; elsewhere the supervisor holds it.
+		 * match: not in or around a region a lower row (or @default
+		 * write rw) makes writable.  There the supervisor holds it.
 		 */
 		lx_regions_at(rg, row, &r);
-		if (r.definite == EFFECT_RW) {
-			risk = true;
-			by = r.by;
-		} else if (r.maybe_rw) {
-			risk = true;
-			by = r.maybe_by;
-		} else {
-			by = lx_regions_writable_below(rg, row);
-			risk = by != NULL;
+		if (r.definite == EFFECT_RW || r.maybe_rw ||
+		    lx_regions_writable_below(rg, row)) {
+			classify_supervised(rg, row, l);
+			return;
 		}
-	}
-	/*
-	 * Mounts cannot deny what the child creates later below '%s' (in or
-	 * containing a region @by, or @default write rw, makes writable):
-	 * the supervisor judges it instead.
-	 */
-	if (risk) {
-		classify_supervised(rg, row, l);
-		return;
 	}
 	landing_set_reason(l, LANDING_LAUNCH,
 			   "glob expanded against the host file system at "
