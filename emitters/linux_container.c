@@ -291,10 +291,10 @@ static void classify_fs(const struct table *table,
 	}
 	if (nl->kind == LANDING_SUPERVISED) {
 		set_kind(c, l, k, CTR_UNSUPPORTED);
-		landing_set_reason(l, l->kind, "supervised rows need namespace "
-				   "mode (the supervisor performs path calls "
-				   "through the sandbox's mount namespace); not "
-				   "yet in container mode");
+		landing_set_reason(l, l->kind, "supervised rows need "
+				   "namespace mode (the supervisor performs "
+				   "path calls through the sandbox's mount "
+				   "namespace); not yet in container mode");
 		return;
 	}
 	if (row->fs.nlit == 0) {
