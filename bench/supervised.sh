@@ -37,9 +37,11 @@
 # sandbox, for context), `base` (vbox-exec, the base plan) and
 # `supervised` (vbox-exec, the plan with the row).  The line gives the
 # three medians of all runs, the ratio supervised / base (target
-# <= 1.3), the number of path calls of the workload (strace -f -c of the
-# plain command, the calls in BENCH_SUP_CALLS) and the difference of the
-# medians divided by that count: the cost of one supervised call.
+# <= 1.3), `calls`: the calls of the workload the supervisor judges
+# (strace -f -c of the plain command, the set BENCH_SUP_CALLS), `us/call`:
+# the difference of the medians divided by that count, the cost of one
+# supervised call, and `%file`: all the path calls strace counts (the
+# stat family too, which is not supervised), for context.
 #
 # Environment:
 #   VBOXC            vboxc (required); VBOX_EXEC defaults to its sibling
@@ -48,8 +50,8 @@
 #   BENCH_SUP_ROUNDS the runs are split into this many rounds (default: 3)
 #   BENCH_SUP_ONLY   the workloads to run, by name (default: all of
 #                    "status checkout make npm pytest")
-#   BENCH_SUP_CALLS  strace -e trace= set of the calls counted (default:
-#                    %file,%desc's path calls; see below)
+#   BENCH_SUP_CALLS  strace -e trace= set of the supervised calls
+#                    (default: the list below)
 #   BENCH_SUP_KEEP   1: keep the work directory and say where it is
 #   BENCH_RESULTS    also append the result lines to this file
 #   TMPDIR           where the work directory is made (default /var/tmp;
@@ -69,11 +71,12 @@ results=${BENCH_RESULTS:-/dev/null}
 PY=/usr/bin/python3
 
 line() {
-	printf '%-14s %10s %10s %10s %6s %9s %8s  %s\n' "$@" | tee -a "$results"
+	printf '%-10s %8s %8s %10s %6s %6s %7s %6s  %s\n' "$@" |
+		tee -a "$results"
 }
 
 skip() {
-	line "supervised" - - - - - - "skipped: $*"
+	line "supervised" - - - - - - - "skipped: $*"
 	exit 0
 }
 
@@ -278,10 +281,16 @@ wl_prep() {
 	esac
 }
 
-# the path calls strace counts: every call that takes a path name
-# (%file: open, openat, openat2, creat, stat family, access, execve,
-# rename, link, unlink, mkdir, chmod, chown, utimes, xattrs, truncate...)
-calls=${BENCH_SUP_CALLS:-%file}
+# the calls strace counts: those the supervisor judges (runtime/walls/
+# pathcall.c and metacall.c; unix bind and connect are left out, none of
+# the workloads makes them), and, for context, every call strace's %file
+# class holds (also the stat family, access, readlink, getcwd, chdir),
+# which the supervisor does not see
+calls=${BENCH_SUP_CALLS:-open,openat,openat2,creat,mkdir,mkdirat,mknod,\
+mknodat,symlink,symlinkat,link,linkat,unlink,unlinkat,rmdir,rename,\
+renameat,renameat2,execve,execveat,truncate,chmod,fchmod,fchmodat,chown,\
+fchown,lchown,fchownat,utime,utimes,futimesat,utimensat,setxattr,\
+lsetxattr,fsetxattr,removexattr,lremovexattr,fremovexattr}
 
 # medians_of DIR PREP CMD... - every CMD runs times, in interleaved
 # rounds, PREP before each run; prints the medians in milliseconds
@@ -317,12 +326,13 @@ medians_of() {
 	echo
 }
 
-# count DIR PREP CMD - the path calls CMD makes (strace -f -c, plain)
+# count DIR PREP CMD SET - the calls of SET that CMD makes (strace -f
+# -c, no sandbox)
 count() {
 	[ -n "$strace" ] || { echo -; return; }
 	# shellcheck disable=SC2086 # the commands are split into words
 	(cd "$1" && $2 >/dev/null 2>&1 &&
-		$strace -f -c -o "$work/strace.txt" -e trace="$calls" $3 \
+		$strace -f -c -o "$work/strace.txt" -e trace="$4" $3 \
 			>/dev/null 2>&1) || { echo -; return; }
 	awk '$NF == "total" { print $4 }' "$work/strace.txt"
 }
@@ -330,13 +340,14 @@ count() {
 echo "== supervised paths: plan with !deny: **/.env vs without" \
 	"($runs runs each, ms, medians)" | tee -a "$results"
 [ -z "$sup_why" ] || echo "supervised plan $sup_why" | tee -a "$results"
-line workload plain base supervised ratio "path calls" "us/call" ""
+line workload plain base supervised ratio calls "us/call" "%file" ""
 for w in $only; do
 	d=$(wl_dir "$w")
 	c=$(wl_cmd "$w")
 	p=$(wl_prep "$w")
 	[ -n "$d" ] || { echo "bench: supervised: no workload $w" >&2; exit 2; }
-	n=$(count "$d" "$p" "$c")
+	n=$(count "$d" "$p" "$c" "$calls")
+	f=$(count "$d" "$p" "$c" %file)
 	# shellcheck disable=SC2046 # the medians are split into $1 $2 $3
 	if [ -z "$sup_why" ]; then
 		set -- $(medians_of "$d" "$p" "$c" \
@@ -347,11 +358,11 @@ for w in $only; do
 		u=$(awk -v a="$3" -v b="$2" -v n="$n" 'BEGIN {
 			if (n + 0 > 0) printf "%.1f", (a - b) * 1e3 / n
 			else print "-" }')
-		line "$w" "$1" "$2" "$3" "$r" "$n" "$u" "$v"
+		line "$w" "$1" "$2" "$3" "$r" "$n" "$u" "$f" "$v"
 	else
 		# shellcheck disable=SC2046
 		set -- $(medians_of "$d" "$p" "$c" \
 			"$VBOX_EXEC $work/base.plan -- $c")
-		line "$w" "$1" "$2" - - "$n" - "supervised: not measured"
+		line "$w" "$1" "$2" - - "$n" - "$f" "supervised: not measured"
 	fi
 done
