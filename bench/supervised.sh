@@ -12,7 +12,7 @@
 #   rw: W
 #
 # and the supervised plan is the same plus `!deny: **/.env`.  Reads stay
-# open (nothing denies them), writes go to W and the sandbox's own /tmp.
+# open (nothing denies them); writes go to W, where TMPDIR points too.
 #
 # Workloads, each in W (made once, before any timing):
 #
@@ -90,10 +90,10 @@ done
 "$PY" -c 'import pytest' 2>/dev/null || skip "no pytest for $PY"
 strace=$(command -v strace 2>/dev/null || :)
 
-work=$(mktemp -d "${TMPDIR:-/var/tmp}/vbox-supb.XXXXXX")
-case $work in
+case ${TMPDIR:-/var/tmp}/ in
 /tmp/*) skip "TMPDIR is under /tmp, which the sandbox replaces" ;;
 esac
+work=$(mktemp -d "${TMPDIR:-/var/tmp}/vbox-supb.XXXXXX")
 if [ "${BENCH_SUP_KEEP:-0}" = 1 ]; then
 	trap 'echo "supervised: kept $work" >&2' EXIT
 else
@@ -101,15 +101,19 @@ else
 fi
 trap 'exit 130' INT TERM
 W=$work/w
-mkdir "$W" "$W/home"
+mkdir "$W" "$W/home" "$W/tmp"
 # the same environment outside and inside: a HOME of the workspace's own
-# (npm and git look there), no update checks, no colours
+# (npm and git look there), no update checks; TMPDIR in the workspace,
+# so that the plain runs do not share the host's /tmp (pytest keeps and
+# prunes its last three base directories there, cc puts its temporary
+# files there)
 HOME=$W/home
+TMPDIR=$W/tmp
 npm_config_update_notifier=false
 npm_config_fund=false
 npm_config_audit=false
 GIT_CONFIG_NOSYSTEM=1
-export HOME npm_config_update_notifier npm_config_fund npm_config_audit \
+export HOME TMPDIR npm_config_update_notifier npm_config_fund npm_config_audit \
 	GIT_CONFIG_NOSYSTEM
 git config --global user.name bench
 git config --global user.email bench@localhost
