@@ -71,12 +71,12 @@ results=${BENCH_RESULTS:-/dev/null}
 PY=/usr/bin/python3
 
 line() {
-	printf '%-10s %8s %8s %10s %6s %6s %7s %6s  %s\n' "$@" |
+	printf '%-9s %7s %7s %10s %5s %6s %7s %6s %6s  %s\n' "$@" |
 		tee -a "$results"
 }
 
 skip() {
-	line "supervised" - - - - - - - "skipped: $*"
+	line "supervised" - - - - - - - - "skipped: $*"
 	exit 0
 }
 
@@ -341,10 +341,62 @@ count() {
 	awk '$NF == "total" { print $4 }' "$work/strace.txt"
 }
 
+# distinct DIR PREP CMD - how many different (directory, name) keys the
+# supervised calls of CMD name (strace -ff -y, no sandbox): what a cache
+# of decisions by (directory inode, name) would have to hold; every call
+# beyond these would hit it.  A relative name is taken against its
+# directory fd (strace -y names AT_FDCWD's directory too) or, for the
+# calls without one (open, mkdir, rename...), the workload's directory
+distinct() {
+	[ -n "$strace" ] || { echo -; return; }
+	rm -rf "$work/ff"
+	mkdir "$work/ff"
+	# shellcheck disable=SC2086 # the commands are split into words
+	(cd "$1" && $2 >/dev/null 2>&1 &&
+		$strace -ff -y -qq -s 4096 -e signal=none -e trace="$calls" \
+			-o "$work/ff/t" $3 >/dev/null 2>&1) || { echo -; return; }
+	"$PY" - "$1" "$work"/ff/t.* <<'PYEOF'
+import os, re, sys
+cwd = sys.argv[1]
+arg = re.compile(r'(?:AT_FDCWD|-?\d+)<((?:[^>\\]|\\.)*)>'
+                 r'|"((?:[^"\\]|\\.)*)"')
+keys = set()
+# each path string is a name, taken against the directory fd before it
+# (strace -y prints it as N</path>); a rename or link judges two names,
+# every other call one; the fd-only calls name their fd's file
+two = ("rename", "renameat", "renameat2", "link", "linkat")
+for f in sys.argv[2:]:
+    for line in open(f, errors="replace"):
+        m = re.match(r"(\w+)\((.*)", line)
+        if not m or line.rstrip().endswith("<unfinished ...>"):
+            continue
+        name, rest = m.group(1), m.group(2).rsplit(") = ", 1)[0]
+        if name in ("symlink", "symlinkat"):
+            rest = rest[rest.index(",") + 1:]     # the link's contents
+        if name.startswith("execve"):
+            rest = rest[:rest.find("[")]          # argv and envp
+        names = []
+        d = cwd
+        for t in arg.finditer(rest):
+            if t.group(1) is not None:
+                d = t.group(1)
+                if name in ("fchmod", "fchown", "fsetxattr", "fremovexattr"):
+                    names.append(d)
+            elif t.group(2) is not None:
+                names.append(os.path.join(d, t.group(2)) if t.group(2)
+                             else d)
+                d = cwd
+        for n in names[:2 if name in two else 1]:
+            n = os.path.normpath(n)
+            keys.add((os.path.dirname(n), os.path.basename(n)))
+print(len(keys))
+PYEOF
+}
+
 echo "== supervised paths: plan with !deny: **/.env vs without" \
 	"($runs runs each, ms, medians)" | tee -a "$results"
 [ -z "$sup_why" ] || echo "supervised plan $sup_why" | tee -a "$results"
-line workload plain base supervised ratio calls "us/call" "%file" ""
+line workload plain base supervised ratio calls "us/call" keys "%file" ""
 for w in $only; do
 	d=$(wl_dir "$w")
 	c=$(wl_cmd "$w")
@@ -352,6 +404,7 @@ for w in $only; do
 	[ -n "$d" ] || { echo "bench: supervised: no workload $w" >&2; exit 2; }
 	n=$(count "$d" "$p" "$c" "$calls")
 	f=$(count "$d" "$p" "$c" %file)
+	k=$(distinct "$d" "$p" "$c")
 	# shellcheck disable=SC2046 # the medians are split into $1 $2 $3
 	if [ -z "$sup_why" ]; then
 		set -- $(medians_of "$d" "$p" "$c" \
@@ -362,11 +415,12 @@ for w in $only; do
 		u=$(awk -v a="$3" -v b="$2" -v n="$n" 'BEGIN {
 			if (n + 0 > 0) printf "%.1f", (a - b) * 1e3 / n
 			else print "-" }')
-		line "$w" "$1" "$2" "$3" "$r" "$n" "$u" "$f" "$v"
+		line "$w" "$1" "$2" "$3" "$r" "$n" "$u" "$k" "$f" "$v"
 	else
 		# shellcheck disable=SC2046
 		set -- $(medians_of "$d" "$p" "$c" \
 			"$VBOX_EXEC $work/base.plan -- $c")
-		line "$w" "$1" "$2" - - "$n" - "$f" "supervised: not measured"
+		line "$w" "$1" "$2" - - "$n" - "$k" "$f" \
+			"supervised: not measured"
 	fi
 done
