@@ -156,3 +156,70 @@ out:
 	fs_path_free(&q);
 	return same;
 }
+
+int follow_decide(const struct follow_view *v, const char *path,
+		  const struct plan_row **row)
+{
+	struct fs_path q;
+	char *err = NULL;
+	size_t k;
+
+	*row = NULL;
+	if (fs_path_parse(path, &linux_paths, &q, &err) < 0) {
+		free(err);
+		return -1;
+	}
+	for (k = 0; k < v->n && !*row; k++)
+		if (fs_match(&v->pats[k], &q))
+			*row = v->rows[k];
+	fs_path_free(&q);
+	return 0;
+}
+
+/*
+ * "**" then one segment: it matches a path by its last segment alone,
+ * the same below any directory (a rename moves nothing out of it).
+ */
+static bool by_last_segment(const struct fs_pattern *p)
+{
+	return p->nsegs == 2 && p->segs[0].kind == SEG_STARSTAR &&
+	       p->segs[1].kind != SEG_STARSTAR;
+}
+
+bool follow_below_may_differ(const struct follow_view *v, const char *a,
+			     const char *b, uint8_t landing)
+{
+	struct fs_path qa, qb;
+	char *err = NULL;
+	bool differ = false;
+	size_t k;
+
+	if (fs_path_parse(a, &linux_paths, &qa, &err) < 0) {
+		free(err);
+		return true;
+	}
+	if (fs_path_parse(b, &linux_paths, &qb, &err) < 0) {
+		free(err);
+		fs_path_free(&qa);
+		return true;
+	}
+	for (k = 0; k < v->n && !differ; k++) {
+		const struct fs_pattern *p = &v->pats[k];
+		size_t j;
+
+		if (v->rows[k]->landing != landing)
+			continue;
+		if (!by_last_segment(p)) {
+			differ = may_meet(p, &qa) || may_meet(p, &qb);
+			continue;
+		}
+		/* The same below both, unless a row tried before it is not. */
+		for (j = 0; j < k && !differ; j++)
+			differ = !by_last_segment(&v->pats[j]) &&
+				 (may_meet(&v->pats[j], &qa) ||
+				  may_meet(&v->pats[j], &qb));
+	}
+	fs_path_free(&qa);
+	fs_path_free(&qb);
+	return differ;
+}

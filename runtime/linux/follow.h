@@ -43,4 +43,23 @@ bool follow_same_effect(const struct follow_view *v, const char *path,
 			uint8_t effect, uint32_t *decider, uint8_t *effect_out,
 			bool *below);
 
+/*
+ * follow_decide - *@row: the row that decides the absolute @path (the
+ * first that matches, in priority order: `vboxc explain`'s answer), or
+ * NULL when none matches (the defaults decide).  0, or -1 when @path
+ * does not parse (the caller refuses).
+ */
+struct plan_row;
+int follow_decide(const struct follow_view *v, const char *path,
+		  const struct plan_row **row);
+
+/*
+ * follow_below_may_differ - might a row landing @landing decide some path
+ * below @a differently from the same path below @b?  Errs towards yes;
+ * "no" for rows that match by a path's last segment alone and have no
+ * row before them that might meet @a or @b.
+ */
+bool follow_below_may_differ(const struct follow_view *v, const char *a,
+			     const char *b, uint8_t landing);
+
 #endif /* VBOX_FOLLOW_H */

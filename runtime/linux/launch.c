@@ -51,6 +51,8 @@
 #include "init_link.h"
 #include "nsprobe.h"
 #include "ir.h"
+#include "emit.h"
+#include "pathjudge.h"
 #include "launch.h"
 #include "plan.h"
 #include "process.h"
@@ -163,6 +165,7 @@ struct tree {
 	int args_fd;
 	struct walls walls;
 	struct unixsock *sup;
+	struct pathjudge *judge;
 	struct bridge bridge;
 	struct container *ct;
 	const char *auto_cause;
@@ -256,6 +259,11 @@ static int supervisor_take(struct tree *t, int num)
 	cfg.admit_inet = t->ct && t->ct->net_deny ? container_admit : NULL;
 	cfg.admit_ctx = t->ct;
 	cfg.no_getfd = t->ct && t->ct->no_getfd;
+	if (t->judge) {
+		cfg.judge = pathjudge_judge;
+		cfg.below = pathjudge_below;
+		cfg.judge_ctx = t->judge;
+	}
 	t->sup = unixsock_alloc(supervisor_loop(&t->sv), fd, &cfg, &err);
 	if (!t->sup) {
 		vx_error("socket supervisor: %s", err);
@@ -730,6 +738,8 @@ static int wait_tree(struct tree *t, const struct launch_request *req)
 		unixsock_free(t->sup);
 		t->sup = NULL;
 	}
+	pathjudge_free(t->judge);
+	t->judge = NULL;
 	status = outcome(t, &res);
 	if (res.timed_out)
 		vx_timed_out(req->timeout_ms);
@@ -861,8 +871,18 @@ static int launch_sandbox(struct tree *t, const struct launch_request *req,
 	}
 	for (i = 0; i < followed.n; i++)
 		vx_log("followed: %s", followed.v[i]);
+	/* Rows that land supervised: the supervisor judges path calls. */
+	if (plan_supervised_paths(req->plan)) {
+		t->judge = pathjudge_new(req->plan, &err);
+		if (!t->judge) {
+			vx_error("%s", err);
+			free(err);
+			goto out;
+		}
+	}
 	if (walls_prepare(&sa.lx, req->plan->default_net != EFFECT_DENY,
-			  pins, npins, &t->walls, &err) < 0) {
+			  t->judge != NULL, pins, npins, &t->walls,
+			  &err) < 0) {
 		vx_error("%s", err);
 		free(err);
 		goto out;
@@ -927,6 +947,32 @@ out:
  * egress proxy listens on the host's 127.0.0.1, which the socket
  * supervisor alone lets the child reach.
  */
+/*
+ * Rows that land supervised are judged by the supervisor through the
+ * sandbox's mount namespace; container mode has none and does not hold
+ * them yet: refused, naming the first (never skipped).
+ */
+static bool supervised_row(const struct plan *plan, char **err)
+{
+	size_t i;
+
+	for (i = 0; i < plan->nfs; i++) {
+		const struct plan_row *r = &plan->fs[i];
+
+		if (r->landing != LANDING_SUPERVISED)
+			continue;
+		*err = xasprintf("%s: row %u '%s: %s' lands supervised, "
+				 "which container mode does not hold (the "
+				 "supervisor judges path calls in namespace "
+				 "mode only): run it with --mode=ns",
+				 r->source, r->index,
+				 effect_name((enum effect)r->effect),
+				 r->target);
+		return true;
+	}
+	return false;
+}
+
 static int launch_container(struct tree *t, const struct launch_request *req)
 {
 	static char init_name[] = "vbox-init", channel[] = "--channel=3",
@@ -942,6 +988,8 @@ static int launch_container(struct tree *t, const struct launch_request *req)
 	memset(&c, 0, sizeof(c));
 	memset(&sa, 0, sizeof(sa));
 	t->ct = &c;
+	if (supervised_row(req->plan, &err))
+		goto fail;
 	if (container_probe(&c, req->accept_unscoped_signals, &err) < 0)
 		goto fail;
 	if (sandbox_build(req->plan, req->plan_path, req->workdir, false, &sa,

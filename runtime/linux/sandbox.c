@@ -89,6 +89,9 @@ static int check_rows(const struct plan *plan, struct linux_launch_row **rows,
 			(*rows)[*nrows].nabove = r->prio;
 			(*nrows)++;
 			break;
+		case LANDING_SUPERVISED:
+			/* the supervisor judges it (pathjudge.h) */
+			break;
 		case LANDING_UNSUPPORTED:
 			return row_error(r, err, "is unsupported on linux");
 		case LANDING_PROXY:
@@ -117,6 +120,7 @@ static int check_rows(const struct plan *plan, struct linux_launch_row **rows,
 			return row_error(r, err, "is unsupported on linux");
 		case LANDING_LAUNCH:
 		case LANDING_RESERVED:
+		case LANDING_SUPERVISED:
 		default:
 			return row_error(r, err, "has landing '%s', which "
 					 "this vbox-exec cannot enforce for "

@@ -10,6 +10,7 @@
 #include <limits.h>
 #include <linux/openat2.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -29,19 +30,19 @@ void child_proc_path(char *buf, size_t size, pid_t tid, const char *what)
 }
 
 /*
- * The child's working directory as the sandbox names it, into @out.
- * /proc/TID/cwd of a task in another mount namespace reads as the path
- * from that namespace's root.  Read into a buffer grown to fit, up to
- * PATH_MAX (the kernel's own bound on a path: ENAMETOOLONG).
+ * /proc/TID/WHAT (a link: cwd, fd/N) as the sandbox names its target,
+ * appended to @out.  A link of a task in another mount namespace reads
+ * as the path from that namespace's root.  Read into a buffer grown to
+ * fit, up to PATH_MAX (the kernel's own bound on a path: ENAMETOOLONG).
  */
-static int child_cwd(pid_t tid, struct strbuf *out)
+int child_link(pid_t tid, const char *what, struct strbuf *out)
 {
 	char link[64], *buf = NULL;
 	size_t size = 256;
 	ssize_t n;
 	int rc;
 
-	child_proc_path(link, sizeof(link), tid, "cwd");
+	child_proc_path(link, sizeof(link), tid, what);
 	for (;;) {
 		buf = xrealloc(buf, size);
 		n = readlink(link, buf, size);
@@ -78,7 +79,7 @@ int child_full_path(pid_t tid, const char *path, struct strbuf *full)
 	int rc;
 
 	if (path[0] != '/') {
-		rc = child_cwd(tid, full);
+		rc = child_link(tid, "cwd", full);
 		if (rc)
 			return rc;
 		strbuf_putc(full, '/');
@@ -118,17 +119,10 @@ int child_open_in_root(int root_fd, const char *full, int flags, int *rc)
 	return -1;
 }
 
-/*
- * The child's umask and its fs uid and gid, from /proc/TID/status (read
- * whole into a growing buffer).  0 or an errno.
- */
-int child_status(pid_t tid, mode_t *umask_out, uid_t *fsuid, gid_t *fsgid)
+/* /proc/TID/status whole, into @b (a growing buffer, bounded). */
+static int read_status(pid_t tid, struct strbuf *b)
 {
-	struct strbuf b = { 0 };
 	char path[64], chunk[1024];
-	const char *p;
-	unsigned long mask;
-	unsigned u[4], g[4];
 	ssize_t n;
 	int fd, rc = EACCES;
 
@@ -144,12 +138,31 @@ int child_status(pid_t tid, mode_t *umask_out, uid_t *fsuid, gid_t *fsgid)
 			goto out;
 		if (n == 0)
 			break;
-		strbuf_add(&b, chunk, (size_t)n);
-		if (b.len > STATUS_MAX)
+		strbuf_add(b, chunk, (size_t)n);
+		if (b->len > STATUS_MAX)
 			goto out;
 	}
-	if (!b.s)
+	rc = b->s ? 0 : EACCES;
+out:
+	close(fd);
+	return rc;
+}
+
+/*
+ * The child's umask and its fs uid and gid, from /proc/TID/status.  0 or
+ * an errno.
+ */
+int child_status(pid_t tid, mode_t *umask_out, uid_t *fsuid, gid_t *fsgid)
+{
+	struct strbuf b = { 0 };
+	const char *p;
+	unsigned long mask;
+	unsigned u[4], g[4];
+	int rc = read_status(tid, &b);
+
+	if (rc)
 		goto out;
+	rc = EACCES;
 	p = strstr(b.s, "\nUmask:\t");
 	if (!p || sscanf(p + 8, "%lo", &mask) != 1 || mask > 0777)
 		goto out;
@@ -164,7 +177,84 @@ int child_status(pid_t tid, mode_t *umask_out, uid_t *fsuid, gid_t *fsgid)
 	*fsgid = (gid_t)g[3];
 	rc = 0;
 out:
-	close(fd);
 	free(b.s);
 	return rc;
+}
+
+/* The last number on the status line that starts with @key. */
+static int last_number(const char *status, const char *key, pid_t *out)
+{
+	const char *p = strstr(status, key), *end;
+	long v = -1;
+	char *e;
+
+	if (!p)
+		return EACCES;
+	p += strlen(key);
+	end = strchr(p, '\n');
+	if (!end)
+		end = p + strlen(p);
+	while (p < end) {
+		while (p < end && (*p == ' ' || *p == '\t'))
+			p++;
+		if (p == end)
+			break;
+		errno = 0;
+		v = strtol(p, &e, 10);
+		if (e == p || errno || v <= 0 || v > INT_MAX)
+			return EACCES;
+		p = e;
+	}
+	if (v <= 0)
+		return EACCES;
+	*out = (pid_t)v;
+	return 0;
+}
+
+int child_ns_ids(pid_t tid, pid_t *tgid, pid_t *pid)
+{
+	struct strbuf b = { 0 };
+	int rc = read_status(tid, &b);
+
+	if (!rc)
+		rc = last_number(b.s, "\nNStgid:", tgid);
+	if (!rc)
+		rc = last_number(b.s, "\nNSpid:", pid);
+	free(b.s);
+	return rc;
+}
+
+char *self_fd_path(int fd)
+{
+	char link[64], *buf = NULL, *del;
+	size_t size = 256;
+	ssize_t n;
+
+	if (snprintf(link, sizeof(link), "/proc/self/fd/%d", fd) >=
+	    (int)sizeof(link))
+		BUG("an fd number does not fit %zu bytes", sizeof(link));
+	for (;;) {
+		buf = xrealloc(buf, size);
+		n = readlink(link, buf, size);
+		if (n < 0) {
+			free(buf);
+			return NULL;
+		}
+		if ((size_t)n < size)
+			break;
+		if (size >= 2 * PATH_MAX) {
+			free(buf);
+			return NULL;
+		}
+		size *= 2;
+	}
+	buf[n] = '\0';
+	if (buf[0] != '/') {
+		free(buf);
+		return NULL;
+	}
+	del = strstr(buf, " (deleted)");
+	if (del && !del[10])
+		*del = '\0';
+	return buf;
 }

@@ -21,6 +21,14 @@ struct strbuf;
 void child_proc_path(char *buf, size_t size, pid_t tid, const char *what);
 
 /*
+ * child_link - the target of link /proc/TID/@what (cwd, fd/N) as the
+ * sandbox names it, appended to @out: 0, ESRCH (no such link), EACCES
+ * (not a path: a pipe, or unreachable from the sandbox's root) or
+ * ENAMETOOLONG.
+ */
+int child_link(pid_t tid, const char *what, struct strbuf *out);
+
+/*
  * @path as an absolute path in the sandbox, appended to @full: a
  * relative one from thread @tid's working directory.  ENAMETOOLONG past
  * PATH_MAX, as the kernel.
@@ -38,5 +46,20 @@ int child_open_in_root(int root_fd, const char *full, int flags, int *rc);
 
 /* Thread @tid's umask and fs uid and gid, from /proc/TID/status. */
 int child_status(pid_t tid, mode_t *umask_out, uid_t *fsuid, gid_t *fsgid);
+
+/*
+ * child_ns_ids - thread @tid's thread-group id and its own id as the
+ * sandbox's pid namespace numbers them (the last NStgid and NSpid), for
+ * /proc/self and /proc/thread-self.  0 or an errno.
+ */
+int child_ns_ids(pid_t tid, pid_t *tgid, pid_t *pid);
+
+/*
+ * self_fd_path - the path our fd @fd names now (for a file in the
+ * sandbox's mount namespace: as the sandbox names it), without a
+ * " (deleted)" tail; NULL when it names no file (a pipe, a socket) or is
+ * longer than PATH_MAX.  Caller frees.
+ */
+char *self_fd_path(int fd);
 
 #endif /* VBOX_WALLS_CHILDPATH_H */

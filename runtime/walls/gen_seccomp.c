@@ -27,13 +27,15 @@ int main(void)
 {
 	struct seccomp_prog deny, supervised, deny_nounix, unused, proxy;
 	struct seccomp_prog open_all, open_bind, container, nogetfd;
+	struct seccomp_prog paths, bind_paths;
 	char *err = NULL;
 
 	if (seccomp_progs_build(&deny, &supervised, false, &err) < 0 ||
 	    seccomp_progs_build(&deny_nounix, &unused, true, &err) < 0 ||
 	    seccomp_open_progs_build(&open_all, &open_bind, &err) < 0 ||
 	    seccomp_proxy_build(&proxy, &err) < 0 ||
-	    seccomp_container_build(&container, &nogetfd, &err) < 0) {
+	    seccomp_container_build(&container, &nogetfd, &err) < 0 ||
+	    seccomp_paths_progs_build(&paths, &bind_paths, &err) < 0) {
 		fprintf(stderr, "gen_seccomp: %s\n", err);
 		return 1;
 	}
@@ -45,6 +47,8 @@ int main(void)
 	print("seccomp_bpf_supervised", &supervised);
 	print("seccomp_bpf_supervised_open", &open_all);
 	print("seccomp_bpf_supervised_bind", &open_bind);
+	print("seccomp_bpf_supervised_paths", &paths);
+	print("seccomp_bpf_supervised_bind_paths", &bind_paths);
 	print("seccomp_bpf_proxy", &proxy);
 	print("seccomp_bpf_container", &container);
 	print("seccomp_bpf_container_nogetfd", &nogetfd);
@@ -57,5 +61,7 @@ int main(void)
 	seccomp_prog_free(&open_bind);
 	seccomp_prog_free(&container);
 	seccomp_prog_free(&nogetfd);
+	seccomp_prog_free(&paths);
+	seccomp_prog_free(&bind_paths);
 	return fflush(stdout) == 0 ? 0 : 1;
 }

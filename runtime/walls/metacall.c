@@ -19,6 +19,7 @@
 
 #include "childpath.h"
 #include "metacall.h"
+#include "pathcall.h"
 
 #define X32_BIT 0x40000000u
 #define PAGE 4096u
@@ -77,44 +78,6 @@ bool metacall_is(const struct seccomp_data *d)
 {
 	/* Other entries (i386) are the socket path's ENOSYS: refused. */
 	return find(d) >= 0;
-}
-
-/*
- * A NUL-terminated string of at most @max bytes before its NUL, read
- * page by page (a string ending just before an unmapped page is fine).
- * 0 with *@out (caller frees), or EFAULT, or @toolong.
- */
-static int read_str(sockcall_read_fn rd, void *ctx, uint64_t addr,
-		    size_t max, int toolong, char **out)
-{
-	char *buf = NULL, *nul;
-	size_t have = 0, chunk;
-	int rc;
-
-	*out = NULL;
-	if (!addr)
-		return EFAULT;
-	for (;;) {
-		chunk = PAGE - (size_t)((addr + have) % PAGE);
-		if (chunk > max + 1 - have)
-			chunk = max + 1 - have;
-		buf = xrealloc(buf, have + chunk + 1);
-		rc = rd(ctx, addr + have, buf + have, chunk);
-		if (rc) {
-			free(buf);
-			return rc == ESRCH ? ESRCH : EFAULT;
-		}
-		nul = memchr(buf + have, '\0', chunk);
-		have += chunk;
-		if (nul) {
-			*out = buf;
-			return 0;
-		}
-		if (have > max) {
-			free(buf);
-			return toolong;
-		}
-	}
 }
 
 /* Times from utime() (two longs), utimes()/futimesat() (two timevals). */
@@ -182,7 +145,7 @@ int metacall_decode(const struct seccomp_data *d, sockcall_read_fn rd,
 	case BY_PATH:
 	case BY_LPATH:
 		out->nofollow = calls[k].shape == BY_LPATH;
-		rc = read_str(rd, ctx, a[0], PATH_MAX - 1, ENAMETOOLONG,
+		rc = pathcall_read_str(rd, ctx, a[0], PATH_MAX - 1, ENAMETOOLONG,
 			      &out->path);
 		argi = 1;
 		break;
@@ -204,7 +167,7 @@ int metacall_decode(const struct seccomp_data *d, sockcall_read_fn rd,
 			if (out->fd == AT_FDCWD)
 				return EFAULT;
 		} else {
-			rc = read_str(rd, ctx, a[1], PATH_MAX - 1,
+			rc = pathcall_read_str(rd, ctx, a[1], PATH_MAX - 1,
 				      ENAMETOOLONG, &out->path);
 		}
 		if (!rc && out->path && !out->path[0]) {
@@ -242,7 +205,7 @@ int metacall_decode(const struct seccomp_data *d, sockcall_read_fn rd,
 		break;
 	case METACALL_SETXATTR:
 	case METACALL_REMOVEXATTR:
-		rc = read_str(rd, ctx, a[argi], METACALL_XATTR_NAME_MAX, ERANGE,
+		rc = pathcall_read_str(rd, ctx, a[argi], METACALL_XATTR_NAME_MAX, ERANGE,
 			      &out->name);
 		if (!rc && !out->name[0])
 			rc = ERANGE;
@@ -337,64 +300,35 @@ static int open_target(const struct metacall *mc, pid_t tid, int *rc)
 	return fd;
 }
 
-/* The path @fd names now, or NULL when it names no file (a pipe). */
-static char *fd_path(int fd)
-{
-	char link[64], *buf = NULL, *del;
-	size_t size = 256;
-	ssize_t n;
-
-	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
-	for (;;) {
-		buf = xrealloc(buf, size);
-		n = readlink(link, buf, size);
-		if (n < 0) {
-			free(buf);
-			return NULL;
-		}
-		if ((size_t)n < size)
-			break;
-		if (size >= 2 * PATH_MAX) {
-			free(buf);
-			return NULL;
-		}
-		size *= 2;
-	}
-	buf[n] = '\0';
-	if (buf[0] != '/') {
-		free(buf);
-		return NULL;
-	}
-	del = strstr(buf, " (deleted)");
-	if (del && !del[10])
-		*del = '\0';
-	return buf;
-}
-
 int metacall_run(const struct metacall *mc, pid_t tid,
 		 bool (*writable)(void *ctx, const char *path), void *ctx)
 {
-	char proc[64], *path;
-	struct stat st;
+	char *path;
 	int fd, rc;
 
 	fd = open_target(mc, tid, &rc);
 	if (fd < 0)
 		return rc;
-	if (fstat(fd, &st) < 0) {
-		rc = errno;
-		goto out;
-	}
 	/* A file with a path is judged; a pipe or socket is the child's. */
-	path = fd_path(fd);
-	if (path && !writable(ctx, path)) {
-		free(path);
+	path = self_fd_path(fd);
+	if (path && !writable(ctx, path))
 		rc = EROFS;
-		goto out;
-	}
+	else
+		rc = metacall_apply(mc, fd);
 	free(path);
+	close(fd);
+	return rc;
+}
+
+int metacall_apply(const struct metacall *mc, int fd)
+{
+	char proc[64];
+	struct stat st;
+	int rc = 0;
+
+	if (fstat(fd, &st) < 0)
+		return errno;
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
-	rc = 0;
 	switch (mc->op) {
 	case METACALL_CHMOD:
 		if (S_ISLNK(st.st_mode))
@@ -436,7 +370,5 @@ int metacall_run(const struct metacall *mc, pid_t tid,
 	default:
 		BUG("metacall op %d", (int)mc->op);
 	}
-out:
-	close(fd);
 	return rc;
 }

@@ -99,4 +99,10 @@ void metacall_release(struct metacall *mc);
 int metacall_run(const struct metacall *mc, pid_t tid,
 		 bool (*writable)(void *ctx, const char *path), void *ctx);
 
+/*
+ * metacall_apply - make the change of @mc on @fd (an O_PATH fd of the
+ * target the caller resolved and judged).  0 or an errno for the child.
+ */
+int metacall_apply(const struct metacall *mc, int fd);
+
 #endif /* VBOX_WALLS_METACALL_H */

@@ -279,6 +279,56 @@ static int build_supervised(scmp_filter_ctx ctx, const char **what)
 }
 
 /*
+ * Supervised paths (pathcall.h, doc/launcher.md "Supervised paths"):
+ * every call that opens, makes, removes, renames, links or runs a file
+ * by name, the metadata calls, and bind() (a unix socket's file is a
+ * name made).  Added to a supervised program only for plans with rows
+ * that land `supervised`.
+ */
+static const char *const path_calls[] = {
+	"open", "openat", "openat2", "creat", "mkdir", "mkdirat", "mknod",
+	"mknodat", "symlink", "symlinkat", "link", "linkat", "unlink",
+	"unlinkat", "rmdir", "rename", "renameat", "renameat2", "execve",
+	"execveat", "bind",
+	"chmod", "fchmod", "fchmodat", "chown", "fchown", "lchown",
+	"fchownat", "utime", "utimes", "futimesat", "utimensat",
+	"setxattr", "lsetxattr", "fsetxattr", "removexattr",
+	"lremovexattr", "fremovexattr", "truncate",
+	/* 32-bit variants (i386): the supervisor answers ENOSYS */
+	"chown32", "fchown32", "lchown32", "utimensat_time64",
+};
+
+static int build_paths(scmp_filter_ctx ctx, const char **what)
+{
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; rc >= 0 && i < array_size(path_calls); i++) {
+		*what = path_calls[i];
+		rc = rule(ctx, SCMP_ACT_NOTIFY, path_calls[i], 0, NULL);
+	}
+	return rc;
+}
+
+/* The supervised filter and the paths (whose bind() covers net open's). */
+static int build_supervised_paths(scmp_filter_ctx ctx, const char **what)
+{
+	int rc = build_deny(ctx, what);
+
+	if (rc >= 0)
+		rc = build_notify(ctx, what);
+	return rc < 0 ? rc : build_paths(ctx, what);
+}
+
+/* net open with Landlock's abstract scope: bind() and the paths. */
+static int build_supervised_bind_paths(scmp_filter_ctx ctx, const char **what)
+{
+	int rc = build_deny(ctx, what);
+
+	return rc < 0 ? rc : build_paths(ctx, what);
+}
+
+/*
  * The egress proxy's own process (vbox-proxy) once it serves: the deny
  * rules, and nothing that reaches beyond its sockets: no program run,
  * no other process traced or its memory read or written.  Code that
@@ -678,4 +728,21 @@ void seccomp_prog_free(struct seccomp_prog *p)
 	free(p->insns);
 	p->insns = NULL;
 	p->len = 0;
+}
+
+int seccomp_paths_progs_build(struct seccomp_prog *paths,
+			      struct seccomp_prog *bind_paths, char **err)
+{
+	refuse_unix_sockets = false;
+	memset(paths, 0, sizeof(*paths));
+	memset(bind_paths, 0, sizeof(*bind_paths));
+	if (build_one(build_supervised_paths, paths, "supervised (paths)",
+		      err) < 0)
+		return -1;
+	if (build_one(build_supervised_bind_paths, bind_paths,
+		      "supervised (bind, paths)", err) < 0) {
+		seccomp_prog_free(paths);
+		return -1;
+	}
+	return 0;
 }

@@ -73,6 +73,15 @@ int seccomp_open_progs_build(struct seccomp_prog *open_all,
 int seccomp_proxy_build(struct seccomp_prog *proxy, char **err);
 
 /*
+ * seccomp_paths_progs_build - the supervised filters with the path calls
+ * added (supervised paths: pathcall.h): @paths, for net deny and net
+ * open (the path calls include bind()); @bind_paths, for net open with
+ * Landlock's abstract scope (no connect or send supervised).
+ */
+int seccomp_paths_progs_build(struct seccomp_prog *paths,
+			      struct seccomp_prog *bind_paths, char **err);
+
+/*
  * Fill @container: container mode's filter, with a listener: the
  * supervised filter's rules and bind() and listen() supervised; SysV
  * IPC and message queues refused; inet sockets TCP only (no UDP, raw,
@@ -122,6 +131,10 @@ extern const unsigned char seccomp_bpf_container[];
 extern const size_t seccomp_bpf_container_len;
 extern const unsigned char seccomp_bpf_container_nogetfd[];
 extern const size_t seccomp_bpf_container_nogetfd_len;
+extern const unsigned char seccomp_bpf_supervised_paths[];
+extern const size_t seccomp_bpf_supervised_paths_len;
+extern const unsigned char seccomp_bpf_supervised_bind_paths[];
+extern const size_t seccomp_bpf_supervised_bind_paths_len;
 extern const unsigned char seccomp_bpf_proxy[];
 extern const size_t seccomp_bpf_proxy_len;
 

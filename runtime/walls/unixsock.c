@@ -61,6 +61,8 @@
 #include "container_rules.h"
 #include "listeners.h"
 #include "metacall.h"
+#include "pathcall.h"
+#include "pathwait.h"
 
 #ifndef PIDFD_THREAD
 #define PIDFD_THREAD O_EXCL
@@ -596,6 +598,29 @@ out:
 }
 
 /*
+ * The name a pathname bind() makes (op->bind_dir's path and the name),
+ * judged for writing by the table.  0 or an errno.
+ */
+static int judge_bound_name(struct op *op)
+{
+	struct strbuf judged = { 0 };
+	char *dir = self_fd_path(op->bind_dir);
+	int rc = EACCES;
+
+	if (dir) {
+		strbuf_puts(&judged, dir);
+		if (judged.len > 1)
+			strbuf_putc(&judged, '/');
+		strbuf_puts(&judged, op->bind_name);
+		rc = op->us->cfg.judge(op->us->cfg.judge_ctx, judged.s,
+				       PJ_WRITE, "bind");
+	}
+	free(dir);
+	free(judged.s);
+	return rc;
+}
+
+/*
  * A pathname bind(): the parent directory resolved now (O_PATH, in the
  * child's root and working directory), the name kept for perform(),
  * which binds in that directory.  The last component is never resolved
@@ -648,6 +673,9 @@ static int prepare_bind(struct op *op, const char *path)
 	op->bind_dir = child_open_in_root(op->us->root_fd, full.s, O_DIRECTORY, &rc);
 	if (op->bind_dir >= 0)
 		rc = 0;
+	/* Supervised paths: the socket file is a name made, judged so. */
+	if (!rc && op->us->cfg.judge)
+		rc = judge_bound_name(op);
 	/* Made by vbox-exec, outside the child's Landlock domain: in
 	 * container mode the rules must let the child make it there. */
 	if (!rc && op->us->cfg.container &&
@@ -683,11 +711,14 @@ static int take_dest(struct op *op, size_t i)
 			break;
 		case SOCKCALL_ABSTRACT:
 			/*
-			 * A bind is stopped only when the sandbox shares the
-			 * host's network namespace: an explicit abstract
-			 * name there is the host's (squatting).
+			 * When the sandbox shares the host's network
+			 * namespace, an explicit abstract name is the host's
+			 * (squatting).  (A bind is stopped in a namespace of
+			 * the sandbox's own only with supervised paths.)
 			 */
-			if (op->call.kind == SOCKCALL_BIND ||
+			if ((op->call.kind == SOCKCALL_BIND &&
+			     (op->us->cfg.pathname_open ||
+			      op->us->cfg.container)) ||
 			    op->us->cfg.refuse_abstract)
 				return EACCES;
 			break;
@@ -1306,6 +1337,116 @@ static void handle_metacall(struct unixsock *us, struct op *op)
 	op_free(op);
 }
 
+/* pathcall_take_fn over take_fd(): the child's fd, for /proc/self/fd/N. */
+static int take_for_path(void *ctx, pid_t tid, int fd, int *out)
+{
+	return take_fd(ctx, tid, fd, out);
+}
+
+static void path_env(struct unixsock *us, const struct op *op,
+		     struct pathcall_env *e)
+{
+	e->tid = op->tid;
+	e->root_fd = us->root_fd;
+	e->judge = us->cfg.judge;
+	e->below = us->cfg.below;
+	e->judge_ctx = us->cfg.judge_ctx;
+	e->take = take_for_path;
+	e->take_ctx = us;
+}
+
+/* Answer @id with @fd installed in the child (the call's result). */
+static void respond_fd(struct unixsock *us, uint64_t id, int fd, bool cloexec)
+{
+	struct seccomp_notif_addfd a;
+
+	memset(&a, 0, sizeof(a));
+	a.id = id;
+	a.flags = SECCOMP_ADDFD_FLAG_SEND;
+	a.srcfd = (uint32_t)fd;
+	a.newfd_flags = cloexec ? O_CLOEXEC : 0;
+	if (ioctl(us->w.fd, SECCOMP_IOCTL_NOTIF_ADDFD, &a) < 0) {
+		if (errno == ENOENT)
+			us->stats.gone++;
+		else
+			respond(us, id, 0, errno == EMFILE ? EMFILE : EACCES);
+		return;
+	}
+	us->stats.handled++;
+}
+
+/*
+ * A supervised path call (pathcall.h): decoded, checked to be still
+ * pending after every read of the child, made by the supervisor, its
+ * result handed over.
+ */
+static void handle_pathcall(struct unixsock *us, struct op *op)
+{
+	struct pathcall_result res;
+	struct pathcall_env e;
+	struct pathcall pc;
+	int err;
+
+	err = pathcall_decode(&us->req->data, read_child, op, &pc);
+	if (!notif_valid(us, op->id)) {
+		us->stats.gone++;
+		if (!err)
+			pathcall_release(&pc);
+		op_free(op);
+		return;
+	}
+	if (err) {
+		respond(us, op->id, 0, err);
+		op_free(op);
+		return;
+	}
+	path_env(us, op, &e);
+	pathcall_run(&pc, &e, &res);
+	pathcall_release(&pc);
+	if (res.err == EROFS)
+		us->stats.refused++;
+	if (res.cont)
+		respond_continue(us, op->id);
+	else if (res.blocking) {
+		err = pathwait_start(us->w.fd, op->id, res.fd, res.open_flags,
+				     res.cloexec);
+		if (err)
+			respond(us, op->id, 0, err);
+	} else if (res.fd >= 0) {
+		respond_fd(us, op->id, res.fd, res.cloexec);
+		close(res.fd);
+	} else {
+		respond(us, op->id, res.val, res.err);
+	}
+	op_free(op);
+}
+
+/* A metadata call with supervised paths: made as pathcall_meta() says. */
+static void handle_pathmeta(struct unixsock *us, struct op *op)
+{
+	struct pathcall_env e;
+	struct metacall mc;
+	int err;
+
+	err = metacall_decode(&us->req->data, read_child, op, &mc);
+	if (!notif_valid(us, op->id)) {
+		us->stats.gone++;
+		if (!err)
+			metacall_release(&mc);
+		op_free(op);
+		return;
+	}
+	if (!err) {
+		path_env(us, op, &e);
+		err = pathcall_meta(&mc, &e);
+		metacall_release(&mc);
+	}
+	if (err == EROFS)
+		us->stats.refused++;
+	respond(us, op->id, 0, err);
+	op_free(op);
+}
+
 /* One notification received into us->req: answer it or queue it. */
 static void handle(struct loop *lp, struct unixsock *us)
 {
@@ -1318,6 +1459,14 @@ static void handle(struct loop *lp, struct unixsock *us)
 	op->id = us->req->id;
 	op->tid = (pid_t)us->req->pid;
 	op->sock = op->bind_dir = -1;
+	if (us->cfg.judge && pathcall_is(&us->req->data)) {
+		handle_pathcall(us, op);
+		return;
+	}
+	if (us->cfg.judge && metacall_is(&us->req->data)) {
+		handle_pathmeta(us, op);
+		return;
+	}
 	if (us->cfg.container && metacall_is(&us->req->data)) {
 		handle_metacall(us, op);
 		return;

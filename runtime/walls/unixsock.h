@@ -41,6 +41,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "pathcall_run.h"
+
 struct container_rules;
 struct loop;
 struct sockaddr;
@@ -73,6 +75,11 @@ struct unixsock;
  *            address is refused (EACCES), one without goes on as the
  *            child made it (the filter refuses the sockets and flags for
  *            which an address slipped in later would count)
+ * @judge, @below, @judge_ctx: namespace mode with supervised paths
+ *            (pathcall.h; NULL: none): the path and metadata calls are
+ *            made by the supervisor, each judged by the table
+ *            (pathjudge.h), and a pathname bind() names a file judged
+ *            for writing
  */
 struct unixsock_config {
 	bool pathname_open;
@@ -83,6 +90,9 @@ struct unixsock_config {
 	bool (*admit_inet)(void *ctx, const struct sockaddr *sa);
 	void *admit_ctx;
 	bool no_getfd;
+	pathcall_judge_fn judge;
+	pathcall_below_fn below;
+	void *judge_ctx;
 };
 
 /**

@@ -196,7 +196,7 @@ io:
 	return -1;
 }
 
-int walls_prepare(const struct lx_artifact *lx, bool net_open,
+int walls_prepare(const struct lx_artifact *lx, bool net_open, bool paths,
 		  const struct pin *pins, size_t npins, struct walls *w,
 		  char **err)
 {
@@ -225,12 +225,25 @@ int walls_prepare(const struct lx_artifact *lx, bool net_open,
 	} else {
 		w->notify = true;
 	}
+	if (paths && !have_notify) {
+		*err = xstrdup("the plan has rows that land supervised, and "
+			       "this kernel has no seccomp user notification "
+			       "to judge path calls with");
+		return -1;
+	}
+	w->paths = paths;
 	if (w->notify && !have_notify) {
 		/* No user notification: no AF_UNIX socket() at all. */
 		w->notify = false;
 		w->no_unix = true;
 	}
-	if (w->notify && w->bind_only) {
+	if (paths && w->bind_only) {
+		filter.insns = (void *)seccomp_bpf_supervised_bind_paths;
+		filter.len = seccomp_bpf_supervised_bind_paths_len;
+	} else if (paths) {
+		filter.insns = (void *)seccomp_bpf_supervised_paths;
+		filter.len = seccomp_bpf_supervised_paths_len;
+	} else if (w->notify && w->bind_only) {
 		filter.insns = (void *)seccomp_bpf_supervised_bind;
 		filter.len = seccomp_bpf_supervised_bind_len;
 	} else if (w->notify && w->pathname_open) {

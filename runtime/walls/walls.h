@@ -83,6 +83,7 @@ struct walls_pin_head {
  *             abstract scope covers connecting)
  * @no_unix: no user notification: AF_UNIX socket() is refused
  * @container: container mode (the whole ruleset, the container filter)
+ * @paths: supervised paths: the filter hands the path calls over too
  * @nwritable: Landlock's writable paths (container mode: its rules)
  */
 struct walls {
@@ -94,16 +95,18 @@ struct walls {
 	bool bind_only;
 	bool no_unix;
 	bool container;
+	bool paths;
 	size_t nwritable;
 };
 
 /*
  * walls_prepare - build the walls for sandbox @lx (instantiated, with
- * the plan's mounts); @net_open is "@default net open".  0, or -1 with
- * *@err naming what failed.
+ * the plan's mounts); @net_open is "@default net open"; @paths: the plan
+ * has rows that land supervised (the path calls are handed over too).
+ * 0, or -1 with *@err naming what failed.
  */
 struct pin;
-int walls_prepare(const struct lx_artifact *lx, bool net_open,
+int walls_prepare(const struct lx_artifact *lx, bool net_open, bool paths,
 		  const struct pin *pins, size_t npins, struct walls *w,
 		  char **err);
 

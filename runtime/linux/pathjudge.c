@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pathjudge.c - the table's answer for supervised path calls
+ * (pathjudge.h).
+ */
+#include <vbox.h>
+
+#include <errno.h>
+#include <stdio.h>
+
+#include "emit.h"
+#include "follow.h"
+#include "ir.h"
+#include "launch.h"
+#include "walls/pathcall_run.h"
+#include "pathjudge.h"
+#include "plan.h"
+#include "strbuf.h"
+
+/* The most bytes of a path shown in a notice (then "..."). */
+#define NOTICE_PATH_MAX 240
+
+struct pathjudge {
+	const struct plan *plan;
+	struct follow_view *view;
+	char *notice[PATHJUDGE_NOTICES_MAX];
+	size_t nnotice;
+	unsigned long more;
+};
+
+struct pathjudge *pathjudge_new(const struct plan *plan, char **err)
+{
+	struct pathjudge *pj = xzalloc(sizeof(*pj));
+
+	pj->plan = plan;
+	pj->view = follow_view_new(plan, err);
+	if (!pj->view) {
+		free(pj);
+		return NULL;
+	}
+	return pj;
+}
+
+void pathjudge_free(struct pathjudge *pj)
+{
+	size_t i;
+
+	if (!pj)
+		return;
+	if (pj->more)
+		fprintf(stderr, "vbox: %lu more file refusals not shown "
+			"(--log shows each)\n", pj->more);
+	for (i = 0; i < pj->nnotice; i++)
+		free(pj->notice[i]);
+	follow_view_free(pj->view);
+	free(pj);
+}
+
+/* @path as a notice shows it: printable ASCII, bounded, escaped. */
+static void shown_path(struct strbuf *b, const char *path)
+{
+	size_t i;
+
+	for (i = 0; path[i] && i < NOTICE_PATH_MAX; i++) {
+		unsigned char c = (unsigned char)path[i];
+
+		if (c >= 0x20 && c < 0x7f && c != '\\')
+			strbuf_putc(b, (char)c);
+		else {
+			char hex[5];
+
+			snprintf(hex, sizeof(hex), "\\x%02x", c);
+			strbuf_puts(b, hex);
+		}
+	}
+	if (path[i])
+		strbuf_puts(b, "...");
+}
+
+static void notice(struct pathjudge *pj, const char *what, const char *path,
+		   unsigned want, const struct plan_row *row)
+{
+	struct strbuf line = { 0 };
+	size_t i;
+
+	char *tail;
+
+	strbuf_puts(&line, "vbox: refused ");
+	strbuf_puts(&line, what);
+	strbuf_puts(&line, " of ");
+	shown_path(&line, path);
+	tail = xasprintf(" (%s) by row %u '%s: %s' (%s)",
+			 want & PJ_WRITE ? "write" : "read", row->index,
+			 effect_name((enum effect)row->effect), row->target,
+			 row->source);
+	strbuf_puts(&line, tail);
+	free(tail);
+	vx_log("supervisor: %s", line.s);
+	if (vx_quiet)
+		goto out;
+	for (i = 0; i < pj->nnotice; i++)
+		if (strcmp(pj->notice[i], line.s) == 0)
+			goto out;
+	if (pj->nnotice == PATHJUDGE_NOTICES_MAX) {
+		pj->more++;
+		goto out;
+	}
+	pj->notice[pj->nnotice++] = line.s;
+	fprintf(stderr, "%s\n", line.s);
+	fflush(stderr);
+	return;
+out:
+	free(line.s);
+}
+
+int pathjudge_judge(void *ctx, const char *path, unsigned want,
+		    const char *what)
+{
+	struct pathjudge *pj = ctx;
+	const struct plan_row *row;
+	int rc;
+
+	if (follow_decide(pj->view, path, &row) < 0)
+		return EACCES;	/* not a path the table can judge */
+	if (!row || row->landing != LANDING_SUPERVISED)
+		return 0;	/* the mounts hold it */
+	if (row->effect == EFFECT_DENY)
+		rc = EACCES;
+	else if (row->effect == EFFECT_RO && (want & PJ_WRITE))
+		rc = EROFS;
+	else
+		return 0;
+	if (what)
+		notice(pj, what, path, want, row);
+	return rc;
+}
+
+bool pathjudge_below(void *ctx, const char *a, const char *b)
+{
+	const struct pathjudge *pj = ctx;
+
+	return follow_below_may_differ(pj->view, a, b, LANDING_SUPERVISED);
+}

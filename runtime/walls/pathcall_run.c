@@ -1,0 +1,1023 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pathcall_run.c - make the supervised path calls (pathcall_run.h).
+ *
+ * Every path is made absolute as the sandbox names it (the child's
+ * working directory or directory fd read through /proc), then resolved
+ * with openat2(RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS) from the
+ * sandbox's root: symlinks and ".." as the kernel follows them for the
+ * child, through the child's own mounts (read-only ones stay read-only).
+ * What is judged is what was reached: the path of the fd opened, or of
+ * the parent directory opened plus the name made.  The call is then made
+ * on that fd or in that directory, never by the path again, so nothing
+ * the child changes after the judgement redirects it.
+ *
+ * /proc needs care: /proc/self names the resolver, and the supervisor
+ * may open files of the sandbox's processes the child may not (it owns
+ * the sandbox's user namespace).  /proc/self and /proc/thread-self are
+ * rewritten to the caller's numbers; /proc/self/fd/N, /dev/fd/N and
+ * /dev/std* are the child's own fd, taken and reopened; other processes'
+ * entries are open to reading a few public files only.
+ */
+#include <vbox.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/magic.h>
+#include <linux/openat2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include "childpath.h"
+#include "metacall.h"
+#include "pathcall.h"
+#include "pathcall_run.h"
+#include "strbuf.h"
+
+#ifndef AT_EMPTY_PATH
+#define AT_EMPTY_PATH 0x1000
+#endif
+#ifndef RENAME_EXCHANGE
+#define RENAME_EXCHANGE (1 << 1)
+#endif
+#ifndef RENAME_WHITEOUT
+#define RENAME_WHITEOUT (1 << 2)
+#endif
+
+/* Symbolic links followed by hand (O_CREAT's last one), as the kernel. */
+#define LINKS_MAX 40
+/* A renamed directory's look below: entries and levels, then EXDEV. */
+#define RENAME_WALK_ENTRIES 10000
+#define RENAME_WALK_DEPTH 32
+
+/* ------------------------------------------------------------------ */
+/* paths */
+
+/* "/proc/self/fd/%d" of our own fd (an int always fits). */
+static void self_fd(char *buf, size_t size, int fd)
+{
+	if (snprintf(buf, size, "/proc/self/fd/%d", fd) >= (int)size)
+		BUG("/proc/self/fd/%d does not fit %zu bytes", fd, size);
+}
+
+/*
+ * (@dirfd, @path) as an absolute path in the sandbox, into @full.
+ * 0 or an errno for the child.
+ */
+static int full_path(const struct pathcall_env *e, int dirfd,
+		     const char *path, struct strbuf *full)
+{
+	char what[32];
+	int rc;
+
+	if (path[0] == '/' || dirfd == AT_FDCWD)
+		return child_full_path(e->tid, path, full);
+	if (dirfd < 0)
+		return EBADF;
+	snprintf(what, sizeof(what), "fd/%d", dirfd);
+	rc = child_link(e->tid, what, full);
+	if (rc == ESRCH)
+		return EBADF;
+	if (rc == EACCES)
+		return ENOTDIR;	/* a pipe or a socket */
+	if (rc)
+		return rc;
+	if (path[0]) {
+		strbuf_putc(full, '/');
+		strbuf_puts(full, path);
+	}
+	return full->len >= PATH_MAX ? ENAMETOOLONG : 0;
+}
+
+/* Parse decimal digits at @s up to @end (or NUL): the number, or -1. */
+static long digits(const char *s, const char **end)
+{
+	long v = 0;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	while (*s >= '0' && *s <= '9') {
+		v = v * 10 + (*s - '0');
+		if (v > INT_MAX)
+			return -1;
+		s++;
+	}
+	*end = s;
+	return v;
+}
+
+/*
+ * Is @full one of the child's own fds by name (/proc/self/fd/N,
+ * /proc/thread-self/fd/N, /dev/fd/N, /dev/stdin, /dev/stdout,
+ * /dev/stderr)?  The fd number, or -1.
+ */
+static int own_fd_name(const char *full)
+{
+	static const char *const prefixes[] = {
+		"/proc/self/fd/", "/proc/thread-self/fd/", "/dev/fd/",
+	};
+	const char *end;
+	size_t i;
+	long n;
+
+	if (strcmp(full, "/dev/stdin") == 0)
+		return 0;
+	if (strcmp(full, "/dev/stdout") == 0)
+		return 1;
+	if (strcmp(full, "/dev/stderr") == 0)
+		return 2;
+	for (i = 0; i < array_size(prefixes); i++) {
+		size_t len = strlen(prefixes[i]);
+
+		if (strncmp(full, prefixes[i], len) != 0)
+			continue;
+		n = digits(full + len, &end);
+		if (n >= 0 && !*end)
+			return (int)n;
+	}
+	return -1;
+}
+
+/*
+ * /proc/self and /proc/thread-self in @full, rewritten to the caller's
+ * numbers in the sandbox's pid namespace (the resolver is not in it).
+ */
+static int rewrite_self(const struct pathcall_env *e, struct strbuf *full)
+{
+	static const char self[] = "/proc/self", thread[] = "/proc/thread-self";
+	struct strbuf out = { 0 };
+	const char *rest;
+	char *line;
+	pid_t tgid, pid;
+	int rc;
+
+	if (strncmp(full->s, self, sizeof(self) - 1) == 0 &&
+	    (!full->s[sizeof(self) - 1] || full->s[sizeof(self) - 1] == '/'))
+		rest = full->s + sizeof(self) - 1;
+	else if (strncmp(full->s, thread, sizeof(thread) - 1) == 0 &&
+		 (!full->s[sizeof(thread) - 1] ||
+		  full->s[sizeof(thread) - 1] == '/'))
+		rest = full->s + sizeof(thread) - 1;
+	else
+		return 0;
+	rc = child_ns_ids(e->tid, &tgid, &pid);
+	if (rc)
+		return rc == ESRCH ? ESRCH : EACCES;
+	if (rest == full->s + sizeof(self) - 1)
+		line = xasprintf("/proc/%d%s", (int)tgid, rest);
+	else
+		line = xasprintf("/proc/%d/task/%d%s", (int)tgid, (int)pid,
+				 rest);
+	strbuf_puts(&out, line);
+	free(line);
+	free(full->s);
+	*full = out;
+	return full->len >= PATH_MAX ? ENAMETOOLONG : 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* judging */
+
+/* Files of another process in /proc the child may read through us. */
+static bool proc_public(const char *rest)
+{
+	static const char *const ok[] = {
+		"", "/", "/stat", "/statm", "/status", "/cmdline", "/comm",
+	};
+	size_t i;
+
+	for (i = 0; i < array_size(ok); i++)
+		if (strcmp(rest, ok[i]) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * The file @fd reached, judged for @want: its path by the table; in
+ * /proc, another process's entries only for reading public files.
+ * @anon_ok: an fd that names no file (a pipe) is fine.  0 or an errno.
+ */
+static int judge_fd(const struct pathcall_env *e, int fd, unsigned want,
+		    const char *what, bool anon_ok)
+{
+	struct statfs sfs;
+	char *path = self_fd_path(fd);
+	const char *end;
+	pid_t tgid, pid;
+	long n;
+	int rc;
+
+	if (!path)
+		return anon_ok ? 0 : EACCES;
+	if (fstatfs(fd, &sfs) == 0 && sfs.f_type == PROC_SUPER_MAGIC &&
+	    strncmp(path, "/proc/", 6) == 0 &&
+	    (n = digits(path + 6, &end)) > 0) {
+		rc = child_ns_ids(e->tid, &tgid, &pid);
+		if (rc || (n != tgid && ((want & PJ_WRITE) ||
+					 !proc_public(end)))) {
+			free(path);
+			return rc == ESRCH ? ESRCH : EACCES;
+		}
+	}
+	rc = e->judge(e->judge_ctx, path, want, what);
+	free(path);
+	return rc;
+}
+
+/* What an open with @flags does to its file. */
+static unsigned open_wants(uint64_t flags)
+{
+	unsigned acc = (unsigned)(flags & O_ACCMODE), want = 0;
+
+	if (flags & O_PATH)
+		return PJ_READ;
+	if (acc == O_RDONLY || acc == O_RDWR)
+		want |= PJ_READ;
+	if (acc == O_WRONLY || acc == O_RDWR || (flags & O_TRUNC))
+		want |= PJ_WRITE;
+	return want ? want : PJ_READ;
+}
+
+/*
+ * The parent directory of the absolute @full opened (O_PATH) in the
+ * root, the last name (with any trailing slashes, as the call takes it)
+ * and the name as judged (@judged: the parent's path, "/", the name).
+ */
+static int open_parent(const struct pathcall_env *e, const char *full,
+		       int *pfd, char **name, struct strbuf *judged)
+{
+	size_t len = strlen(full), end = len, start;
+	char *dir, *parent;
+	int rc;
+
+	*pfd = -1;
+	*name = NULL;
+	while (end > 1 && full[end - 1] == '/')
+		end--;
+	start = end;
+	while (start > 0 && full[start - 1] != '/')
+		start--;
+	if (start == end)
+		return EBUSY;	/* "/" itself */
+	dir = xstrndup(full, start);
+	*pfd = child_open_in_root(e->root_fd, dir, O_DIRECTORY, &rc);
+	free(dir);
+	if (*pfd < 0)
+		return rc;
+	parent = self_fd_path(*pfd);
+	if (!parent) {
+		close(*pfd);
+		*pfd = -1;
+		return EACCES;
+	}
+	strbuf_puts(judged, parent);
+	if (judged->len > 1)
+		strbuf_putc(judged, '/');
+	strbuf_add(judged, full + start, end - start);
+	free(parent);
+	*name = xstrdup(full + start);
+	return 0;
+}
+
+/* Is the last name (trailing slashes aside) "." or ".."? */
+static bool dot_name(const char *name)
+{
+	size_t n = strcspn(name, "/");
+
+	return (n == 1 && name[0] == '.') ||
+	       (n == 2 && name[0] == '.' && name[1] == '.');
+}
+
+/*
+ * Creating a file makes it with the supervisor's fs ids and the child's
+ * umask: the ids must be the child's (they are: the sandbox runs as the
+ * launching user), the umask is set around the call.  0 or an errno.
+ */
+static int creator(const struct pathcall_env *e, mode_t *mask)
+{
+	uid_t fsuid;
+	gid_t fsgid;
+	int rc = child_status(e->tid, mask, &fsuid, &fsgid);
+
+	if (rc)
+		return rc;
+	return fsuid == geteuid() && fsgid == getegid() ? 0 : EACCES;
+}
+
+/* ------------------------------------------------------------------ */
+/* open */
+
+/* The child's own fd @n, reopened with @flags once judged. */
+static void open_own_fd(const struct pathcall_env *e, int n, uint64_t flags,
+			struct pathcall_result *res)
+{
+	char proc[64];
+	struct stat st;
+	int fd, rc;
+
+	rc = e->take ? e->take(e->take_ctx, e->tid, n, &fd) : EACCES;
+	if (rc) {
+		res->err = rc == ESRCH ? ESRCH : rc == EBADF ? ENOENT : rc;
+		return;
+	}
+	rc = judge_fd(e, fd, open_wants(flags), "open", true);
+	if (!rc && fstat(fd, &st) < 0)
+		rc = errno;
+	if (rc) {
+		res->err = rc;
+		close(fd);
+		return;
+	}
+	self_fd(proc, sizeof(proc), fd);
+	if (S_ISFIFO(st.st_mode) && !(flags & O_NONBLOCK)) {
+		/* A pipe's other end: a blocking reopen waits for it. */
+		res->blocking = true;
+		res->fd = fd;
+		res->open_flags = (int)(flags & ~(uint64_t)O_CREAT) | O_CLOEXEC;
+		return;
+	}
+	res->fd = open(proc, (int)(flags & ~(uint64_t)O_CREAT) | O_CLOEXEC);
+	if (res->fd < 0)
+		res->err = errno;
+	close(fd);
+}
+
+/* Open the existing, judged-to-be @fd0 (O_PATH) as the child asked. */
+static void open_reached(const struct pathcall_env *e, int fd0,
+			 uint64_t flags, struct pathcall_result *res)
+{
+	char proc[64];
+	struct stat st;
+	int rc, reflags, fd;
+	bool nb;
+
+	if (fstat(fd0, &st) < 0) {
+		res->err = errno;
+		goto out;
+	}
+	if (S_ISLNK(st.st_mode) && !(flags & O_PATH)) {
+		res->err = ELOOP;	/* O_NOFOLLOW on a link */
+		goto out;
+	}
+	rc = judge_fd(e, fd0, open_wants(flags), "open", false);
+	if (rc) {
+		res->err = rc;
+		goto out;
+	}
+	if ((flags & O_DIRECTORY) && !S_ISDIR(st.st_mode)) {
+		res->err = ENOTDIR;
+		goto out;
+	}
+	if (flags & O_PATH) {
+		res->fd = fd0;
+		return;
+	}
+	/* Reopened through the magic link: exactly this file, O_NOFOLLOW
+	 * would refuse the link itself, O_CREAT and O_EXCL are spent. */
+	reflags = (int)(flags & ~(uint64_t)(O_CREAT | O_EXCL | O_NOFOLLOW)) |
+		  O_CLOEXEC;
+	if (S_ISFIFO(st.st_mode) && !(flags & O_NONBLOCK)) {
+		res->blocking = true;
+		res->fd = fd0;
+		res->open_flags = reflags;
+		return;
+	}
+	/* A device or a leased file would block the supervisor: opened
+	 * without blocking, then as asked. */
+	nb = !(flags & O_NONBLOCK);
+	self_fd(proc, sizeof(proc), fd0);
+	fd = open(proc, reflags | O_NONBLOCK);
+	if (fd < 0) {
+		res->err = errno;
+		goto out;
+	}
+	if (nb && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0) {
+		res->err = errno;
+		close(fd);
+		goto out;
+	}
+	res->fd = fd;
+out:
+	close(fd0);
+}
+
+/*
+ * O_CREAT: the name is judged before anything is made.  The last
+ * component is looked up without following; a link is followed by hand
+ * (at most LINKS_MAX); a missing name is made with O_EXCL, so a name
+ * that appeared meanwhile is looked at again, never opened unjudged.
+ */
+static void open_create(const struct pathcall_env *e, const char *start,
+			uint64_t flags, mode_t mode, struct pathcall_result *res)
+{
+	struct strbuf full = { 0 }, judged = { 0 };
+	char *name = NULL, linkbuf[PATH_MAX];
+	int pfd = -1, fd, rc, hops;
+	mode_t mask, old;
+	struct stat st;
+	ssize_t n;
+
+	strbuf_puts(&full, start);
+	for (hops = 0; hops <= LINKS_MAX; hops++) {
+		free(name);
+		name = NULL;
+		if (pfd >= 0)
+			close(pfd);
+		judged.len = 0;
+		if (judged.s)
+			judged.s[0] = '\0';
+		rc = open_parent(e, full.s, &pfd, &name, &judged);
+		if (rc)
+			goto fail;
+		if (name[strlen(name) - 1] == '/' || dot_name(name)) {
+			rc = EISDIR;
+			goto fail;
+		}
+		fd = openat(pfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		if (fd >= 0) {
+			if (fstat(fd, &st) < 0) {
+				rc = errno;
+				close(fd);
+				goto fail;
+			}
+			if (!S_ISLNK(st.st_mode) || (flags & O_NOFOLLOW) ||
+			    (flags & O_EXCL)) {
+				if (flags & O_EXCL) {
+					close(fd);
+					rc = EEXIST;
+					goto fail;
+				}
+				open_reached(e, fd, flags, res);
+				goto out;
+			}
+			/* Follow the link by hand. */
+			close(fd);
+			n = readlinkat(pfd, name, linkbuf, sizeof(linkbuf));
+			if (n < 0 || (size_t)n >= sizeof(linkbuf)) {
+				rc = n < 0 ? errno : ENAMETOOLONG;
+				goto fail;
+			}
+			linkbuf[n] = '\0';
+			if (linkbuf[0] != '/') {
+				/* relative to the link's directory */
+				size_t cut = judged.len;
+
+				while (cut > 0 && judged.s[cut - 1] != '/')
+					cut--;
+				judged.s[cut] = '\0';
+				judged.len = cut;
+				strbuf_puts(&judged, linkbuf);
+				free(full.s);
+				full = judged;
+				judged = (struct strbuf){ 0 };
+			} else {
+				full.len = 0;
+				full.s[0] = '\0';
+				strbuf_puts(&full, linkbuf);
+			}
+			if (full.len >= PATH_MAX) {
+				rc = ENAMETOOLONG;
+				goto fail;
+			}
+			continue;
+		}
+		if (errno != ENOENT) {
+			rc = errno;
+			goto fail;
+		}
+		rc = e->judge(e->judge_ctx, judged.s, PJ_WRITE, "create");
+		if (!rc)
+			rc = creator(e, &mask);
+		if (rc)
+			goto fail;
+		old = umask(mask);
+		fd = openat(pfd, name,
+			    (int)(flags | O_EXCL | O_NOFOLLOW) | O_CLOEXEC,
+			    mode);
+		umask(old);
+		if (fd >= 0) {
+			res->fd = fd;
+			goto out;
+		}
+		if (errno != EEXIST || (flags & O_EXCL)) {
+			rc = errno;
+			goto fail;
+		}
+		/* made by someone else meanwhile: look again */
+	}
+	rc = ELOOP;
+fail:
+	res->err = rc;
+out:
+	if (pfd >= 0)
+		close(pfd);
+	free(name);
+	free(full.s);
+	free(judged.s);
+}
+
+static void run_open(const struct pathcall *pc, const struct pathcall_env *e,
+		     struct pathcall_result *res)
+{
+	struct strbuf full = { 0 };
+	struct open_how how;
+	mode_t mask, old;
+	int own, fd, base, rc;
+	uint64_t flags = pc->flags;
+
+	res->cloexec = (flags & O_CLOEXEC) != 0;
+	/* O_PATH keeps these flags only (open(2)). */
+	if (flags & O_PATH)
+		flags &= O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+	rc = full_path(e, pc->dirfd[0], pc->path[0], &full);
+	if (rc)
+		goto fail;
+	own = own_fd_name(full.s);
+	if (own >= 0 && !pc->resolve) {
+		open_own_fd(e, own, flags, res);
+		goto out;
+	}
+	rc = rewrite_self(e, &full);
+	if (rc)
+		goto fail;
+	if (pc->resolve & RESOLVE_CACHED) {
+		rc = EAGAIN;	/* the kernel may say so too */
+		goto fail;
+	}
+	if ((flags & O_TMPFILE) == O_TMPFILE) {
+		/* An unnamed file in a directory: a write there. */
+		char proc[64];
+
+		fd = child_open_in_root(e->root_fd, full.s, O_DIRECTORY, &rc);
+		if (fd < 0)
+			goto fail;
+		rc = judge_fd(e, fd, PJ_WRITE, "create", false);
+		if (!rc)
+			rc = creator(e, &mask);
+		if (rc) {
+			close(fd);
+			goto fail;
+		}
+		self_fd(proc, sizeof(proc), fd);
+		old = umask(mask);
+		res->fd = open(proc, (int)flags | O_CLOEXEC, pc->mode);
+		umask(old);
+		if (res->fd < 0)
+			res->err = errno;
+		close(fd);
+		goto out;
+	}
+	if ((flags & O_CREAT) && !pc->resolve) {
+		open_create(e, full.s, flags, pc->mode, res);
+		goto out;
+	}
+	if (pc->resolve & (RESOLVE_BENEATH | RESOLVE_IN_ROOT)) {
+		/* openat2() bounded by its directory fd: that fd's path is
+		 * the bound, resolved from there with the child's flags. */
+		struct strbuf dir = { 0 };
+
+		if (flags & O_CREAT) {
+			rc = EACCES;	/* judged by name only: not here */
+			goto fail;
+		}
+		rc = full_path(e, pc->dirfd[0], "", &dir);
+		if (rc) {
+			free(dir.s);
+			goto fail;
+		}
+		base = child_open_in_root(e->root_fd, dir.s, O_DIRECTORY, &rc);
+		free(dir.s);
+		if (base < 0)
+			goto fail;
+		memset(&how, 0, sizeof(how));
+		how.flags = O_PATH | O_CLOEXEC | (flags & O_NOFOLLOW);
+		how.resolve = pc->resolve | RESOLVE_NO_MAGICLINKS;
+		fd = (int)syscall(SYS_openat2, base, pc->path[0], &how,
+				  sizeof(how));
+		rc = fd < 0 ? errno : 0;
+		close(base);
+		if (fd < 0)
+			goto fail;
+	} else {
+		if (flags & O_CREAT) {
+			rc = EACCES;
+			goto fail;
+		}
+		if (pc->resolve & ~(uint64_t)(RESOLVE_NO_MAGICLINKS)) {
+			/* NO_SYMLINKS, NO_XDEV: not taken; refused */
+			rc = EACCES;
+			goto fail;
+		}
+		fd = child_open_in_root(e->root_fd, full.s,
+					(int)(flags & O_NOFOLLOW), &rc);
+		if (fd < 0)
+			goto fail;
+	}
+	open_reached(e, fd, flags, res);
+	goto out;
+fail:
+	res->err = rc;
+out:
+	free(full.s);
+}
+
+/* ------------------------------------------------------------------ */
+/* names: mkdir, mknod, symlink, unlink, link, rename */
+
+/* One path of @pc as (parent fd, name, judged), with the write judged. */
+static int name_of(const struct pathcall *pc, const struct pathcall_env *e,
+		   int k, const char *what, int *pfd, char **name,
+		   struct strbuf *judged)
+{
+	struct strbuf full = { 0 };
+	int rc;
+
+	rc = full_path(e, pc->dirfd[k], pc->path[k], &full);
+	if (!rc && own_fd_name(full.s) >= 0)
+		rc = EACCES;
+	if (!rc)
+		rc = rewrite_self(e, &full);
+	if (!rc)
+		rc = open_parent(e, full.s, pfd, name, judged);
+	free(full.s);
+	if (!rc)
+		rc = e->judge(e->judge_ctx, judged->s, PJ_WRITE, what);
+	if (rc && *pfd >= 0) {
+		close(*pfd);
+		*pfd = -1;
+	}
+	return rc;
+}
+
+struct walk {
+	const struct pathcall_env *e;
+	size_t entries;
+	int err;
+};
+
+/* Does moving @from to @to give anything more (read or write)? */
+static bool widens(const struct pathcall_env *e, const char *from,
+		   const char *to)
+{
+	bool r_from = e->judge(e->judge_ctx, from, PJ_READ, NULL) == 0;
+	bool w_from = e->judge(e->judge_ctx, from, PJ_WRITE, NULL) == 0;
+	bool r_to = e->judge(e->judge_ctx, to, PJ_READ, NULL) == 0;
+	bool w_to = e->judge(e->judge_ctx, to, PJ_WRITE, NULL) == 0;
+
+	return (r_to && !r_from) || (w_to && !w_from);
+}
+
+/*
+ * Every entry below directory @dfd (consumed) at @from, would it get
+ * more at @to?  Bounded: past the bounds, EXDEV (`mv` then copies, each
+ * file judged).
+ */
+static void walk_below(struct walk *w, int dfd, struct strbuf *from,
+		       struct strbuf *to, int depth)
+{
+	size_t flen = from->len, tlen = to->len;
+	struct dirent *de;
+	DIR *d;
+
+	if (depth > RENAME_WALK_DEPTH) {
+		w->err = EXDEV;
+		close(dfd);
+		return;
+	}
+	d = fdopendir(dfd);
+	if (!d) {
+		w->err = EXDEV;
+		close(dfd);
+		return;
+	}
+	while (!w->err && (errno = 0, de = readdir(d))) {
+		if (strcmp(de->d_name, ".") == 0 ||
+		    strcmp(de->d_name, "..") == 0)
+			continue;
+		if (++w->entries > RENAME_WALK_ENTRIES) {
+			w->err = EXDEV;
+			break;
+		}
+		strbuf_putc(from, '/');
+		strbuf_puts(from, de->d_name);
+		strbuf_putc(to, '/');
+		strbuf_puts(to, de->d_name);
+		if (widens(w->e, from->s, to->s)) {
+			w->err = EACCES;
+		} else if (de->d_type == DT_DIR || de->d_type == DT_UNKNOWN) {
+			int sub = openat(dirfd(d), de->d_name,
+					 O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+					 O_CLOEXEC);
+
+			if (sub >= 0)
+				walk_below(w, sub, from, to, depth + 1);
+			else if (errno != ENOTDIR && errno != ELOOP)
+				w->err = EXDEV;
+		}
+		from->len = flen;
+		from->s[flen] = '\0';
+		to->len = tlen;
+		to->s[tlen] = '\0';
+	}
+	if (!w->err && errno)
+		w->err = EXDEV;
+	closedir(d);
+}
+
+/* A directory @name in @pfd moving from @from to @to: 0 or an errno. */
+static int judge_move(const struct pathcall_env *e, int pfd, const char *name,
+		      const char *from, const char *to)
+{
+	struct strbuf f = { 0 }, t = { 0 };
+	struct walk w = { e, 0, 0 };
+	struct stat st;
+	int dfd;
+
+	if (fstatat(pfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+	    !S_ISDIR(st.st_mode))
+		return 0;	/* not a directory: nothing moves below */
+	if (e->below && !e->below(e->judge_ctx, from, to))
+		return 0;
+	dfd = openat(pfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+			       O_CLOEXEC);
+	if (dfd < 0)
+		return EXDEV;
+	strbuf_puts(&f, from);
+	strbuf_puts(&t, to);
+	walk_below(&w, dfd, &f, &t, 0);
+	free(f.s);
+	free(t.s);
+	return w.err;
+}
+
+static int run_rename(const struct pathcall *pc, const struct pathcall_env *e)
+{
+	struct strbuf j0 = { 0 }, j1 = { 0 };
+	char *n0 = NULL, *n1 = NULL;
+	int p0 = -1, p1 = -1, rc;
+
+	if (pc->flags & RENAME_WHITEOUT)
+		return EPERM;	/* needs CAP_MKNOD: the child has none */
+	rc = name_of(pc, e, 0, "rename", &p0, &n0, &j0);
+	if (!rc)
+		rc = name_of(pc, e, 1, "rename", &p1, &n1, &j1);
+	if (!rc && (dot_name(n0) || dot_name(n1)))
+		rc = EBUSY;
+	if (!rc)
+		rc = judge_move(e, p0, n0, j0.s, j1.s);
+	if (!rc && (pc->flags & RENAME_EXCHANGE))
+		rc = judge_move(e, p1, n1, j1.s, j0.s);
+	if (!rc && syscall(SYS_renameat2, p0, n0, p1, n1,
+			   (unsigned)pc->flags) < 0)
+		rc = errno;
+	if (p0 >= 0)
+		close(p0);
+	if (p1 >= 0)
+		close(p1);
+	free(n0);
+	free(n1);
+	free(j0.s);
+	free(j1.s);
+	return rc;
+}
+
+/* The source of link(): judged for writing, as the new name. */
+static int run_link(const struct pathcall *pc, const struct pathcall_env *e)
+{
+	struct strbuf j0 = { 0 }, j1 = { 0 }, full = { 0 };
+	char *n0 = NULL, *n1 = NULL, proc[64];
+	int p0 = -1, p1 = -1, src = -1, rc;
+
+	if (pc->flags & AT_EMPTY_PATH && !pc->path[0][0])
+		return ENOENT;	/* needs CAP_DAC_READ_SEARCH */
+	rc = name_of(pc, e, 1, "link", &p1, &n1, &j1);
+	if (rc)
+		goto out;
+	if (pc->flags & AT_SYMLINK_FOLLOW) {
+		/* The file the link leads to, or the child's own fd. */
+		int own;
+
+		rc = full_path(e, pc->dirfd[0], pc->path[0], &full);
+		if (rc)
+			goto out;
+		own = own_fd_name(full.s);
+		if (own >= 0)
+			rc = e->take ? e->take(e->take_ctx, e->tid, own, &src) :
+				       EACCES;
+		else if (!(rc = rewrite_self(e, &full)))
+			src = child_open_in_root(e->root_fd, full.s, 0, &rc);
+		if (src < 0) {
+			rc = rc == EBADF ? ENOENT : rc;
+			goto out;
+		}
+		rc = judge_fd(e, src, PJ_WRITE, "link", false);
+		if (rc)
+			goto out;
+		self_fd(proc, sizeof(proc), src);
+		if (linkat(AT_FDCWD, proc, p1, n1, AT_SYMLINK_FOLLOW) < 0)
+			rc = errno;
+		goto out;
+	}
+	rc = name_of(pc, e, 0, "link", &p0, &n0, &j0);
+	if (!rc && linkat(p0, n0, p1, n1, 0) < 0)
+		rc = errno;
+out:
+	if (src >= 0)
+		close(src);
+	if (p0 >= 0)
+		close(p0);
+	if (p1 >= 0)
+		close(p1);
+	free(n0);
+	free(n1);
+	free(j0.s);
+	free(j1.s);
+	free(full.s);
+	return rc;
+}
+
+/* mkdir, mknod, symlink, unlink: one name, judged for writing. */
+static int run_name(const struct pathcall *pc, const struct pathcall_env *e)
+{
+	static const char *const what[] = {
+		[PATHCALL_MKDIR] = "mkdir", [PATHCALL_MKNOD] = "mknod",
+		[PATHCALL_SYMLINK] = "symlink", [PATHCALL_UNLINK] = "unlink",
+	};
+	struct strbuf judged = { 0 };
+	char *name = NULL;
+	int pfd = -1, rc;
+	mode_t mask = 0, old;
+	bool rmdir_ = pc->nr == SYS_rmdir || (pc->flags & AT_REMOVEDIR);
+
+	rc = name_of(pc, e, 0, what[pc->op], &pfd, &name, &judged);
+	if (rc)
+		goto out;
+	if (dot_name(name)) {
+		rc = pc->op != PATHCALL_UNLINK ? EEXIST :
+		     !rmdir_ ? EISDIR : name[1] == '.' ? ENOTEMPTY : EINVAL;
+		goto out;
+	}
+	if (pc->op != PATHCALL_UNLINK) {
+		rc = creator(e, &mask);
+		if (rc)
+			goto out;
+	}
+	old = umask(mask);
+	switch (pc->op) {
+	case PATHCALL_MKDIR:
+		rc = mkdirat(pfd, name, (mode_t)pc->mode) < 0 ? errno : 0;
+		break;
+	case PATHCALL_MKNOD:
+		switch (pc->mode & S_IFMT) {
+		case 0:
+		case S_IFREG:
+		case S_IFIFO:
+		case S_IFSOCK:
+			rc = mknodat(pfd, name, (mode_t)pc->mode,
+				     (dev_t)pc->dev) < 0 ? errno : 0;
+			break;
+		case S_IFCHR:
+		case S_IFBLK:
+			rc = EPERM;	/* no CAP_MKNOD in the sandbox */
+			break;
+		default:
+			rc = EINVAL;
+		}
+		break;
+	case PATHCALL_SYMLINK:
+		rc = symlinkat(pc->target, pfd, name) < 0 ? errno : 0;
+		break;
+	case PATHCALL_UNLINK:
+		rc = unlinkat(pfd, name, rmdir_ ? AT_REMOVEDIR : 0) < 0 ?
+		     errno : 0;
+		break;
+	case PATHCALL_OPEN:
+	case PATHCALL_LINK:
+	case PATHCALL_RENAME:
+	case PATHCALL_EXEC:
+	default:
+		BUG("pathcall op %d", (int)pc->op);
+	}
+	umask(old);
+out:
+	if (pfd >= 0)
+		close(pfd);
+	free(name);
+	free(judged.s);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* exec */
+
+/*
+ * The program's file, judged for reading.  The call then goes on (no
+ * other process can run a program for the child): doc/launcher.md says
+ * what a race on the path could reach, and why that is no denied file.
+ */
+static int run_exec(const struct pathcall *pc, const struct pathcall_env *e)
+{
+	struct strbuf full = { 0 };
+	char what[64];
+	int fd = -1, rc;
+
+	if ((pc->flags & AT_EMPTY_PATH) && !pc->path[0][0]) {
+		snprintf(what, sizeof(what), "/proc/%d/fd/%d", (int)e->tid,
+			 pc->dirfd[0]);
+		fd = open(what, O_PATH | O_CLOEXEC);
+		rc = fd < 0 ? EBADF : 0;
+	} else {
+		rc = full_path(e, pc->dirfd[0], pc->path[0], &full);
+		if (!rc && (strcmp(full.s, "/proc/self/exe") == 0 ||
+			    strcmp(full.s, "/proc/thread-self/exe") == 0)) {
+			snprintf(what, sizeof(what), "/proc/%d/exe",
+				 (int)e->tid);
+			fd = open(what, O_PATH | O_CLOEXEC);
+			rc = fd < 0 ? EACCES : 0;
+		} else if (!rc && !(rc = rewrite_self(e, &full))) {
+			fd = child_open_in_root(e->root_fd, full.s,
+				(pc->flags & AT_SYMLINK_NOFOLLOW) ?
+				O_NOFOLLOW : 0, &rc);
+		}
+	}
+	if (fd >= 0) {
+		rc = judge_fd(e, fd, PJ_READ, "exec", false);
+		close(fd);
+	}
+	free(full.s);
+	return rc;
+}
+
+void pathcall_run(const struct pathcall *pc, const struct pathcall_env *env,
+		  struct pathcall_result *res)
+{
+	memset(res, 0, sizeof(*res));
+	res->fd = -1;
+	switch (pc->op) {
+	case PATHCALL_OPEN:
+		run_open(pc, env, res);
+		break;
+	case PATHCALL_MKDIR:
+	case PATHCALL_MKNOD:
+	case PATHCALL_SYMLINK:
+	case PATHCALL_UNLINK:
+		res->err = run_name(pc, env);
+		break;
+	case PATHCALL_LINK:
+		res->err = run_link(pc, env);
+		break;
+	case PATHCALL_RENAME:
+		res->err = run_rename(pc, env);
+		break;
+	case PATHCALL_EXEC:
+		res->err = run_exec(pc, env);
+		res->cont = res->err == 0;
+		break;
+	default:
+		BUG("pathcall op %d", (int)pc->op);
+	}
+	if (res->err && res->fd >= 0) {
+		close(res->fd);
+		res->fd = -1;
+	}
+}
+
+int pathcall_meta(const struct metacall *mc, const struct pathcall_env *e)
+{
+	struct strbuf full = { 0 };
+	char what[64];
+	int fd, rc;
+
+	if (!mc->path) {
+		snprintf(what, sizeof(what), "/proc/%d/fd/%d", (int)e->tid,
+			 mc->fd);
+		fd = open(what, O_PATH | O_CLOEXEC);
+		if (fd < 0)
+			return EBADF;
+		/* a pipe or a socket is the child's own */
+		rc = judge_fd(e, fd, PJ_WRITE, "change", true);
+	} else {
+		rc = full_path(e, mc->fd, mc->path, &full);
+		if (!rc && own_fd_name(full.s) >= 0)
+			rc = EACCES;
+		if (!rc)
+			rc = rewrite_self(e, &full);
+		fd = rc ? -1 : child_open_in_root(e->root_fd, full.s,
+				mc->nofollow ? O_NOFOLLOW : 0, &rc);
+		free(full.s);
+		if (fd < 0)
+			return rc;
+		rc = judge_fd(e, fd, PJ_WRITE, "change", false);
+	}
+	if (!rc)
+		rc = metacall_apply(mc, fd);
+	close(fd);
+	return rc;
+}
