@@ -204,6 +204,39 @@ static void classify_supervised(const struct lx_regions *rg,
 	landing_set_reason(l, LANDING_SUPERVISED, "%s", supervised_reason);
 }
 
+/*
+ * A pattern that starts with a wildcard names no directory to mount or
+ * to expand at launch.  Leaving out an rw row only narrows; an ro row
+ * where no lower row (nor @default write) makes anything writable, and
+ * no lower deny hides anything, is redundant; the rest is supervised.
+ */
+static void classify_rootless(const struct lx_regions *rg,
+			      const struct row *row, struct landing *l)
+{
+	struct region r;
+
+	if (row->effect == EFFECT_RW) {
+		landing_set_reason(l, LANDING_ABSORBED,
+			"omitting this allow only narrows: a pattern that "
+			"starts with a wildcard names no directory to mount "
+			"or to expand at launch");
+		return;
+	}
+	if (row->effect == EFFECT_RO) {
+		lx_regions_at(rg, row, &r);
+		if (r.definite == EFFECT_RO && !r.maybe_rw &&
+		    !lx_regions_writable_below(rg, row) &&
+		    !lx_regions_deny_near(rg, row)) {
+			landing_set_reason(l, LANDING_ABSORBED,
+				"redundant: the root is mounted read-only "
+				"(@default write deny) and no lower row makes "
+				"anything writable");
+			return;
+		}
+	}
+	classify_supervised(rg, row, l);
+}
+
 static void classify_glob(const struct lx_regions *rg,
 			  const struct lx_row *rows, const struct row *row,
 			  struct landing *l)
@@ -260,13 +293,7 @@ static void classify_fs(const struct table *table, struct landing_set *set,
 		classify_glob(rg, rows, row, l);
 		break;
 	case SHAPE_ROOTLESS:
-		if (row->effect == EFFECT_RW)
-			landing_set_reason(l, LANDING_ABSORBED,
-				"omitting this allow only narrows: a pattern "
-				"that starts with a wildcard names no "
-				"directory to mount or to expand at launch");
-		else
-			classify_supervised(rg, row, l);
+		classify_rootless(rg, row, l);
 		break;
 	default:
 		BUG("bad shape");

@@ -408,8 +408,22 @@ static void test_supervised(void)
 	      "rw:/srv/work/**\n!!ro:/srv/work/docs\n", "K L",
 	      BASE " --unshare-net " ROOT_RO
 	      " --bind-try /srv/work /srv/work --vbox-launch 1 " DEV_RO, true);
-	check("supervised: nothing writable", "ro:**/.git/hooks/**\n", "S",
-	      BASE " --unshare-net " ROOT_RO " " DEV_RO, true);
+	/* with nothing writable, ro starting with '**' holds already */
+	check("supervised: ro with nothing writable", "ro:**/.git/hooks/**\n",
+	      "A", BASE " --unshare-net " ROOT_RO " " DEV_RO, false);
+	check_reason_is("supervised: ro with nothing writable, reason",
+			"ro:**/.git/hooks/**\n", 0,
+			"redundant: the root is mounted read-only (@default "
+			"write deny) and no lower row makes anything writable");
+	check("supervised: a higher rw row decides its own paths",
+	      "!rw:/srv/work/**\nro:**/.git/hooks/**\n", "K A",
+	      BASE " --unshare-net " ROOT_RO
+	      " --bind-try /srv/work /srv/work " DEV_RO, false);
+	check("supervised: ro with a writable default",
+	      "@default write rw\nro:**/.git/hooks/**\n", "S",
+	      BASE " --unshare-net " ROOT_RW, true);
+	check("supervised: deny with nothing writable", "deny:**/.env\n",
+	      "S", BASE " --unshare-net " ROOT_RO " " DEV_RO, true);
 	/* deny is deny, whatever lower rows mount */
 	check("supervised: deny over a lower deny",
 	      "deny:/srv\n!rw:/srv/work/**\n!!deny:/srv/**/.env\n", "L K S",

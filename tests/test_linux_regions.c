@@ -276,8 +276,14 @@ static enum landing_kind ref_classify(const struct ref *rf, size_t prio)
 			return ref_supervised(rf, prio);
 		return LANDING_LAUNCH;
 	case SHAPE_ROOTLESS:
-		return row->effect == EFFECT_RW ? LANDING_ABSORBED :
-		       ref_supervised(rf, prio);
+		if (row->effect == EFFECT_RW)
+			return LANDING_ABSORBED;
+		ref_region(rf, prio, &r);
+		if (row->effect == EFFECT_RO && r.definite == EFFECT_RO &&
+		    !r.maybe_rw && !ref_writable_below(rf, prio) &&
+		    !ref_deny_near(rf, prio))
+			return LANDING_ABSORBED;
+		return ref_supervised(rf, prio);
 	default:
 		BUG("bad shape");
 	}
