@@ -298,12 +298,21 @@ static void classify_fs(const struct table *table,
 		return;
 	}
 	if (row->fs.nlit == 0) {
-		/* Only an rw row starting with a wildcard gets here. */
+		/*
+		 * Only an rw row starting with a wildcard gets here, or an
+		 * ro one namespace mode found redundant (nothing writable,
+		 * nothing denied below it).
+		 */
 		set_kind(c, l, k, CTR_ABSORBED);
-		landing_set_reason(l, l->kind, "omitting this allow only "
-				   "narrows: a pattern that starts with a "
-				   "wildcard names no directory to grant at "
-				   "launch");
+		if (row->effect == EFFECT_RO)
+			landing_set_reason(l, l->kind, "reads are open and "
+					   "writes outside the writable regions "
+					   "are denied: nothing to grant");
+		else
+			landing_set_reason(l, l->kind, "omitting this allow "
+					   "only narrows: a pattern that starts "
+					   "with a wildcard names no directory "
+					   "to grant at launch");
 		return;
 	}
 	pre = prefix_of(&row->fs);

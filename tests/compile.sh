@@ -493,6 +493,15 @@ vc linux preflight --per-row --mode=container sup.rules
 is "$rc" 1 "linux container mode: supervised rows are refused"
 has out "fs 2 sup.rules:3:1 '!deny:**/.env': unsupported: supervised rows need namespace mode (the supervisor performs path calls through the sandbox's mount namespace); not yet in container mode" \
 	"linux container mode: ... saying namespace mode holds them"
+# Nothing writable, nothing denied: an ro row starting with '**' is
+# redundant in both modes, and needs no supervisor.
+printf 'ro:**/.git/hooks/**\n' >ro-only.rules
+vc linux preflight --per-row ro-only.rules
+has out "fs 0 ro-only.rules:1:1 'ro:**/.git/hooks/**': absorbed: redundant: the root is mounted read-only (@default write deny) and no lower row makes anything writable" \
+	"linux: an ro row starting with '**' over a read-only machine is absorbed"
+vc linux preflight --per-row --mode=container ro-only.rules
+has out "fs 0 ro-only.rules:1:1 'ro:**/.git/hooks/**': absorbed: reads are open and writes outside the writable regions are denied: nothing to grant" \
+	"linux container mode: ... and absorbed there, for that reason"
 vc darwin preflight --per-row sup.rules
 check "darwin: keeps its own answer (no supervised landing)" \
 	sh -c '! grep -q ": supervised: " out'
