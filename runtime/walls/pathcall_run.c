@@ -710,6 +710,9 @@ static void walk_below(struct walk *w, int dfd, struct strbuf *from,
 		strbuf_putc(to, '/');
 		strbuf_puts(to, de->d_name);
 		if (widens(w->e, from->s, to->s)) {
+			/* said once, by the row that keeps it where it is */
+			(void)w->e->judge(w->e->judge_ctx, from->s,
+					  PJ_READ | PJ_WRITE, "moving rename");
 			w->err = EACCES;
 		} else if (de->d_type == DT_DIR || de->d_type == DT_UNKNOWN) {
 			int sub = openat(dirfd(d), de->d_name,

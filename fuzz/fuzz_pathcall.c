@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fuzz_pathcall.c - libFuzzer target for the supervisor's decoding of a
+ * supervised path call (runtime/walls/pathcall.c): the very code
+ * vbox-exec runs on a notified open, openat2, mkdir, link, rename,
+ * symlink, unlink or execve, fed arbitrary bytes as the seccomp_data and
+ * as the child's memory, through a reader like the supervisor's (there
+ * process_vm_readv()).  No system call is made.
+ *
+ * Input: byte 0 picks the call (and architecture), then six 64-bit
+ * arguments (little-endian); the rest is the child's memory, mapped at
+ * MEM_BASE (a read outside it is EFAULT, as for the child).  A decoded
+ * call is checked against the bounds pathcall.h promises, and every
+ * string is read whole (ASan sees a short allocation).
+ *
+ * Seeds: fuzz/seeds/pathcall/ (an open, an openat2 with its struct, a
+ * rename, a symlink, an unlinkat, an execveat with AT_EMPTY_PATH).
+ */
+#include <vbox.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <linux/audit.h>
+#include <linux/seccomp.h>
+#include <sys/syscall.h>
+
+#include "walls/pathcall.h"
+
+#define MEM_BASE 0x10000u
+#define HEAD (1 + 6 * 8)
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+struct mem {
+	const uint8_t *p;
+	size_t len;
+};
+
+static int rd(void *ctx, uint64_t addr, void *buf, size_t len)
+{
+	const struct mem *m = ctx;
+
+	if (addr < MEM_BASE || addr - MEM_BASE > m->len ||
+	    len > m->len - (addr - MEM_BASE))
+		return EFAULT;
+	memcpy(buf, m->p + (addr - MEM_BASE), len);
+	return 0;
+}
+
+static const struct {
+	uint32_t arch;
+	int nr;
+} calls[] = {
+	{ AUDIT_ARCH_X86_64, __NR_open },
+	{ AUDIT_ARCH_X86_64, __NR_openat },
+	{ AUDIT_ARCH_X86_64, __NR_openat2 },
+	{ AUDIT_ARCH_X86_64, __NR_creat },
+	{ AUDIT_ARCH_X86_64, __NR_mkdirat },
+	{ AUDIT_ARCH_X86_64, __NR_mknodat },
+	{ AUDIT_ARCH_X86_64, __NR_symlinkat },
+	{ AUDIT_ARCH_X86_64, __NR_linkat },
+	{ AUDIT_ARCH_X86_64, __NR_unlinkat },
+	{ AUDIT_ARCH_X86_64, __NR_renameat2 },
+	{ AUDIT_ARCH_X86_64, __NR_execve },
+	{ AUDIT_ARCH_X86_64, __NR_execveat },
+	{ AUDIT_ARCH_X86_64, __NR_rmdir },
+	{ AUDIT_ARCH_X86_64, 0x40000000 | __NR_openat },	/* x32 */
+	{ AUDIT_ARCH_I386, 5 },				/* i386 open */
+};
+
+static size_t touch(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n >= PATH_MAX)
+		BUG("a path of %zu bytes", n);
+	return n;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct seccomp_data d;
+	struct pathcall pc;
+	struct mem m;
+	size_t i;
+	uint64_t a;
+	int rc;
+
+	if (size < HEAD)
+		return 0;
+	memset(&d, 0, sizeof(d));
+	d.arch = calls[data[0] % array_size(calls)].arch;
+	d.nr = calls[data[0] % array_size(calls)].nr;
+	for (i = 0; i < 6; i++) {
+		memcpy(&a, data + 1 + 8 * i, sizeof(a));
+		d.args[i] = a;
+	}
+	m.p = data + HEAD;
+	m.len = size - HEAD;
+	if (pathcall_is(&d) != (d.arch == AUDIT_ARCH_X86_64 &&
+				!(d.nr & 0x40000000)))
+		BUG("pathcall_is disagrees on call %d", d.nr);
+	rc = pathcall_decode(&d, rd, &m, &pc);
+	if (rc) {
+		if (pc.path[0] || pc.path[1] || pc.target)
+			BUG("an error left strings behind");
+		return 0;
+	}
+	if (!pc.path[0])
+		BUG("a decoded call without its path");
+	touch(pc.path[0]);
+	if ((pc.op == PATHCALL_LINK || pc.op == PATHCALL_RENAME) !=
+	    (pc.path[1] != NULL))
+		BUG("a second path where none belongs, or none");
+	if (pc.path[1])
+		touch(pc.path[1]);
+	if ((pc.op == PATHCALL_SYMLINK) != (pc.target != NULL))
+		BUG("a link's contents where none belongs, or none");
+	if (pc.target)
+		touch(pc.target);
+	if (pc.op == PATHCALL_OPEN && (pc.flags >> 32))
+		BUG("open flags past 32 bits");
+	pathcall_release(&pc);
+	return 0;
+}
