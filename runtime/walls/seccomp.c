@@ -283,13 +283,14 @@ static int build_supervised(scmp_filter_ctx ctx, const char **what)
  * every call that opens, makes, removes, renames, links or runs a file
  * by name, the metadata calls, and bind() (a unix socket's file is a
  * name made).  Added to a supervised program only for plans with rows
- * that land `supervised`.
+ * that land `supervised`.  uselib() maps a file by name: the supervisor
+ * answers it ENOSYS.
  */
 static const char *const path_calls[] = {
 	"open", "openat", "openat2", "creat", "mkdir", "mkdirat", "mknod",
 	"mknodat", "symlink", "symlinkat", "link", "linkat", "unlink",
 	"unlinkat", "rmdir", "rename", "renameat", "renameat2", "execve",
-	"execveat", "bind",
+	"execveat", "bind", "uselib",
 	"chmod", "fchmod", "fchmodat", "chown", "fchown", "lchown",
 	"fchownat", "utime", "utimes", "futimesat", "utimensat",
 	"setxattr", "lsetxattr", "fsetxattr", "removexattr",
