@@ -229,7 +229,7 @@ static void tree_kill(void *ctx);
  */
 static int supervisor_take(struct tree *t, int num)
 {
-	struct unixsock_config cfg;
+	struct unixsock_config cfg = { 0 };
 	char *err = NULL;
 	int fd;
 

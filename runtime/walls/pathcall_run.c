@@ -38,6 +38,7 @@
 #include "childpath.h"
 #include "metacall.h"
 #include "pathcall.h"
+#include "pathcall_int.h"
 #include "pathcall_run.h"
 #include "strbuf.h"
 
@@ -51,8 +52,6 @@
 #define RENAME_WHITEOUT (1 << 2)
 #endif
 
-/* Symbolic links followed by hand (O_CREAT's last one), as the kernel. */
-#define LINKS_MAX 40
 /* A renamed directory's look below: entries and levels, then EXDEV. */
 #define RENAME_WALK_ENTRIES 10000
 #define RENAME_WALK_DEPTH 32
@@ -61,7 +60,7 @@
 /* paths */
 
 /* "/proc/self/fd/%d" of our own fd (an int always fits). */
-static void self_fd(char *buf, size_t size, int fd)
+void pc_self_fd(char *buf, size_t size, int fd)
 {
 	if (snprintf(buf, size, "/proc/self/fd/%d", fd) >= (int)size)
 		BUG("/proc/self/fd/%d does not fit %zu bytes", fd, size);
@@ -71,7 +70,7 @@ static void self_fd(char *buf, size_t size, int fd)
  * (@dirfd, @path) as an absolute path in the sandbox, into @full.
  * 0 or an errno for the child.
  */
-static int full_path(const struct pathcall_env *e, int dirfd,
+int pc_full_path(const struct pathcall_env *e, int dirfd,
 		     const char *path, struct strbuf *full)
 {
 	char what[32];
@@ -118,7 +117,7 @@ static long digits(const char *s, const char **end)
  * /proc/thread-self/fd/N, /dev/fd/N, /dev/stdin, /dev/stdout,
  * /dev/stderr)?  The fd number, or -1.
  */
-static int own_fd_name(const char *full)
+int pc_own_fd_name(const char *full)
 {
 	static const char *const prefixes[] = {
 		"/proc/self/fd/", "/proc/thread-self/fd/", "/dev/fd/",
@@ -149,7 +148,7 @@ static int own_fd_name(const char *full)
  * /proc/self and /proc/thread-self in @full, rewritten to the caller's
  * numbers in the sandbox's pid namespace (the resolver is not in it).
  */
-static int rewrite_self(const struct pathcall_env *e, struct strbuf *full)
+int pc_rewrite_self(const struct pathcall_env *e, struct strbuf *full)
 {
 	static const char self[] = "/proc/self", thread[] = "/proc/thread-self";
 	struct strbuf out = { 0 };
@@ -204,7 +203,7 @@ static bool proc_public(const char *rest)
  * /proc, another process's entries only for reading public files.
  * @anon_ok: an fd that names no file (a pipe) is fine.  0 or an errno.
  */
-static int judge_fd(const struct pathcall_env *e, int fd, unsigned want,
+int pc_judge_fd(const struct pathcall_env *e, int fd, unsigned want,
 		    const char *what, bool anon_ok)
 {
 	struct statfs sfs;
@@ -232,7 +231,7 @@ static int judge_fd(const struct pathcall_env *e, int fd, unsigned want,
 }
 
 /* What an open with @flags does to its file. */
-static unsigned open_wants(uint64_t flags)
+unsigned pc_open_wants(uint64_t flags)
 {
 	unsigned acc = (unsigned)(flags & O_ACCMODE), want = 0;
 
@@ -250,7 +249,7 @@ static unsigned open_wants(uint64_t flags)
  * root, the last name (with any trailing slashes, as the call takes it)
  * and the name as judged (@judged: the parent's path, "/", the name).
  */
-static int open_parent(const struct pathcall_env *e, const char *full,
+int pc_open_parent(const struct pathcall_env *e, const char *full,
 		       int *pfd, char **name, struct strbuf *judged)
 {
 	size_t len = strlen(full), end = len, start;
@@ -287,7 +286,7 @@ static int open_parent(const struct pathcall_env *e, const char *full,
 }
 
 /* Is the last name (trailing slashes aside) "." or ".."? */
-static bool dot_name(const char *name)
+bool pc_dot_name(const char *name)
 {
 	size_t n = strcspn(name, "/");
 
@@ -300,7 +299,7 @@ static bool dot_name(const char *name)
  * umask: the ids must be the child's (they are: the sandbox runs as the
  * launching user), the umask is set around the call.  0 or an errno.
  */
-static int creator(const struct pathcall_env *e, mode_t *mask)
+int pc_creator(const struct pathcall_env *e, mode_t *mask)
 {
 	uid_t fsuid;
 	gid_t fsgid;
@@ -309,323 +308,6 @@ static int creator(const struct pathcall_env *e, mode_t *mask)
 	if (rc)
 		return rc;
 	return fsuid == geteuid() && fsgid == getegid() ? 0 : EACCES;
-}
-
-/* ------------------------------------------------------------------ */
-/* open */
-
-/* The child's own fd @n, reopened with @flags once judged. */
-static void open_own_fd(const struct pathcall_env *e, int n, uint64_t flags,
-			struct pathcall_result *res)
-{
-	char proc[64];
-	struct stat st;
-	int fd, rc;
-
-	rc = e->take ? e->take(e->take_ctx, e->tid, n, &fd) : EACCES;
-	if (rc) {
-		res->err = rc == ESRCH ? ESRCH : rc == EBADF ? ENOENT : rc;
-		return;
-	}
-	rc = judge_fd(e, fd, open_wants(flags), "open", true);
-	if (!rc && fstat(fd, &st) < 0)
-		rc = errno;
-	if (rc) {
-		res->err = rc;
-		close(fd);
-		return;
-	}
-	self_fd(proc, sizeof(proc), fd);
-	if (S_ISFIFO(st.st_mode) && !(flags & O_NONBLOCK)) {
-		/* A pipe's other end: a blocking reopen waits for it. */
-		res->blocking = true;
-		res->fd = fd;
-		res->open_flags = (int)(flags & ~(uint64_t)O_CREAT) | O_CLOEXEC;
-		return;
-	}
-	res->fd = open(proc, (int)(flags & ~(uint64_t)O_CREAT) | O_CLOEXEC);
-	if (res->fd < 0)
-		res->err = errno;
-	close(fd);
-}
-
-/* Open the existing, judged-to-be @fd0 (O_PATH) as the child asked. */
-static void open_reached(const struct pathcall_env *e, int fd0,
-			 uint64_t flags, struct pathcall_result *res)
-{
-	char proc[64];
-	struct stat st;
-	int rc, reflags, fd;
-	bool nb;
-
-	if (fstat(fd0, &st) < 0) {
-		res->err = errno;
-		goto out;
-	}
-	if (S_ISLNK(st.st_mode) && !(flags & O_PATH)) {
-		res->err = ELOOP;	/* O_NOFOLLOW on a link */
-		goto out;
-	}
-	rc = judge_fd(e, fd0, open_wants(flags), "open", false);
-	if (rc) {
-		res->err = rc;
-		goto out;
-	}
-	if ((flags & O_DIRECTORY) && !S_ISDIR(st.st_mode)) {
-		res->err = ENOTDIR;
-		goto out;
-	}
-	if (flags & O_PATH) {
-		res->fd = fd0;
-		return;
-	}
-	/* Reopened through the magic link: exactly this file, O_NOFOLLOW
-	 * would refuse the link itself, O_CREAT and O_EXCL are spent. */
-	reflags = (int)(flags & ~(uint64_t)(O_CREAT | O_EXCL | O_NOFOLLOW)) |
-		  O_CLOEXEC;
-	if (S_ISFIFO(st.st_mode) && !(flags & O_NONBLOCK)) {
-		res->blocking = true;
-		res->fd = fd0;
-		res->open_flags = reflags;
-		return;
-	}
-	/* A device or a leased file would block the supervisor: opened
-	 * without blocking, then as asked. */
-	nb = !(flags & O_NONBLOCK);
-	self_fd(proc, sizeof(proc), fd0);
-	fd = open(proc, reflags | O_NONBLOCK);
-	if (fd < 0) {
-		res->err = errno;
-		goto out;
-	}
-	if (nb && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0) {
-		res->err = errno;
-		close(fd);
-		goto out;
-	}
-	res->fd = fd;
-out:
-	close(fd0);
-}
-
-/*
- * O_CREAT: the name is judged before anything is made.  The last
- * component is looked up without following; a link is followed by hand
- * (at most LINKS_MAX); a missing name is made with O_EXCL, so a name
- * that appeared meanwhile is looked at again, never opened unjudged.
- */
-static void open_create(const struct pathcall_env *e, const char *start,
-			uint64_t flags, mode_t mode, struct pathcall_result *res)
-{
-	struct strbuf full = { 0 }, judged = { 0 };
-	char *name = NULL, linkbuf[PATH_MAX];
-	int pfd = -1, fd, rc, hops;
-	mode_t mask, old;
-	struct stat st;
-	ssize_t n;
-
-	strbuf_puts(&full, start);
-	for (hops = 0; hops <= LINKS_MAX; hops++) {
-		free(name);
-		name = NULL;
-		if (pfd >= 0)
-			close(pfd);
-		judged.len = 0;
-		if (judged.s)
-			judged.s[0] = '\0';
-		rc = open_parent(e, full.s, &pfd, &name, &judged);
-		if (rc)
-			goto fail;
-		if (name[strlen(name) - 1] == '/' || dot_name(name)) {
-			rc = EISDIR;
-			goto fail;
-		}
-		fd = openat(pfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-		if (fd >= 0) {
-			if (fstat(fd, &st) < 0) {
-				rc = errno;
-				close(fd);
-				goto fail;
-			}
-			if (!S_ISLNK(st.st_mode) || (flags & O_NOFOLLOW) ||
-			    (flags & O_EXCL)) {
-				if (flags & O_EXCL) {
-					close(fd);
-					rc = EEXIST;
-					goto fail;
-				}
-				open_reached(e, fd, flags, res);
-				goto out;
-			}
-			/* Follow the link by hand. */
-			close(fd);
-			n = readlinkat(pfd, name, linkbuf, sizeof(linkbuf));
-			if (n < 0 || (size_t)n >= sizeof(linkbuf)) {
-				rc = n < 0 ? errno : ENAMETOOLONG;
-				goto fail;
-			}
-			linkbuf[n] = '\0';
-			if (linkbuf[0] != '/') {
-				/* relative to the link's directory */
-				size_t cut = judged.len;
-
-				while (cut > 0 && judged.s[cut - 1] != '/')
-					cut--;
-				judged.s[cut] = '\0';
-				judged.len = cut;
-				strbuf_puts(&judged, linkbuf);
-				free(full.s);
-				full = judged;
-				judged = (struct strbuf){ 0 };
-			} else {
-				full.len = 0;
-				full.s[0] = '\0';
-				strbuf_puts(&full, linkbuf);
-			}
-			if (full.len >= PATH_MAX) {
-				rc = ENAMETOOLONG;
-				goto fail;
-			}
-			continue;
-		}
-		if (errno != ENOENT) {
-			rc = errno;
-			goto fail;
-		}
-		rc = e->judge(e->judge_ctx, judged.s, PJ_WRITE, "create");
-		if (!rc)
-			rc = creator(e, &mask);
-		if (rc)
-			goto fail;
-		old = umask(mask);
-		fd = openat(pfd, name,
-			    (int)(flags | O_EXCL | O_NOFOLLOW) | O_CLOEXEC,
-			    mode);
-		umask(old);
-		if (fd >= 0) {
-			res->fd = fd;
-			goto out;
-		}
-		if (errno != EEXIST || (flags & O_EXCL)) {
-			rc = errno;
-			goto fail;
-		}
-		/* made by someone else meanwhile: look again */
-	}
-	rc = ELOOP;
-fail:
-	res->err = rc;
-out:
-	if (pfd >= 0)
-		close(pfd);
-	free(name);
-	free(full.s);
-	free(judged.s);
-}
-
-static void run_open(const struct pathcall *pc, const struct pathcall_env *e,
-		     struct pathcall_result *res)
-{
-	struct strbuf full = { 0 };
-	struct open_how how;
-	mode_t mask, old;
-	int own, fd, base, rc;
-	uint64_t flags = pc->flags;
-
-	res->cloexec = (flags & O_CLOEXEC) != 0;
-	/* O_PATH keeps these flags only (open(2)). */
-	if (flags & O_PATH)
-		flags &= O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
-	rc = full_path(e, pc->dirfd[0], pc->path[0], &full);
-	if (rc)
-		goto fail;
-	own = own_fd_name(full.s);
-	if (own >= 0 && !pc->resolve) {
-		open_own_fd(e, own, flags, res);
-		goto out;
-	}
-	rc = rewrite_self(e, &full);
-	if (rc)
-		goto fail;
-	if (pc->resolve & RESOLVE_CACHED) {
-		rc = EAGAIN;	/* the kernel may say so too */
-		goto fail;
-	}
-	if ((flags & O_TMPFILE) == O_TMPFILE) {
-		/* An unnamed file in a directory: a write there. */
-		char proc[64];
-
-		fd = child_open_in_root(e->root_fd, full.s, O_DIRECTORY, &rc);
-		if (fd < 0)
-			goto fail;
-		rc = judge_fd(e, fd, PJ_WRITE, "create", false);
-		if (!rc)
-			rc = creator(e, &mask);
-		if (rc) {
-			close(fd);
-			goto fail;
-		}
-		self_fd(proc, sizeof(proc), fd);
-		old = umask(mask);
-		res->fd = open(proc, (int)flags | O_CLOEXEC, pc->mode);
-		umask(old);
-		if (res->fd < 0)
-			res->err = errno;
-		close(fd);
-		goto out;
-	}
-	if ((flags & O_CREAT) && !pc->resolve) {
-		open_create(e, full.s, flags, pc->mode, res);
-		goto out;
-	}
-	if (pc->resolve & (RESOLVE_BENEATH | RESOLVE_IN_ROOT)) {
-		/* openat2() bounded by its directory fd: that fd's path is
-		 * the bound, resolved from there with the child's flags. */
-		struct strbuf dir = { 0 };
-
-		if (flags & O_CREAT) {
-			rc = EACCES;	/* judged by name only: not here */
-			goto fail;
-		}
-		rc = full_path(e, pc->dirfd[0], "", &dir);
-		if (rc) {
-			free(dir.s);
-			goto fail;
-		}
-		base = child_open_in_root(e->root_fd, dir.s, O_DIRECTORY, &rc);
-		free(dir.s);
-		if (base < 0)
-			goto fail;
-		memset(&how, 0, sizeof(how));
-		how.flags = O_PATH | O_CLOEXEC | (flags & O_NOFOLLOW);
-		how.resolve = pc->resolve | RESOLVE_NO_MAGICLINKS;
-		fd = (int)syscall(SYS_openat2, base, pc->path[0], &how,
-				  sizeof(how));
-		rc = fd < 0 ? errno : 0;
-		close(base);
-		if (fd < 0)
-			goto fail;
-	} else {
-		if (flags & O_CREAT) {
-			rc = EACCES;
-			goto fail;
-		}
-		if (pc->resolve & ~(uint64_t)(RESOLVE_NO_MAGICLINKS)) {
-			/* NO_SYMLINKS, NO_XDEV: not taken; refused */
-			rc = EACCES;
-			goto fail;
-		}
-		fd = child_open_in_root(e->root_fd, full.s,
-					(int)(flags & O_NOFOLLOW), &rc);
-		if (fd < 0)
-			goto fail;
-	}
-	open_reached(e, fd, flags, res);
-	goto out;
-fail:
-	res->err = rc;
-out:
-	free(full.s);
 }
 
 /* ------------------------------------------------------------------ */
@@ -639,13 +321,13 @@ static int name_of(const struct pathcall *pc, const struct pathcall_env *e,
 	struct strbuf full = { 0 };
 	int rc;
 
-	rc = full_path(e, pc->dirfd[k], pc->path[k], &full);
-	if (!rc && own_fd_name(full.s) >= 0)
+	rc = pc_full_path(e, pc->dirfd[k], pc->path[k], &full);
+	if (!rc && pc_own_fd_name(full.s) >= 0)
 		rc = EACCES;
 	if (!rc)
-		rc = rewrite_self(e, &full);
+		rc = pc_rewrite_self(e, &full);
 	if (!rc)
-		rc = open_parent(e, full.s, pfd, name, judged);
+		rc = pc_open_parent(e, full.s, pfd, name, judged);
 	free(full.s);
 	if (!rc)
 		rc = e->judge(e->judge_ctx, judged->s, PJ_WRITE, what);
@@ -771,7 +453,7 @@ static int run_rename(const struct pathcall *pc, const struct pathcall_env *e)
 	rc = name_of(pc, e, 0, "rename", &p0, &n0, &j0);
 	if (!rc)
 		rc = name_of(pc, e, 1, "rename", &p1, &n1, &j1);
-	if (!rc && (dot_name(n0) || dot_name(n1)))
+	if (!rc && (pc_dot_name(n0) || pc_dot_name(n1)))
 		rc = EBUSY;
 	if (!rc)
 		rc = judge_move(e, p0, n0, j0.s, j1.s);
@@ -807,23 +489,23 @@ static int run_link(const struct pathcall *pc, const struct pathcall_env *e)
 		/* The file the link leads to, or the child's own fd. */
 		int own;
 
-		rc = full_path(e, pc->dirfd[0], pc->path[0], &full);
+		rc = pc_full_path(e, pc->dirfd[0], pc->path[0], &full);
 		if (rc)
 			goto out;
-		own = own_fd_name(full.s);
+		own = pc_own_fd_name(full.s);
 		if (own >= 0)
 			rc = e->take ? e->take(e->take_ctx, e->tid, own, &src) :
 				       EACCES;
-		else if (!(rc = rewrite_self(e, &full)))
+		else if (!(rc = pc_rewrite_self(e, &full)))
 			src = child_open_in_root(e->root_fd, full.s, 0, &rc);
 		if (src < 0) {
 			rc = rc == EBADF ? ENOENT : rc;
 			goto out;
 		}
-		rc = judge_fd(e, src, PJ_WRITE, "link", false);
+		rc = pc_judge_fd(e, src, PJ_WRITE, "link", false);
 		if (rc)
 			goto out;
-		self_fd(proc, sizeof(proc), src);
+		pc_self_fd(proc, sizeof(proc), src);
 		if (linkat(AT_FDCWD, proc, p1, n1, AT_SYMLINK_FOLLOW) < 0)
 			rc = errno;
 		goto out;
@@ -862,13 +544,13 @@ static int run_name(const struct pathcall *pc, const struct pathcall_env *e)
 	rc = name_of(pc, e, 0, what[pc->op], &pfd, &name, &judged);
 	if (rc)
 		goto out;
-	if (dot_name(name)) {
+	if (pc_dot_name(name)) {
 		rc = pc->op != PATHCALL_UNLINK ? EEXIST :
 		     !rmdir_ ? EISDIR : name[1] == '.' ? ENOTEMPTY : EINVAL;
 		goto out;
 	}
 	if (pc->op != PATHCALL_UNLINK) {
-		rc = creator(e, &mask);
+		rc = pc_creator(e, &mask);
 		if (rc)
 			goto out;
 	}
@@ -937,21 +619,21 @@ static int run_exec(const struct pathcall *pc, const struct pathcall_env *e)
 		fd = open(what, O_PATH | O_CLOEXEC);
 		rc = fd < 0 ? EBADF : 0;
 	} else {
-		rc = full_path(e, pc->dirfd[0], pc->path[0], &full);
+		rc = pc_full_path(e, pc->dirfd[0], pc->path[0], &full);
 		if (!rc && (strcmp(full.s, "/proc/self/exe") == 0 ||
 			    strcmp(full.s, "/proc/thread-self/exe") == 0)) {
 			snprintf(what, sizeof(what), "/proc/%d/exe",
 				 (int)e->tid);
 			fd = open(what, O_PATH | O_CLOEXEC);
 			rc = fd < 0 ? EACCES : 0;
-		} else if (!rc && !(rc = rewrite_self(e, &full))) {
+		} else if (!rc && !(rc = pc_rewrite_self(e, &full))) {
 			fd = child_open_in_root(e->root_fd, full.s,
 				(pc->flags & AT_SYMLINK_NOFOLLOW) ?
 				O_NOFOLLOW : 0, &rc);
 		}
 	}
 	if (fd >= 0) {
-		rc = judge_fd(e, fd, PJ_READ, "exec", false);
+		rc = pc_judge_fd(e, fd, PJ_READ, "exec", false);
 		close(fd);
 	}
 	free(full.s);
@@ -965,7 +647,7 @@ void pathcall_run(const struct pathcall *pc, const struct pathcall_env *env,
 	res->fd = -1;
 	switch (pc->op) {
 	case PATHCALL_OPEN:
-		run_open(pc, env, res);
+		pathcall_open(pc, env, res);
 		break;
 	case PATHCALL_MKDIR:
 	case PATHCALL_MKNOD:
@@ -1005,19 +687,19 @@ int pathcall_meta(const struct metacall *mc, const struct pathcall_env *e)
 		if (fd < 0)
 			return EBADF;
 		/* a pipe or a socket is the child's own */
-		rc = judge_fd(e, fd, PJ_WRITE, "change", true);
+		rc = pc_judge_fd(e, fd, PJ_WRITE, "change", true);
 	} else {
-		rc = full_path(e, mc->fd, mc->path, &full);
-		if (!rc && own_fd_name(full.s) >= 0)
+		rc = pc_full_path(e, mc->fd, mc->path, &full);
+		if (!rc && pc_own_fd_name(full.s) >= 0)
 			rc = EACCES;
 		if (!rc)
-			rc = rewrite_self(e, &full);
+			rc = pc_rewrite_self(e, &full);
 		fd = rc ? -1 : child_open_in_root(e->root_fd, full.s,
 				mc->nofollow ? O_NOFOLLOW : 0, &rc);
 		free(full.s);
 		if (fd < 0)
 			return rc;
-		rc = judge_fd(e, fd, PJ_WRITE, "change", false);
+		rc = pc_judge_fd(e, fd, PJ_WRITE, "change", false);
 	}
 	if (!rc)
 		rc = metacall_apply(mc, fd);

@@ -1,0 +1,342 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pathcall_open.c - the supervised opens (open, openat, openat2, creat):
+ * the file reached is judged and reopened through /proc/self/fd, a new
+ * name judged before it is made (pathcall_run.h; the shared resolution
+ * is pathcall_int.h's).
+ */
+#include <vbox.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/openat2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "childpath.h"
+#include "pathcall.h"
+#include "pathcall_int.h"
+#include "pathcall_run.h"
+#include "strbuf.h"
+
+/* Symbolic links followed by hand (O_CREAT's last one), as the kernel. */
+#define LINKS_MAX 40
+
+/* The child's own fd @n, reopened with @flags once judged. */
+static void open_own_fd(const struct pathcall_env *e, int n, uint64_t flags,
+			struct pathcall_result *res)
+{
+	char proc[64];
+	struct stat st;
+	int fd, rc;
+
+	rc = e->take ? e->take(e->take_ctx, e->tid, n, &fd) : EACCES;
+	if (rc) {
+		res->err = rc == ESRCH ? ESRCH : rc == EBADF ? ENOENT : rc;
+		return;
+	}
+	rc = pc_judge_fd(e, fd, pc_open_wants(flags), "open", true);
+	if (!rc && fstat(fd, &st) < 0)
+		rc = errno;
+	if (rc) {
+		res->err = rc;
+		close(fd);
+		return;
+	}
+	pc_self_fd(proc, sizeof(proc), fd);
+	if (S_ISFIFO(st.st_mode) && !(flags & O_NONBLOCK)) {
+		/* A pipe's other end: a blocking reopen waits for it. */
+		res->blocking = true;
+		res->fd = fd;
+		res->open_flags = (int)(flags & ~(uint64_t)O_CREAT) | O_CLOEXEC;
+		return;
+	}
+	res->fd = open(proc, (int)(flags & ~(uint64_t)O_CREAT) | O_CLOEXEC);
+	if (res->fd < 0)
+		res->err = errno;
+	close(fd);
+}
+
+/* Open the existing, judged-to-be @fd0 (O_PATH) as the child asked. */
+static void open_reached(const struct pathcall_env *e, int fd0,
+			 uint64_t flags, struct pathcall_result *res)
+{
+	char proc[64];
+	struct stat st;
+	int rc, reflags, fd;
+	bool nb;
+
+	if (fstat(fd0, &st) < 0) {
+		res->err = errno;
+		goto out;
+	}
+	if (S_ISLNK(st.st_mode) && !(flags & O_PATH)) {
+		res->err = ELOOP;	/* O_NOFOLLOW on a link */
+		goto out;
+	}
+	rc = pc_judge_fd(e, fd0, pc_open_wants(flags), "open", false);
+	if (rc) {
+		res->err = rc;
+		goto out;
+	}
+	if ((flags & O_DIRECTORY) && !S_ISDIR(st.st_mode)) {
+		res->err = ENOTDIR;
+		goto out;
+	}
+	if (flags & O_PATH) {
+		res->fd = fd0;
+		return;
+	}
+	/* Reopened through the magic link: exactly this file, O_NOFOLLOW
+	 * would refuse the link itself, O_CREAT and O_EXCL are spent. */
+	reflags = (int)(flags & ~(uint64_t)(O_CREAT | O_EXCL | O_NOFOLLOW)) |
+		  O_CLOEXEC;
+	if (S_ISFIFO(st.st_mode) && !(flags & O_NONBLOCK)) {
+		res->blocking = true;
+		res->fd = fd0;
+		res->open_flags = reflags;
+		return;
+	}
+	/* A device or a leased file would block the supervisor: opened
+	 * without blocking, then as asked. */
+	nb = !(flags & O_NONBLOCK);
+	pc_self_fd(proc, sizeof(proc), fd0);
+	fd = open(proc, reflags | O_NONBLOCK);
+	if (fd < 0) {
+		res->err = errno;
+		goto out;
+	}
+	if (nb && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0) {
+		res->err = errno;
+		close(fd);
+		goto out;
+	}
+	res->fd = fd;
+out:
+	close(fd0);
+}
+
+/*
+ * O_CREAT: the name is judged before anything is made.  The last
+ * component is looked up without following; a link is followed by hand
+ * (at most LINKS_MAX); a missing name is made with O_EXCL, so a name
+ * that appeared meanwhile is looked at again, never opened unjudged.
+ */
+static void open_create(const struct pathcall_env *e, const char *start,
+			uint64_t flags, mode_t mode, struct pathcall_result *res)
+{
+	struct strbuf full = { 0 }, judged = { 0 };
+	char *name = NULL, linkbuf[PATH_MAX];
+	int pfd = -1, fd, rc, hops;
+	mode_t mask, old;
+	struct stat st;
+	ssize_t n;
+
+	strbuf_puts(&full, start);
+	for (hops = 0; hops <= LINKS_MAX; hops++) {
+		free(name);
+		name = NULL;
+		if (pfd >= 0)
+			close(pfd);
+		judged.len = 0;
+		if (judged.s)
+			judged.s[0] = '\0';
+		rc = pc_open_parent(e, full.s, &pfd, &name, &judged);
+		if (rc)
+			goto fail;
+		if (name[strlen(name) - 1] == '/' || pc_dot_name(name)) {
+			rc = EISDIR;
+			goto fail;
+		}
+		fd = openat(pfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+		if (fd >= 0) {
+			if (fstat(fd, &st) < 0) {
+				rc = errno;
+				close(fd);
+				goto fail;
+			}
+			if (!S_ISLNK(st.st_mode) || (flags & O_NOFOLLOW) ||
+			    (flags & O_EXCL)) {
+				if (flags & O_EXCL) {
+					close(fd);
+					rc = EEXIST;
+					goto fail;
+				}
+				open_reached(e, fd, flags, res);
+				goto out;
+			}
+			/* Follow the link by hand. */
+			close(fd);
+			n = readlinkat(pfd, name, linkbuf, sizeof(linkbuf));
+			if (n < 0 || (size_t)n >= sizeof(linkbuf)) {
+				rc = n < 0 ? errno : ENAMETOOLONG;
+				goto fail;
+			}
+			linkbuf[n] = '\0';
+			if (linkbuf[0] != '/') {
+				/* relative to the link's directory */
+				size_t cut = judged.len;
+
+				while (cut > 0 && judged.s[cut - 1] != '/')
+					cut--;
+				judged.s[cut] = '\0';
+				judged.len = cut;
+				strbuf_puts(&judged, linkbuf);
+				free(full.s);
+				full = judged;
+				judged = (struct strbuf){ 0 };
+			} else {
+				full.len = 0;
+				full.s[0] = '\0';
+				strbuf_puts(&full, linkbuf);
+			}
+			if (full.len >= PATH_MAX) {
+				rc = ENAMETOOLONG;
+				goto fail;
+			}
+			continue;
+		}
+		if (errno != ENOENT) {
+			rc = errno;
+			goto fail;
+		}
+		rc = e->judge(e->judge_ctx, judged.s, PJ_WRITE, "create");
+		if (!rc)
+			rc = pc_creator(e, &mask);
+		if (rc)
+			goto fail;
+		old = umask(mask);
+		fd = openat(pfd, name,
+			    (int)(flags | O_EXCL | O_NOFOLLOW) | O_CLOEXEC,
+			    mode);
+		umask(old);
+		if (fd >= 0) {
+			res->fd = fd;
+			goto out;
+		}
+		if (errno != EEXIST || (flags & O_EXCL)) {
+			rc = errno;
+			goto fail;
+		}
+		/* made by someone else meanwhile: look again */
+	}
+	rc = ELOOP;
+fail:
+	res->err = rc;
+out:
+	if (pfd >= 0)
+		close(pfd);
+	free(name);
+	free(full.s);
+	free(judged.s);
+}
+
+void pathcall_open(const struct pathcall *pc, const struct pathcall_env *e,
+		     struct pathcall_result *res)
+{
+	struct strbuf full = { 0 };
+	struct open_how how;
+	mode_t mask, old;
+	int own, fd, base, rc;
+	uint64_t flags = pc->flags;
+
+	res->cloexec = (flags & O_CLOEXEC) != 0;
+	/* O_PATH keeps these flags only (open(2)). */
+	if (flags & O_PATH)
+		flags &= O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+	rc = pc_full_path(e, pc->dirfd[0], pc->path[0], &full);
+	if (rc)
+		goto fail;
+	own = pc_own_fd_name(full.s);
+	if (own >= 0 && !pc->resolve) {
+		open_own_fd(e, own, flags, res);
+		goto out;
+	}
+	rc = pc_rewrite_self(e, &full);
+	if (rc)
+		goto fail;
+	if (pc->resolve & RESOLVE_CACHED) {
+		rc = EAGAIN;	/* the kernel may say so too */
+		goto fail;
+	}
+	if ((flags & O_TMPFILE) == O_TMPFILE) {
+		/* An unnamed file in a directory: a write there. */
+		char proc[64];
+
+		fd = child_open_in_root(e->root_fd, full.s, O_DIRECTORY, &rc);
+		if (fd < 0)
+			goto fail;
+		rc = pc_judge_fd(e, fd, PJ_WRITE, "create", false);
+		if (!rc)
+			rc = pc_creator(e, &mask);
+		if (rc) {
+			close(fd);
+			goto fail;
+		}
+		pc_self_fd(proc, sizeof(proc), fd);
+		old = umask(mask);
+		res->fd = open(proc, (int)flags | O_CLOEXEC, pc->mode);
+		umask(old);
+		if (res->fd < 0)
+			res->err = errno;
+		close(fd);
+		goto out;
+	}
+	if ((flags & O_CREAT) && !pc->resolve) {
+		open_create(e, full.s, flags, pc->mode, res);
+		goto out;
+	}
+	if (pc->resolve & (RESOLVE_BENEATH | RESOLVE_IN_ROOT)) {
+		/* openat2() bounded by its directory fd: that fd's path is
+		 * the bound, resolved from there with the child's flags. */
+		struct strbuf dir = { 0 };
+
+		if (flags & O_CREAT) {
+			rc = EACCES;	/* judged by name only: not here */
+			goto fail;
+		}
+		rc = pc_full_path(e, pc->dirfd[0], "", &dir);
+		if (rc) {
+			free(dir.s);
+			goto fail;
+		}
+		base = child_open_in_root(e->root_fd, dir.s, O_DIRECTORY, &rc);
+		free(dir.s);
+		if (base < 0)
+			goto fail;
+		memset(&how, 0, sizeof(how));
+		how.flags = O_PATH | O_CLOEXEC | (flags & O_NOFOLLOW);
+		how.resolve = pc->resolve | RESOLVE_NO_MAGICLINKS;
+		fd = (int)syscall(SYS_openat2, base, pc->path[0], &how,
+				  sizeof(how));
+		rc = fd < 0 ? errno : 0;
+		close(base);
+		if (fd < 0)
+			goto fail;
+	} else {
+		if (flags & O_CREAT) {
+			rc = EACCES;
+			goto fail;
+		}
+		if (pc->resolve & ~(uint64_t)(RESOLVE_NO_MAGICLINKS)) {
+			/* NO_SYMLINKS, NO_XDEV: not taken; refused */
+			rc = EACCES;
+			goto fail;
+		}
+		fd = child_open_in_root(e->root_fd, full.s,
+					(int)(flags & O_NOFOLLOW), &rc);
+		if (fd < 0)
+			goto fail;
+	}
+	open_reached(e, fd, flags, res);
+	goto out;
+fail:
+	res->err = rc;
+out:
+	free(full.s);
+}
+
