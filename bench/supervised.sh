@@ -46,7 +46,9 @@
 # Environment:
 #   VBOXC            vboxc (required); VBOX_EXEC defaults to its sibling
 #   VBOX_EXEC        the vbox-exec binary
-#   BENCH_SUP_RUNS   timed runs per command, at least 3 (default: 9)
+#   BENCH_SUP_RUNS   timed runs per command, at least 3 (default: 9);
+#                    git status, which takes milliseconds, runs 5 times
+#                    as often, git checkout twice as often
 #   BENCH_SUP_ROUNDS the runs are split into this many rounds (default: 3)
 #   BENCH_SUP_ONLY   the workloads to run, by name (default: all of
 #                    "status checkout make npm pytest")
@@ -284,6 +286,13 @@ wl_prep() {
 	pytest) echo "true" ;;
 	esac
 }
+wl_runs() {
+	case $1 in
+	status) echo $((runs * 5)) ;;
+	checkout) echo $((runs * 2)) ;;
+	*) echo "$runs" ;;
+	esac
+}
 
 # the calls strace counts: those the supervisor judges (runtime/walls/
 # pathcall.c and metacall.c; unix bind and connect are left out, none of
@@ -296,12 +305,12 @@ renameat,renameat2,execve,execveat,truncate,chmod,fchmod,fchmodat,chown,\
 fchown,lchown,fchownat,utime,utimes,futimesat,utimensat,setxattr,\
 lsetxattr,fsetxattr,removexattr,lremovexattr,fremovexattr}
 
-# medians_of DIR PREP CMD... - every CMD runs times, in interleaved
+# medians_of RUNS DIR PREP CMD... - every CMD RUNS times, in interleaved
 # rounds, PREP before each run; prints the medians in milliseconds
 medians_of() {
-	_dir=$1 _prep=$2
-	shift 2
-	_per=$(( (runs + rounds - 1) / rounds ))
+	_runs=$1 _dir=$2 _prep=$3
+	shift 3
+	_per=$(( (_runs + rounds - 1) / rounds ))
 	: >"$work/times"
 	_r=0
 	while [ "$_r" -lt "$rounds" ]; do
@@ -394,7 +403,7 @@ PYEOF
 }
 
 echo "== supervised paths: plan with !deny: **/.env vs without" \
-	"($runs runs each, ms, medians)" | tee -a "$results"
+	"($runs runs each, status x5, checkout x2; ms, medians)" | tee -a "$results"
 [ -z "$sup_why" ] || echo "supervised plan $sup_why" | tee -a "$results"
 line workload plain base supervised ratio calls "us/call" keys "%file" ""
 for w in $only; do
@@ -407,7 +416,7 @@ for w in $only; do
 	k=$(distinct "$d" "$p" "$c")
 	# shellcheck disable=SC2046 # the medians are split into $1 $2 $3
 	if [ -z "$sup_why" ]; then
-		set -- $(medians_of "$d" "$p" "$c" \
+		set -- $(medians_of "$(wl_runs "$w")" "$d" "$p" "$c" \
 			"$VBOX_EXEC $work/base.plan -- $c" \
 			"$VBOX_EXEC $work/sup.plan -- $c")
 		r=$(awk -v a="$3" -v b="$2" 'BEGIN { printf "%.2f", a / b }')
@@ -418,7 +427,7 @@ for w in $only; do
 		line "$w" "$1" "$2" "$3" "$r" "$n" "$u" "$k" "$f" "$v"
 	else
 		# shellcheck disable=SC2046
-		set -- $(medians_of "$d" "$p" "$c" \
+		set -- $(medians_of "$(wl_runs "$w")" "$d" "$p" "$c" \
 			"$VBOX_EXEC $work/base.plan -- $c")
 		line "$w" "$1" "$2" - - "$n" - "$k" "$f" \
 			"supervised: not measured"
