@@ -215,9 +215,10 @@ int pc_judge_fd(const struct pathcall_env *e, int fd, unsigned want,
 
 	if (!path)
 		return anon_ok ? 0 : EACCES;
-	if (fstatfs(fd, &sfs) == 0 && sfs.f_type == PROC_SUPER_MAGIC &&
-	    strncmp(path, "/proc/", 6) == 0 &&
-	    (n = digits(path + 6, &end)) > 0) {
+	/* (the path first: a statfs per call saved) */
+	if (strncmp(path, "/proc/", 6) == 0 &&
+	    (n = digits(path + 6, &end)) > 0 &&
+	    fstatfs(fd, &sfs) == 0 && sfs.f_type == PROC_SUPER_MAGIC) {
 		rc = child_ns_ids(e->tid, &tgid, &pid);
 		if (rc || (n != tgid && ((want & PJ_WRITE) ||
 					 !proc_public(end)))) {

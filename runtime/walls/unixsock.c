@@ -168,6 +168,7 @@ struct unixsock {
 	size_t resp_size;
 	struct op *ops;		/* waiting for a retry */
 	bool have_caps;
+	struct __user_cap_data_struct caps[2];	/* as vbox-exec started */
 	int root_fd;		/* the sandbox's root, from its init */
 	int home_fd;		/* vbox-exec's working directory */
 	pid_t cached_tid;	/* the last caller, and its pidfd */
@@ -337,13 +338,14 @@ static int take_fd(struct unixsock *us, pid_t tid, int fd, int *out)
  * owner of the sandbox's user namespace has every capability in it).
  * Per thread; vbox-exec gets them back for its own work.
  */
-static void caps_effective(bool on)
+static void caps_effective(const struct unixsock *us, bool on)
 {
 	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
 	struct __user_cap_data_struct d[2];
 
-	if (syscall(SYS_capget, &h, d) < 0)
-		BUG("capget: %s", strerror(errno));
+	/* The permitted sets, read once (unixsock_alloc()): a notification
+	 * costs two system calls here, not four. */
+	memcpy(d, us->caps, sizeof(d));
 	d[0].effective = on ? d[0].permitted : 0;
 	d[1].effective = on ? d[1].permitted : 0;
 	if (syscall(SYS_capset, &h, d) < 0)
@@ -777,12 +779,12 @@ static int bind_path(struct op *op)
 		err = errno;
 	umask(old);
 	if (op->us->have_caps)
-		caps_effective(true);
+		caps_effective(op->us, true);
 	if (fchdir(op->us->home_fd) < 0 && chdir("/") < 0)
 		BUG("cannot return to vbox-exec's directory: %s",
 		    strerror(errno));
 	if (op->us->have_caps)
-		caps_effective(false);
+		caps_effective(op->us, false);
 	return err;
 }
 
@@ -982,10 +984,10 @@ static bool op_retry(struct unixsock *us, struct op *op)
 		return true;
 	}
 	if (us->have_caps)
-		caps_effective(false);
+		caps_effective(us, false);
 	err = perform(op, &res);
 	if (us->have_caps)
-		caps_effective(true);
+		caps_effective(us, true);
 	if (err == EAGAIN)
 		return false;
 	op_done_waiting(us, op);
@@ -1295,10 +1297,10 @@ static void on_notify(struct loop *lp, struct loop_watch *w, uint32_t events)
 	if (ioctl(w->fd, SECCOMP_IOCTL_NOTIF_RECV, us->req) < 0)
 		return;	/* EINTR, or the caller went away (ENOENT) */
 	if (us->have_caps)
-		caps_effective(false);
+		caps_effective(us, false);
 	handle(lp, us);
 	if (us->have_caps)
-		caps_effective(true);
+		caps_effective(us, true);
 }
 
 /* Container mode: may the file at @path change (its region's rights)? */
@@ -1580,6 +1582,8 @@ struct unixsock *unixsock_alloc(struct loop *lp, int listener,
 	us->resp = xzalloc(us->resp_size);
 	us->have_caps = syscall(SYS_capget, &h, d) == 0 &&
 			(d[0].effective || d[1].effective);
+	if (us->have_caps)
+		memcpy(us->caps, d, sizeof(us->caps));
 	us->home_fd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (us->home_fd < 0)
 		us->home_fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
