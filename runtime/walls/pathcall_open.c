@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -26,11 +27,101 @@
 /* Symbolic links followed by hand (O_CREAT's last one), as the kernel. */
 #define LINKS_MAX 40
 
-/* The child's own fd @n, reopened with @flags once judged. */
+/* The controlling terminal (tty_nr, field 7) of /proc/WHO/stat; 0: none. */
+static long ctty_of(const char *who)
+{
+	char path[64], buf[1024], *p;
+	ssize_t n;
+	long tty = 0;
+	int fd, field;
+
+	if (snprintf(path, sizeof(path), "/proc/%s/stat", who) >=
+	    (int)sizeof(path))
+		return 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	/* after the command's name, which may hold anything: its last ')' */
+	p = strrchr(buf, ')');
+	for (field = 2; p && field < 7; field++)
+		p = strchr(p + 1, ' ');
+	if (p)
+		tty = strtol(p + 1, NULL, 10);
+	return tty;
+}
+
+/*
+ * /dev/tty opened by the supervisor would be the supervisor's own
+ * terminal: the child gets it only when that is its controlling
+ * terminal too (it has one unless its session is new).  0 or ENXIO.
+ */
+static int own_tty(const struct pathcall_env *e)
+{
+	char who[32];
+	long child, ours;
+
+	snprintf(who, sizeof(who), "%d", (int)e->tid);
+	child = ctty_of(who);
+	ours = ctty_of("self");
+	return child && child == ours ? 0 : ENXIO;
+}
+
+/*
+ * Open the judged file @fd0 (an O_PATH fd, or the child's own fd) again
+ * as the child asked, through the magic link: exactly this file.
+ * O_NOFOLLOW there would refuse the link itself, O_CREAT and O_EXCL are
+ * spent; O_NOCTTY always (a terminal must never become the
+ * supervisor's).  A FIFO that blocks is left to a thread (@res->blocking,
+ * @fd0 kept); anything else is opened without blocking (a device or a
+ * leased file would block the supervisor's loop), then as asked.
+ * Consumes @fd0 otherwise.
+ */
+static void reopen(const struct pathcall_env *e, int fd0,
+		   const struct stat *st, uint64_t flags, bool keep_nofollow,
+		   struct pathcall_result *res)
+{
+	char proc[64];
+	int reflags, fd;
+	uint64_t drop = O_CREAT | O_EXCL | (keep_nofollow ? 0 : O_NOFOLLOW);
+
+	reflags = (int)(flags & ~drop) | O_CLOEXEC | O_NOCTTY;
+	if (S_ISCHR(st->st_mode) && st->st_rdev == makedev(5, 0)) {
+		res->err = own_tty(e);
+		if (res->err)
+			goto out;
+	}
+	if (S_ISFIFO(st->st_mode) && !(flags & O_NONBLOCK)) {
+		res->blocking = true;
+		res->fd = fd0;
+		res->open_flags = reflags;
+		return;
+	}
+	pc_self_fd(proc, sizeof(proc), fd0);
+	fd = open(proc, reflags | O_NONBLOCK);
+	if (fd < 0) {
+		res->err = errno;
+		goto out;
+	}
+	if (!(flags & O_NONBLOCK) &&
+	    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0) {
+		res->err = errno;
+		close(fd);
+		goto out;
+	}
+	res->fd = fd;
+out:
+	close(fd0);
+}
+
+/* The child's own fd @n (/proc/self/fd/N), reopened once judged. */
 static void open_own_fd(const struct pathcall_env *e, int n, uint64_t flags,
 			struct pathcall_result *res)
 {
-	char proc[64];
 	struct stat st;
 	int fd, rc;
 
@@ -47,28 +138,16 @@ static void open_own_fd(const struct pathcall_env *e, int n, uint64_t flags,
 		close(fd);
 		return;
 	}
-	pc_self_fd(proc, sizeof(proc), fd);
-	if (S_ISFIFO(st.st_mode) && !(flags & O_NONBLOCK)) {
-		/* A pipe's other end: a blocking reopen waits for it. */
-		res->blocking = true;
-		res->fd = fd;
-		res->open_flags = (int)(flags & ~(uint64_t)O_CREAT) | O_CLOEXEC;
-		return;
-	}
-	res->fd = open(proc, (int)(flags & ~(uint64_t)O_CREAT) | O_CLOEXEC);
-	if (res->fd < 0)
-		res->err = errno;
-	close(fd);
+	/* O_NOFOLLOW refuses the magic link, as the kernel would */
+	reopen(e, fd, &st, flags, true, res);
 }
 
 /* Open the existing, judged-to-be @fd0 (O_PATH) as the child asked. */
 static void open_reached(const struct pathcall_env *e, int fd0,
 			 uint64_t flags, struct pathcall_result *res)
 {
-	char proc[64];
 	struct stat st;
-	int rc, reflags, fd;
-	bool nb;
+	int rc;
 
 	if (fstat(fd0, &st) < 0) {
 		res->err = errno;
@@ -91,31 +170,8 @@ static void open_reached(const struct pathcall_env *e, int fd0,
 		res->fd = fd0;
 		return;
 	}
-	/* Reopened through the magic link: exactly this file, O_NOFOLLOW
-	 * would refuse the link itself, O_CREAT and O_EXCL are spent. */
-	reflags = (int)(flags & ~(uint64_t)(O_CREAT | O_EXCL | O_NOFOLLOW)) |
-		  O_CLOEXEC;
-	if (S_ISFIFO(st.st_mode) && !(flags & O_NONBLOCK)) {
-		res->blocking = true;
-		res->fd = fd0;
-		res->open_flags = reflags;
-		return;
-	}
-	/* A device or a leased file would block the supervisor: opened
-	 * without blocking, then as asked. */
-	nb = !(flags & O_NONBLOCK);
-	pc_self_fd(proc, sizeof(proc), fd0);
-	fd = open(proc, reflags | O_NONBLOCK);
-	if (fd < 0) {
-		res->err = errno;
-		goto out;
-	}
-	if (nb && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0) {
-		res->err = errno;
-		close(fd);
-		goto out;
-	}
-	res->fd = fd;
+	reopen(e, fd0, &st, flags, false, res);
+	return;
 out:
 	close(fd0);
 }
