@@ -215,8 +215,14 @@ one_user() {
 	chown -R "$_owner" "$T"
 	rm -f go out
 	rc=0
+	# A sanitizer build's probe: LeakSanitizer's tracer lists
+	# /proc/PID/task of the probe, another process to it, which a
+	# supervised plan refuses today (EACCES); the probe's leaks are not
+	# what this test is about.
 	# shellcheck disable=SC2086 # the operations are words
-	"$@" timeout -s KILL 120 "$VBOX_EXEC" plan -- sh -c '
+	"$@" timeout -s KILL 120 "$VBOX_EXEC" \
+		-e ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+		plan -- sh -c '
 		echo ready
 		i=0
 		while [ ! -e "$0" ] && [ "$i" -lt 1200 ]; do
