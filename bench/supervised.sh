@@ -319,7 +319,14 @@ medians_of() {
 			--export-json "$work/hf.json" "$@") >/dev/null \
 			2>"$work/hf.err"; then
 			cat "$work/hf.err" >&2
-			echo "bench: supervised: a command failed" >&2
+			echo "bench: supervised: a command failed; once more:" >&2
+			for _c in "$@"; do
+				# shellcheck disable=SC2086 # split into words
+				(cd "$_dir" && $_prep >/dev/null 2>&1 &&
+					$_c >/dev/null 2>"$work/one.err") ||
+					{ echo "exit $?: $_c" >&2
+					  tail -n 5 "$work/one.err" >&2; }
+			done
 			return 1
 		fi
 		jq -r '.results | to_entries[] | .key as $k |
@@ -414,11 +421,12 @@ for w in $only; do
 	n=$(count "$d" "$p" "$c" "$calls")
 	f=$(count "$d" "$p" "$c" %file)
 	k=$(distinct "$d" "$p" "$c")
-	# shellcheck disable=SC2046 # the medians are split into $1 $2 $3
+	# shellcheck disable=SC2086 # the medians are split into $1 $2 $3
 	if [ -z "$sup_why" ]; then
-		set -- $(medians_of "$(wl_runs "$w")" "$d" "$p" "$c" \
+		m=$(medians_of "$(wl_runs "$w")" "$d" "$p" "$c" \
 			"$VBOX_EXEC $work/base.plan -- $c" \
-			"$VBOX_EXEC $work/sup.plan -- $c")
+			"$VBOX_EXEC $work/sup.plan -- $c") || exit 1
+		set -- $m
 		r=$(awk -v a="$3" -v b="$2" 'BEGIN { printf "%.2f", a / b }')
 		v=$(awk -v r="$r" 'BEGIN { print (r <= 1.3) ? "ok" : "MISSED" }')
 		u=$(awk -v a="$3" -v b="$2" -v n="$n" 'BEGIN {
@@ -426,9 +434,9 @@ for w in $only; do
 			else print "-" }')
 		line "$w" "$1" "$2" "$3" "$r" "$n" "$u" "$k" "$f" "$v"
 	else
-		# shellcheck disable=SC2046
-		set -- $(medians_of "$(wl_runs "$w")" "$d" "$p" "$c" \
-			"$VBOX_EXEC $work/base.plan -- $c")
+		m=$(medians_of "$(wl_runs "$w")" "$d" "$p" "$c" \
+			"$VBOX_EXEC $work/base.plan -- $c") || exit 1
+		set -- $m
 		line "$w" "$1" "$2" - - "$n" - "$k" "$f" \
 			"supervised: not measured"
 	fi
