@@ -75,6 +75,33 @@ def raw(name, *args):
         raise OSError(e, os.strerror(e))
     return r
 
+# sys NR ARG...: AT (AT_FDCWD), null, uid, gid, s:STRING, i:NUMBER
+def raw_nr(nr, *args):
+    if not X86:
+        raise LookupError
+    r = libc.syscall(ctypes.c_long(nr), *args)
+    if r < 0:
+        e = ctypes.get_errno()
+        raise OSError(e, os.strerror(e))
+    return r
+
+def conv(x):
+    if x == "AT":
+        return ctypes.c_long(-100)
+    if x == "null":
+        return ctypes.c_void_p(None)
+    if x in ("uid", "gid"):
+        return ctypes.c_long(os.getuid() if x == "uid" else os.getgid())
+    if x.startswith("s:"):
+        return ctypes.c_char_p(x[2:].encode())
+    if x.startswith("i:"):
+        return ctypes.c_long(int(x[2:], 0))
+    raise SystemExit("ops.py: bad argument " + x)
+
+class XattrArgs(ctypes.Structure):
+    _fields_ = [("value", ctypes.c_uint64), ("size", ctypes.c_uint32),
+                ("flags", ctypes.c_uint32)]
+
 class OpenHow(ctypes.Structure):
     _fields_ = [("flags", ctypes.c_uint64), ("mode", ctypes.c_uint64),
                 ("resolve", ctypes.c_uint64)]
@@ -216,6 +243,55 @@ def do(label, op, a):
             s.bind(a[0])
         finally:
             s.close()
+    elif op in ("sys", "sysfd"):
+        r = raw_nr(int(a[0], 0), *[conv(x) for x in a[1:]])
+        if op == "sysfd":
+            os.close(r)
+    elif op in ("setxattrat", "removexattrat", "file_setattr"):
+        # the calls numbered 451 and up (kernel 6.6 to 6.17)
+        path = ctypes.c_char_p(a[0].encode())
+        if op == "setxattrat":
+            v = ctypes.create_string_buffer(b"1")
+            xa = XattrArgs(ctypes.addressof(v), 1, 0)
+            raw_nr(463, ctypes.c_long(-100), path, ctypes.c_long(0),
+                   ctypes.c_char_p(b"user.vbox"), ctypes.byref(xa),
+                   ctypes.c_long(ctypes.sizeof(xa)))
+        elif op == "removexattrat":
+            raw_nr(466, ctypes.c_long(-100), path, ctypes.c_long(0),
+                   ctypes.c_char_p(b"user.vbox"))
+        else:
+            fa = (ctypes.c_uint8 * 24)()
+            raw_nr(469, ctypes.c_long(-100), path, ctypes.byref(fa),
+                   ctypes.c_long(24), ctypes.c_long(0))
+    elif op == "sysexec":
+        r, w = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            os.close(r)
+            path = a[-1].encode()
+            argv = (ctypes.c_char_p * 2)(path, None)
+            envp = (ctypes.c_char_p * 1)(None)
+            try:
+                if a[0] == "execve":
+                    raw_nr(59, ctypes.c_char_p(path), argv, envp)
+                else:
+                    raw_nr(322, ctypes.c_long(-100), ctypes.c_char_p(path),
+                           argv, envp, ctypes.c_long(0))
+            except OSError as e:
+                os.write(w, str(e.errno).encode())
+            except LookupError:
+                os.write(w, b"skip")
+            os._exit(127)
+        os.close(w)
+        err = os.read(r, 64)
+        os.close(r)
+        _, st = os.waitpid(pid, 0)
+        if err == b"skip":
+            raise LookupError
+        if err:
+            raise OSError(int(err), "exec")
+        if os.waitstatus_to_exitcode(st) != 0:
+            raise OSError(errno.EIO, "exit status")
     elif op == "mark":
         fd = os.open(a[0], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
         os.write(fd, b"ready\n")
@@ -311,8 +387,10 @@ setup_ws() {
 	rm -rf "$1"
 	mkdir -p "$1/a/b/c" "$1/tools" "$1/sock" "$1/later/d1/d2" \
 		"$1/k/keys" "$1/k2/keys" "$1/repo/.git/hooks" "$1/home" \
-		"$1/proj" "$1/build" "$1/fifo" "$1/out" "$1/ln" "$1/mv"
+		"$1/proj" "$1/build" "$1/fifo" "$1/out" "$1/ln" "$1/mv" \
+		"$1/ed/.env" "$1/sys"
 	echo SECRET-TOP >"$1/.env"
+	chmod 644 "$1/.env"
 	echo SECRET-DEEP >"$1/a/b/c/.env"
 	echo SECRET-MV >"$1/mv/.env"
 	echo SECRET-PEM >"$1/k/keys/id.pem"
@@ -443,6 +521,104 @@ ctl-git-mkdir ok mkdir $W/g1
 ctl-git-mkdir2 ok mkdir $W/g1/.git
 hook-mkdir-later EROFS mkdir $W/g1/.git/hooks
 # created after launch by the host: a directory fd opened before
+# every member of each family, by number (x86-64): a .env, then a
+# hook, each after the same call on an ordinary name
+proc-root refused read /proc/self/root$W/.env
+proc-1-root refused read /proc/1/root$W/.env
+proc-1-cwd refused cwd / ../../proc/1/cwd$W/.env
+ctl-sys-open ok sysfd 2 s:$W/plain i:0
+env-sys-open EACCES sysfd 2 s:$W/.env i:0
+env-sys-open-wr EACCES sysfd 2 s:$W/.env i:1
+ctl-sys-openat ok sysfd 257 AT s:$W/plain i:0
+env-sys-openat EACCES sysfd 257 AT s:$W/.env i:0
+env-sys-openat-creat EACCES sysfd 257 AT s:$W/sys/.env i:0o101 i:0o644
+ctl-sys-creat ok sysfd 85 s:$W/sys/c1 i:0o644
+env-sys-creat EACCES sysfd 85 s:$W/sys/.env i:0o644
+env-sys-x32-open refused sysfd 0x40000002 s:$W/.env i:0
+env-sys-x32-openat refused sysfd 0x40000101 AT s:$W/.env i:0
+ctl-sys-rename ok sys 82 s:$W/sys/c1 s:$W/sys/c2
+env-sys-rename EACCES sys 82 s:$W/.env s:$W/sys/r1
+env-sys-rename-to EACCES sys 82 s:$W/sys/c2 s:$W/sys/.env
+ctl-sys-renameat ok sys 264 AT s:$W/sys/c2 AT s:$W/sys/c1
+env-sys-renameat EACCES sys 264 AT s:$W/.env AT s:$W/sys/r1
+env-sys-renameat-to EACCES sys 264 AT s:$W/sys/c1 AT s:$W/sys/.env
+env-sys-renameat2 EACCES sys 316 AT s:$W/.env AT s:$W/sys/r1 i:1
+env-sys-renameat2-to EACCES sys 316 AT s:$W/sys/c1 AT s:$W/sys/.env i:1
+env-sys-rename-dir EACCES sys 82 s:$W/ed/.env s:$W/ed/r1
+ctl-sys-link ok sys 86 s:$W/sys/c1 s:$W/sys/l1
+env-sys-link EACCES sys 86 s:$W/.env s:$W/sys/l2
+env-sys-link-to EACCES sys 86 s:$W/sys/c1 s:$W/sys/.env
+ctl-sys-linkat ok sys 265 AT s:$W/sys/c1 AT s:$W/sys/l3 i:0
+env-sys-linkat EACCES sys 265 AT s:$W/.env AT s:$W/sys/l4 i:0
+env-sys-linkat-follow EACCES sys 265 AT s:$W/ln/alias AT s:$W/sys/l5 i:0x400
+env-sys-linkat-to EACCES sys 265 AT s:$W/sys/c1 AT s:$W/sys/.env i:0
+ctl-sys-symlink ok sys 88 s:x s:$W/sys/s1
+env-sys-symlink EACCES sys 88 s:x s:$W/sys/.env
+ctl-sys-symlinkat ok sys 266 s:x AT s:$W/sys/s2
+env-sys-symlinkat EACCES sys 266 s:x AT s:$W/sys/.env
+ctl-sys-mkdir ok sys 83 s:$W/sys/m1 i:0o755
+env-sys-mkdir EACCES sys 83 s:$W/sys/.env i:0o755
+ctl-sys-mkdirat ok sys 258 AT s:$W/sys/m2 i:0o755
+env-sys-mkdirat EACCES sys 258 AT s:$W/sys/.env i:0o755
+ctl-sys-mknod ok sys 133 s:$W/sys/n1 i:0o10644 i:0
+env-sys-mknod EACCES sys 133 s:$W/sys/.env i:0o10644 i:0
+ctl-sys-mknodat ok sys 259 AT s:$W/sys/n2 i:0o100644 i:0
+env-sys-mknodat EACCES sys 259 AT s:$W/sys/.env i:0o100644 i:0
+ctl-sys-unlink ok sys 87 s:$W/sys/n1
+env-sys-unlink EACCES sys 87 s:$W/.env
+ctl-sys-unlinkat ok sys 263 AT s:$W/sys/n2 i:0
+env-sys-unlinkat EACCES sys 263 AT s:$W/.env i:0
+ctl-sys-rmdir ok sys 84 s:$W/sys/m1
+env-sys-rmdir EACCES sys 84 s:$W/ed/.env
+ctl-sys-unlinkat-dir ok sys 263 AT s:$W/sys/m2 i:0x200
+env-sys-unlinkat-dir EACCES sys 263 AT s:$W/ed/.env i:0x200
+ctl-sys-chmod ok sys 90 s:$W/plain i:0o644
+env-sys-chmod EACCES sys 90 s:$W/.env i:0o644
+ctl-sys-fchmodat ok sys 268 AT s:$W/plain i:0o644 i:0
+env-sys-fchmodat EACCES sys 268 AT s:$W/.env i:0o644 i:0
+env-sys-fchmodat2 refused sys 452 AT s:$W/.env i:0o600 i:0
+env-sys-setxattrat refused setxattrat $W/.env
+env-sys-removexattrat refused removexattrat $W/.env
+env-sys-file-setattr refused file_setattr $W/.env
+ctl-sys-chown ok sys 92 s:$W/plain uid gid
+env-sys-chown EACCES sys 92 s:$W/.env uid gid
+env-sys-lchown EACCES sys 94 s:$W/.env uid gid
+env-sys-fchownat EACCES sys 260 AT s:$W/.env uid gid i:0
+ctl-sys-utime ok sys 132 s:$W/plain null
+env-sys-utime EACCES sys 132 s:$W/.env null
+env-sys-utimes EACCES sys 235 s:$W/.env null
+env-sys-futimesat EACCES sys 261 AT s:$W/.env null
+env-sys-utimensat EACCES sys 280 AT s:$W/.env null i:0
+ctl-sys-setxattr ok sys 188 s:$W/plain s:user.vbox s:1 i:1 i:0
+env-sys-setxattr EACCES sys 188 s:$W/.env s:user.vbox s:1 i:1 i:0
+env-sys-lsetxattr EACCES sys 189 s:$W/.env s:user.vbox s:1 i:1 i:0
+ctl-sys-removexattr ok sys 197 s:$W/plain s:user.vbox
+env-sys-removexattr EACCES sys 197 s:$W/.env s:user.vbox
+env-sys-lremovexattr EACCES sys 198 s:$W/.env s:user.vbox
+ctl-sys-truncate ok sys 76 s:$W/plain5 i:0
+env-sys-truncate EACCES sys 76 s:$W/.env i:0
+ctl-sys-execve ok sysexec execve $W/tools/ok.sh
+env-sys-execve EACCES sysexec execve $W/tools/.env
+ctl-sys-execveat ok sysexec execveat $W/tools/ok.sh
+env-sys-execveat EACCES sysexec execveat $W/tools/.env
+hook-sys-open-wr EROFS sysfd 2 s:$W/repo/.git/hooks/pre-commit i:1
+hook-sys-creat EROFS sysfd 85 s:$W/repo/.git/hooks/c1 i:0o644
+hook-sys-renameat2 EROFS sys 316 AT s:$W/repo/.git/hooks/pre-commit AT s:$W/sys/h1 i:1
+hook-sys-linkat EROFS sys 265 AT s:$W/repo/.git/hooks/pre-commit AT s:$W/sys/h2 i:0
+hook-sys-symlinkat EROFS sys 266 s:x AT s:$W/repo/.git/hooks/s1
+hook-sys-mkdirat EROFS sys 258 AT s:$W/repo/.git/hooks/m1 i:0o755
+hook-sys-mknodat EROFS sys 259 AT s:$W/repo/.git/hooks/n1 i:0o10644 i:0
+hook-sys-unlinkat EROFS sys 263 AT s:$W/repo/.git/hooks/pre-commit i:0
+hook-sys-fchmodat EROFS sys 268 AT s:$W/repo/.git/hooks/pre-commit i:0o755 i:0
+hook-sys-fchownat EROFS sys 260 AT s:$W/repo/.git/hooks/pre-commit uid gid i:0
+hook-sys-utimensat EROFS sys 280 AT s:$W/repo/.git/hooks/pre-commit null i:0
+hook-sys-lsetxattr EROFS sys 189 s:$W/repo/.git/hooks/pre-commit s:user.vbox s:1 i:1 i:0
+hook-sys-removexattr EROFS sys 197 s:$W/repo/.git/hooks/pre-commit s:user.vbox
+hook-sys-truncate EROFS sys 76 s:$W/repo/.git/hooks/pre-commit i:0
+hook-sys-fchmodat2 refused sys 452 AT s:$W/repo/.git/hooks/pre-commit i:0o700 i:0
+hook-sys-setxattrat refused setxattrat $W/repo/.git/hooks/pre-commit
+hook-sys-removexattrat refused removexattrat $W/repo/.git/hooks/pre-commit
+hook-sys-file-setattr refused file_setattr $W/repo/.git/hooks/pre-commit
 hold-dir ok hold before $W/later/d1/d2
 mark-ready ok mark $W/out/ready
 wait-go ok waitfor $W/out/go
@@ -528,8 +704,15 @@ one_user() {
 	is "$(cat "$W/later/.git/hooks/pre-push")" HOOK-LATER \
 		"$lbl: the hook made later is intact"
 	is "$(cat "$W/k/keys/id.pem")" SECRET-PEM "$lbl: the key is in place"
+	is "$(stat -c %a "$W/.env" "$W/repo/.git/hooks/pre-commit" |
+		tr '\n' ' ')" "644 755 " \
+		"$lbl: the modes of the .env and the hook are the host's"
+	is "$("$PY" -c 'import os, sys
+print(sorted(os.listxattr(sys.argv[1]) + os.listxattr(sys.argv[2])))' \
+		"$W/.env" "$W/repo/.git/hooks/pre-commit")" "[]" \
+		"$lbl: ... and they carry no extended attribute"
 	is "$(find "$W" -name .env | sort | tr '\n' ' ')" \
-		"$W/.env $W/a/b/c/.env $W/later/d1/d2/.env $W/later/d1/d2/d3/d4/.env $W/mv/.env $W/tools/.env " \
+		"$W/.env $W/a/b/c/.env $W/ed/.env $W/later/d1/d2/.env $W/later/d1/d2/d3/d4/.env $W/mv/.env $W/tools/.env " \
 		"$lbl: no .env but the host's"
 	no_such "$lbl: nothing was made through a refused name" \
 		"$W/ran-env" "$W/ln/hard" "$W/ln/moved" "$W/ln/hook" \
