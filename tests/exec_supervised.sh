@@ -24,6 +24,12 @@
 #   openat/openat2 from a directory fd opened before the host made the
 #   .env, /proc/self/fd/N of a directory or of an O_PATH fd,
 #   /proc/self/cwd/.env;
+# - every member of each path-call family by number (x86-64), from
+#   AT_FDCWD and from a directory fd, x32 entries, the calls numbered
+#   451 and up; the host checks modes and extended attributes after;
+# - a thread with its own working directory (unshare(CLONE_FS)) resolves
+#   relative names from it; a .env past PATH_MAX, reached by relative
+#   names, is refused;
 # - races: a name swapped (RENAME_EXCHANGE, by a second process)
 #   between a plain entry and a symlink to a key's directory, a .env or a
 #   hook while the child opens it: the plain entry or a refusal, never
@@ -247,6 +253,14 @@ def do(label, op, a):
         r = raw_nr(int(a[0], 0), *[conv(x) for x in a[1:]])
         if op == "sysfd":
             os.close(r)
+    elif op == "sysdir":
+        # sysdir DIR NR ARG...: DIRFD is a directory fd of DIR
+        d = os.open(a[0], os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            raw_nr(int(a[1], 0), *[ctypes.c_long(d) if x == "DIRFD"
+                                   else conv(x) for x in a[2:]])
+        finally:
+            os.close(d)
     elif op in ("setxattrat", "removexattrat", "file_setattr"):
         # the calls numbered 451 and up (kernel 6.6 to 6.17)
         path = ctypes.c_char_p(a[0].encode())
@@ -526,6 +540,17 @@ hook-mkdir-later EROFS mkdir $W/g1/.git/hooks
 proc-root refused read /proc/self/root$W/.env
 proc-1-root refused read /proc/1/root$W/.env
 proc-1-cwd refused cwd / ../../proc/1/cwd$W/.env
+ctl-dirfd-fchmodat ok sysdir $W 268 DIRFD s:plain i:0o644 i:0
+env-dirfd-fchmodat EACCES sysdir $W 268 DIRFD s:.env i:0o600 i:0
+env-dirfd-fchownat EACCES sysdir $W 260 DIRFD s:.env uid gid i:0
+env-dirfd-utimensat EACCES sysdir $W 280 DIRFD s:.env null i:0
+env-dirfd-unlinkat EACCES sysdir $W 263 DIRFD s:.env i:0
+env-dirfd-renameat EACCES sysdir $W 264 DIRFD s:.env DIRFD s:moved-dirfd
+env-dirfd-linkat EACCES sysdir $W 265 DIRFD s:.env DIRFD s:linked-dirfd i:0
+env-dirfd-mkdirat EACCES sysdir $W/sys 258 DIRFD s:.env i:0o755
+env-dirfd-symlinkat EACCES sysdir $W/sys 266 s:x DIRFD s:.env
+env-dirfd-openat EACCES sysdir $W 257 DIRFD s:.env i:0
+env-dirfd-openat-up EACCES sysdir $W/a/b 257 DIRFD s:../../.env i:0
 ctl-sys-open ok sysfd 2 s:$W/plain i:0
 env-sys-open EACCES sysfd 2 s:$W/.env i:0
 env-sys-open-wr EACCES sysfd 2 s:$W/.env i:1
@@ -723,6 +748,66 @@ print(sorted(os.listxattr(sys.argv[1]) + os.listxattr(sys.argv[2])))' \
 	check "$lbl: the ordinary twins did their work on the host" \
 		test -e "$W/ran-ok" -a -S "$W/sock/ok.sock" -a -p "$W/new-fifo" \
 		-a -L "$W/new-link" -a -e "$W/new-hard" -a -e "$W/new-creat"
+
+	# ---- a thread with its own working directory; paths past PATH_MAX -
+	# (unshare(CLONE_FS): relative names resolve from the calling
+	# thread's directory; a .env whose absolute path is longer than
+	# PATH_MAX, reached by relative names, is refused like any other)
+	echo TOP-REL >"$W/rel.txt"
+	echo A-REL >"$W/a/rel.txt"
+	"$PY" -c 'import os, sys
+os.mkdir(sys.argv[1])
+os.chdir(sys.argv[1])
+for i in range(24):
+    n = "%03d" % i + "x" * 200
+    os.mkdir(n)
+    os.chdir(n)
+open(".env", "w").write("SECRET-LONG\n")
+open("plain", "w").write("LONG-PLAIN\n")' "$W/long"
+	chown -R "$owner" "$W"
+	run "$@" timeout -s KILL 60 "$VBOX_EXEC" -C "$W" "$d/sup.plan" -- \
+		"$PY" -c '
+import ctypes, errno, os, sys, threading
+libc = ctypes.CDLL(None, use_errno=True)
+def res(label, want, fn):
+    try:
+        got = fn()
+    except OSError as e:
+        got = errno.errorcode.get(e.errno, str(e.errno))
+    print(label, want, got, flush=True)
+def read(p):
+    with open(p) as f:
+        return f.read().strip()
+def thread():
+    if libc.unshare(0x200) != 0:
+        print("thread-unshare ok", errno.errorcode[ctypes.get_errno()])
+        return
+    os.chdir("a")
+    res("thread-rel", "A-REL", lambda: read("rel.txt"))
+    res("thread-env", "EACCES", lambda: read("b/c/.env"))
+t = threading.Thread(target=thread)
+t.start()
+t.join()
+res("main-rel", "TOP-REL", lambda: read("rel.txt"))
+os.chdir("long")
+for i in range(24):
+    os.chdir("%03d" % i + "x" * 200)
+# failing closed past PATH_MAX is allowed for an ordinary file too
+res("long-plain", "LONG-PLAIN|ENAMETOOLONG|EACCES", lambda: read("plain"))
+res("long-env", "refused", lambda: read(".env"))
+res("long-creat", "refused", lambda: os.close(os.open("sub.env/../.env2",
+    os.O_CREAT | os.O_WRONLY)) or "ok")
+res("long-new-env", "refused", lambda: os.close(os.open(".env.d/.env",
+    os.O_CREAT | os.O_WRONLY)) or "ok")
+def mk():
+    os.mkdir(".env")
+    return "ok"
+res("long-mkdir-env", "refused", mk)
+'
+	is "$rc" 0 "$lbl: the thread and long-path calls ran"
+	[ "$rc" -eq 0 ] || sed 's/^/#   err: /' "$workdir/err" | head -n 10
+	judge_ops "$lbl" "$workdir/out"
+	host_lacks "$workdir/out" SECRET "$lbl: ... and no secret was read"
 
 	# ---- the parent directory moved by mv (its copy fallback) ----------
 	run "$@" timeout -s KILL 60 "$VBOX_EXEC" "$d/sup.plan" -- sh -c \
