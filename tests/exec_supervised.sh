@@ -12,6 +12,7 @@
 #     !deny: **/.env            (rootless)
 #     !deny: W/**/keys/*.pem    (matches a rename of "keys" moves out)
 #     !ro:  **/.git/hooks/**
+#     !ro: W/config, !!deny: W/secret.txt (literal: held by mounts)
 #
 # - a .env (existing, created later by the host at any depth, or named
 #   by the child) cannot be read, written, created, linked, renamed,
@@ -410,6 +411,8 @@ setup_ws() {
 	echo SECRET-PEM >"$1/k/keys/id.pem"
 	echo SECRET-PEM2 >"$1/k2/keys/id.pem"
 	echo HOOK-ORIG >"$1/repo/.git/hooks/pre-commit"
+	echo CONFIG-ORIG >"$1/config"
+	echo SECRET-LIT >"$1/secret.txt"
 	chmod 755 "$1/repo/.git/hooks/pre-commit"
 	for f in plain plain2 plain3 plain4 plain5; do
 		echo "$f" >"$1/$f"
@@ -427,6 +430,8 @@ rules() {
 	[ "$2" = yes ] || return 0
 	printf '!deny: %s/**/.env\n!deny: **/.env\n' "$1"
 	printf '!deny: %s/**/keys/*.pem\n!ro: **/.git/hooks/**\n' "$1"
+	# literal rows the launcher mounts, beside the supervised ones
+	printf '!ro: %s/config\n!!deny: %s/secret.txt\n' "$1" "$1"
 }
 
 # The child's calls (W is the workspace): the refused ones, each after
@@ -535,6 +540,19 @@ ctl-git-mkdir ok mkdir $W/g1
 ctl-git-mkdir2 ok mkdir $W/g1/.git
 hook-mkdir-later EROFS mkdir $W/g1/.git/hooks
 # created after launch by the host: a directory fd opened before
+# literal rows held by mounts: the supervisor's own calls must not
+# move, remove or replace what they cover
+lit-ro-read ok read $W/config
+lit-ro-write EROFS write $W/config
+lit-ro-rename refused rename $W/config $W/sys/config.old
+lit-ro-replace refused excl $W/config
+lit-ro-unlink refused unlink $W/config
+lit-ro-link-over refused link $W/plain $W/config
+lit-deny-read any read $W/secret.txt
+lit-deny-write any write $W/secret.txt
+lit-deny-rename refused rename $W/secret.txt $W/sys/secret.old
+lit-deny-replace refused excl $W/secret.txt
+lit-deny-unlink refused unlink $W/secret.txt
 # every member of each family, by number (x86-64): a .env, then a
 # hook, each after the same call on an ordinary name
 proc-root refused read /proc/self/root$W/.env
@@ -729,6 +747,10 @@ one_user() {
 	is "$(cat "$W/later/.git/hooks/pre-push")" HOOK-LATER \
 		"$lbl: the hook made later is intact"
 	is "$(cat "$W/k/keys/id.pem")" SECRET-PEM "$lbl: the key is in place"
+	is "$(cat "$W/config" "$W/secret.txt" 2>&1)" "CONFIG-ORIG
+SECRET-LIT" "$lbl: the files literal ro and deny rows cover are intact"
+	no_such "$lbl: ... and were not moved" "$W/sys/config.old" \
+		"$W/sys/secret.old"
 	is "$(stat -c %a "$W/.env" "$W/repo/.git/hooks/pre-commit" |
 		tr '\n' ' ')" "644 755 " \
 		"$lbl: the modes of the .env and the hook are the host's"
