@@ -16,7 +16,8 @@
 # answer must be explain's:
 #
 # - read, create, mkdir and chmod in or of each directory;
-# - read, write and chmod of each file;
+# - read, write, chmod and rename (to PATH.vbox-renamed and back) of
+#   each file;
 # - create of absent names, and create and mkdir of new .env names.
 #
 # A glob expanded at launch covers what exists at launch only, by
@@ -91,8 +92,8 @@ for d in d0 d1 d2; do
 	done
 	for f in "$d/f0" "$d/f1" "$d/s0/f0" "$d/s1/f0" "$d/.env" \
 		"$d/s0/.env" "$d/n/.env" "$d/n/late" "$d/s1/.env"; do
-		printf 'read %s\nwrite %s\nchmod %s\n' "$T/$f" "$T/$f" \
-			"$T/$f" >>ops
+		printf 'read %s\nwrite %s\nchmod %s\nrename %s\n' "$T/$f" \
+			"$T/$f" "$T/$f" "$T/$f" >>ops
 	done
 	# absent names: new .env files in a directory of the tree and in
 	# one the host made later
@@ -102,13 +103,15 @@ for d in d0 d1 d2; do
 	printf 'mkdir %s\nmkdir %s\n' "$T/$d/s1/e/.env" "$T/$d/n/e/.env" >>ops
 done
 nops=$(wc -l <ops)
-# explain's queries: two per operation (create needs the path and its
-# directory writable), "allow" only when both are allowed.
+# explain's queries: three per operation (create needs the path and its
+# directory writable, a rename to PATH.vbox-renamed and back both names
+# and the directory), "allow" only when all are allowed.
 while read -r op path; do
 	case $op in
-	read) printf 'read %s\nread %s\n' "$path" "$path" ;;
-	write | chmod) printf 'write %s\nwrite %s\n' "$path" "$path" ;;
-	create | mkdir) printf 'write %s\nwrite %s\n' "$path" "${path%/*}" ;;
+	read) printf 'read %s\n' "$path" "$path" "$path" ;;
+	write | chmod) printf 'write %s\n' "$path" "$path" "$path" ;;
+	create | mkdir) printf 'write %s\n' "$path" "${path%/*}" "${path%/*}" ;;
+	rename) printf 'write %s\n' "$path" "$path.vbox-renamed" "${path%/*}" ;;
 	esac
 done <ops >queries
 set -- $(cat ops)
@@ -165,14 +168,14 @@ gen_table() {
 # mount covers a path a higher-priority rw glob expanded at launch grants
 # (rw: T/d/*/f0 above deny: T/d/s1/f0 leaves /dev/null there, EROFS).
 # Such an answer is listed and reported as TODO, never passed over:
-# the deciding rows of explain's two queries (rows) must include an rw
+# the deciding rows of explain's three queries (rows) must include an rw
 # glob that lands at launch (rwglob.rows).
 judge() {
 	paste -d ' ' rows ops want got >cmp
 	_bad=0
 	_skipped=0
 	_known=0
-	while read -r _ra _rb _op _path _want _got _err; do
+	while read -r _ra _rb _rc _op _path _want _got _err; do
 		[ "$_want" = "$_got" ] && continue
 		if grep -qxF -- "$_path" skip.paths; then
 			_skipped=$((_skipped + 1))
@@ -180,10 +183,10 @@ judge() {
 		fi
 		if [ "$_want" = deny ] && [ "$_got" = allow ]; then
 			echo "#   WIDER: $_op $_path: explain denies, $2 allowed"
-		elif [ "$_got" = deny ] && grep -qx -e "$_ra" -e "$_rb" \
-			rwglob.rows; then
+		elif [ "$_got" = deny ] &&
+			grep -qx -e "$_ra" -e "$_rb" -e "$_rc" rwglob.rows; then
 			echo "#   known narrower: $_op $_path: explain allows" \
-				"(row $_ra, $_rb), got deny $_err"
+				"(rows $_ra, $_rb, $_rc), got deny $_err"
 			_known=$((_known + 1))
 			continue
 		else
@@ -298,9 +301,9 @@ while [ "$i" -lt "$ntables" ]; do
 	chmod a+r plan
 	"$VBOXC" explain --format=json --target=linux rules \
 		--queries=queries >answers 2>/dev/null
-	awk '{ a = ($0 ~ /"allow":true/); if (NR % 2) p = a;
-	       else print (p && a) ? "allow" : "deny" }' answers >want
-	jq -r .row answers | paste -d ' ' - - >rows
+	awk '{ a = ($0 ~ /"allow":true/); p = (NR % 3 == 1) ? a : p && a
+	       if (NR % 3 == 0) print p ? "allow" : "deny" }' answers >want
+	jq -r .row answers | paste -d ' ' - - - >rows
 	"$VBOXC" preflight --format=json --target=linux rules >pf.json \
 		2>/dev/null || :
 	jq -r '.fs[] | select(.landing == "launch") |
