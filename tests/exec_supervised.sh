@@ -412,6 +412,9 @@ setup_ws() {
 	echo SECRET-PEM2 >"$1/k2/keys/id.pem"
 	echo HOOK-ORIG >"$1/repo/.git/hooks/pre-commit"
 	echo CONFIG-ORIG >"$1/config"
+	mkdir -p "$1/docs" "$1/private"
+	echo DOCS-ORIG >"$1/docs/readme"
+	echo SECRET-PRIVATE >"$1/private/key"
 	echo SECRET-LIT >"$1/secret.txt"
 	chmod 755 "$1/repo/.git/hooks/pre-commit"
 	for f in plain plain2 plain3 plain4 plain5; do
@@ -432,6 +435,8 @@ rules() {
 	printf '!deny: %s/**/keys/*.pem\n!ro: **/.git/hooks/**\n' "$1"
 	# literal rows the launcher mounts, beside the supervised ones
 	printf '!ro: %s/config\n!!deny: %s/secret.txt\n' "$1" "$1"
+	printf '!ro: %s/docs\n!!deny: %s/private\n!!deny: %s/absent-secret\n' \
+		"$1" "$1" "$1"
 }
 
 # The child's calls (W is the workspace): the refused ones, each after
@@ -553,6 +558,19 @@ lit-deny-write any write $W/secret.txt
 lit-deny-rename refused rename $W/secret.txt $W/sys/secret.old
 lit-deny-replace refused excl $W/secret.txt
 lit-deny-unlink refused unlink $W/secret.txt
+lit-ro-dir-rename refused rename $W/docs $W/sys/docs.old
+lit-ro-dir-replace refused mkdir $W/docs
+lit-ro-dir-rmdir refused rmdir $W/docs
+lit-deny-dir-read refused read $W/private/key
+lit-deny-dir-rename refused rename $W/private $W/sys/private.old
+lit-deny-dir-replace refused mkdir $W/private
+lit-absent-create refused excl $W/absent-secret
+lit-absent-rename any rename $W/absent-secret $W/sys/absent.old
+lit-absent-unlink any unlink $W/absent-secret
+lit-absent-rmdir any rmdir $W/absent-secret
+lit-absent-create2 refused excl $W/absent-secret
+lit-absent-write refused write $W/absent-secret
+lit-absent-mkdir refused mkdir $W/absent-secret
 # every member of each family, by number (x86-64): a .env, then a
 # hook, each after the same call on an ordinary name
 proc-root refused read /proc/self/root$W/.env
@@ -750,7 +768,11 @@ one_user() {
 	is "$(cat "$W/config" "$W/secret.txt" 2>&1)" "CONFIG-ORIG
 SECRET-LIT" "$lbl: the files literal ro and deny rows cover are intact"
 	no_such "$lbl: ... and were not moved" "$W/sys/config.old" \
-		"$W/sys/secret.old"
+		"$W/sys/secret.old" "$W/sys/docs.old" "$W/sys/private.old"
+	is "$(cat "$W/docs/readme" "$W/private/key" 2>&1)" "DOCS-ORIG
+SECRET-PRIVATE" "$lbl: ... nor the directories they cover"
+	no_such "$lbl: the denied path absent at launch is absent after" \
+		"$W/absent-secret"
 	is "$(stat -c %a "$W/.env" "$W/repo/.git/hooks/pre-commit" |
 		tr '\n' ' ')" "644 755 " \
 		"$lbl: the modes of the .env and the hook are the host's"
