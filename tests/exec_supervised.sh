@@ -422,7 +422,13 @@ setup_ws() {
 	done
 	printf '#!/bin/sh\necho ran >%s/ran-env\n' "$1" >"$1/tools/.env"
 	printf '#!/bin/sh\necho ran >%s/ran-ok\n' "$1" >"$1/tools/ok.sh"
-	chmod 755 "$1/tools/.env" "$1/tools/ok.sh"
+	# a denied program run as a script's interpreter (#! line), which
+	# the kernel opens without a system call of the child's
+	mkdir -p "$1/bin"
+	cp /usr/bin/touch "$1/bin/.env"
+	printf '#!%s/bin/.env %s/ran-shebang\n' "$1" "$1" >"$1/tools/via.sh"
+	chmod 755 "$1/tools/.env" "$1/tools/ok.sh" "$1/bin/.env" \
+		"$1/tools/via.sh"
 	chown -R "$2" "$1"
 }
 
@@ -489,6 +495,7 @@ ctl-bind ok bind $W/sock/ok.sock
 env-bind EACCES bind $W/sock/.env
 ctl-exec ok exec $W/tools/ok.sh
 env-exec EACCES exec $W/tools/.env
+env-exec-shebang refused exec $W/tools/via.sh
 # deny: metadata
 ctl-chmod ok chmod $W/plain
 env-chmod EACCES chmod $W/.env
@@ -781,10 +788,10 @@ print(sorted(os.listxattr(sys.argv[1]) + os.listxattr(sys.argv[2])))' \
 		"$W/.env" "$W/repo/.git/hooks/pre-commit")" "[]" \
 		"$lbl: ... and they carry no extended attribute"
 	is "$(find "$W" -name .env | sort | tr '\n' ' ')" \
-		"$W/.env $W/a/b/c/.env $W/ed/.env $W/later/d1/d2/.env $W/later/d1/d2/d3/d4/.env $W/mv/.env $W/tools/.env " \
+		"$W/.env $W/a/b/c/.env $W/bin/.env $W/ed/.env $W/later/d1/d2/.env $W/later/d1/d2/d3/d4/.env $W/mv/.env $W/tools/.env " \
 		"$lbl: no .env but the host's"
 	no_such "$lbl: nothing was made through a refused name" \
-		"$W/ran-env" "$W/ln/hard" "$W/ln/moved" "$W/ln/hook" \
+		"$W/ran-env" "$W/ran-shebang" "$W/ln/hard" "$W/ln/moved" "$W/ln/hook" \
 		"$W/ln/hook2" "$W/k/open" "$W/repo/dotgit" \
 		"$W/repo/.git/hooks-away" "$W/g1/.git/hooks" \
 		"$W/later/.git/away" "$W/repo/.git/hooks/post-commit" \
