@@ -800,6 +800,52 @@ print(sorted(os.listxattr(sys.argv[1]) + os.listxattr(sys.argv[2])))' \
 		test -e "$W/ran-ok" -a -S "$W/sock/ok.sock" -a -p "$W/new-fifo" \
 		-a -L "$W/new-link" -a -e "$W/new-hard" -a -e "$W/new-creat"
 
+	# ---- a host daemon's socket named .env; io_uring ------------------
+	# (a pathname socket is reachable only where the plan grants
+	# writing: never at a denied name)
+	mkdir -p "$W/hs"
+	chown "$owner" "$W/hs"
+	rm -f "$d/srv.ready"
+	timeout -s KILL 60 "$PY" -c 'import os, socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.bind(sys.argv[1])
+os.chmod(sys.argv[1], 0o777)
+s.listen(4)
+open(sys.argv[2], "w").close()
+while True:
+    c, _ = s.accept()
+    c.sendall(b"SECRET-SOCK\n")
+    c.close()' "$W/hs/.env" "$d/srv.ready" &
+	srv=$!
+	wait_for "$d/srv.ready" || :
+	run "$@" timeout -s KILL 60 "$VBOX_EXEC" "$d/sup.plan" -- "$PY" -c '
+import ctypes, errno, socket, sys
+def res(label, want, fn):
+    try:
+        got = fn()
+    except OSError as e:
+        got = errno.errorcode.get(e.errno, str(e.errno))
+    print(label, want, got, flush=True)
+def conn():
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.connect(sys.argv[1])
+    print("data sock", s.recv(64))
+    return "ok"
+res("sock-connect-env", "refused", conn)
+libc = ctypes.CDLL(None, use_errno=True)
+def uring():
+    params = ctypes.create_string_buffer(120)
+    if libc.syscall(ctypes.c_long(425), ctypes.c_long(8), params) < 0:
+        e = ctypes.get_errno()
+        raise OSError(e, "io_uring_setup")
+    return "ok"
+res("io-uring-setup", "EPERM|ENOSYS", uring)
+' "$W/hs/.env"
+	kill "$srv" 2>/dev/null || :
+	wait "$srv" 2>/dev/null || :
+	judge_ops "$lbl" "$workdir/out"
+	host_lacks "$workdir/out" SECRET "$lbl: ... and no secret came through"
+
 	# ---- a thread with its own working directory; paths past PATH_MAX -
 	# (unshare(CLONE_FS): relative names resolve from the calling
 	# thread's directory; a .env whose absolute path is longer than
