@@ -12,7 +12,8 @@
 #     !deny: **/.env            (rootless)
 #     !deny: W/**/keys/*.pem    (matches a rename of "keys" moves out)
 #     !ro:  **/.git/hooks/**
-#     !ro: W/config, !!deny: W/secret.txt (literal: held by mounts)
+#     !ro: W/config, !!deny: W/secret.txt, !ro: W/docs, !!deny: W/private,
+#     !!deny: W/absent-secret   (literal rows: held by mounts)
 #
 # - a .env (existing, created later by the host at any depth, or named
 #   by the child) cannot be read, written, created, linked, renamed,
@@ -24,7 +25,13 @@
 #   the parent directory out of the glob (the `mv` fallback copy too),
 #   openat/openat2 from a directory fd opened before the host made the
 #   .env, /proc/self/fd/N of a directory or of an O_PATH fd,
-#   /proc/self/cwd/.env;
+#   /proc/self/cwd/.env, /proc/1/root, a denied program named on a
+#   script's #! line;
+# - the files and directories the literal rows cover cannot be renamed,
+#   removed or replaced (the supervisor makes its calls outside the
+#   sandbox's mount namespace), the denied absent path stays absent;
+# - a host daemon's socket named .env cannot be reached; io_uring stays
+#   refused;
 # - every member of each path-call family by number (x86-64), from
 #   AT_FDCWD and from a directory fd, x32 entries, the calls numbered
 #   451 and up; the host checks modes and extended attributes after;
