@@ -40,8 +40,11 @@
 # <= 1.3), `calls`: the calls of the workload the supervisor judges
 # (strace -f -c of the plain command, the set BENCH_SUP_CALLS), `us/call`:
 # the difference of the medians divided by that count, the cost of one
-# supervised call, and `%file`: all the path calls strace counts (the
-# stat family too, which is not supervised), for context.
+# supervised call, `cpu/c`: the part of it that is the supervisor's own
+# CPU time (perf stat, see supcpu() below), `keys`: the different
+# (directory, name) pairs the supervised calls name (see distinct()),
+# and `%file`: all the path calls strace counts (the stat family too,
+# which is not supervised), for context.
 #
 # Environment:
 #   VBOXC            vboxc (required); VBOX_EXEC defaults to its sibling
@@ -73,12 +76,12 @@ results=${BENCH_RESULTS:-/dev/null}
 PY=/usr/bin/python3
 
 line() {
-	printf '%-9s %7s %7s %10s %5s %6s %7s %6s %6s  %s\n' "$@" |
+	printf '%-9s %7s %7s %10s %5s %6s %7s %5s %6s %6s  %s\n' "$@" |
 		tee -a "$results"
 }
 
 skip() {
-	line "supervised" - - - - - - - - "skipped: $*"
+	line "supervised" - - - - - - - - - "skipped: $*"
 	exit 0
 }
 
@@ -409,10 +412,43 @@ print(len(keys))
 PYEOF
 }
 
+# supcpu DIR PREP CMD - the supervisor's own CPU time per supervised call
+# beyond the base plan's, in microseconds: perf stat --no-inherit counts
+# vbox-exec's task-clock (the supervisor is vbox-exec's own process),
+# median of three runs under each plan, divided by the calls.  Only
+# where perf counts kernel time too (root, or perf_event_paranoid <= 1):
+# most of the supervisor's time is in the kernel
+supcpu() {
+	[ -n "$perf" ] || { echo -; return; }
+	for _p in base sup; do
+		for _i in 1 2 3; do
+			# shellcheck disable=SC2086 # split into words
+			(cd "$1" && $2 >/dev/null 2>&1 &&
+				$perf stat --no-inherit -x, -e task-clock \
+					-o "$work/perf.txt" \
+					"$VBOX_EXEC" "$work/$_p.plan" -- $3 \
+					>/dev/null 2>&1) || { echo -; return; }
+			awk -F, '$3 ~ /^task-clock/ { print $1 }' "$work/perf.txt"
+		done | sort -g | sed -n 2p >"$work/cpu.$_p"
+	done
+	awk -v n="$4" -v b="$(cat "$work/cpu.base")" \
+		-v s="$(cat "$work/cpu.sup")" 'BEGIN {
+		if (n + 0 > 0 && b != "" && s != "")
+			printf "%.1f", (s - b) * 1e3 / n
+		else print "-" }'
+}
+perf=$(command -v perf 2>/dev/null || :)
+if [ -n "$perf" ] && [ "$(id -u)" -ne 0 ] &&
+	[ "$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 3)" \
+		-gt 1 ]; then
+	perf=
+fi
+
 echo "== supervised paths: plan with !deny: **/.env vs without" \
 	"($runs runs each, status x5, checkout x2; ms, medians)" | tee -a "$results"
 [ -z "$sup_why" ] || echo "supervised plan $sup_why" | tee -a "$results"
-line workload plain base supervised ratio calls "us/call" keys "%file" ""
+line workload plain base supervised ratio calls "us/call" "cpu/c" keys \
+	"%file" ""
 for w in $only; do
 	d=$(wl_dir "$w")
 	c=$(wl_cmd "$w")
@@ -432,12 +468,13 @@ for w in $only; do
 		u=$(awk -v a="$3" -v b="$2" -v n="$n" 'BEGIN {
 			if (n + 0 > 0) printf "%.1f", (a - b) * 1e3 / n
 			else print "-" }')
-		line "$w" "$1" "$2" "$3" "$r" "$n" "$u" "$k" "$f" "$v"
+		q=$(supcpu "$d" "$p" "$c" "$n")
+		line "$w" "$1" "$2" "$3" "$r" "$n" "$u" "$q" "$k" "$f" "$v"
 	else
 		m=$(medians_of "$(wl_runs "$w")" "$d" "$p" "$c" \
 			"$VBOX_EXEC $work/base.plan -- $c") || exit 1
 		set -- $m
-		line "$w" "$1" "$2" - - "$n" - "$k" "$f" \
+		line "$w" "$1" "$2" - - "$n" - - "$k" "$f" \
 			"supervised: not measured"
 	fi
 done
