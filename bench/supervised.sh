@@ -37,14 +37,16 @@
 # sandbox, for context), `base` (vbox-exec, the base plan) and
 # `supervised` (vbox-exec, the plan with the row).  The line gives the
 # three medians of all runs, the ratio supervised / base (target
-# <= 1.3), `calls`: the calls of the workload the supervisor judges
-# (strace -f -c of the plain command, the set BENCH_SUP_CALLS), `us/call`:
-# the difference of the medians divided by that count, the cost of one
-# supervised call, `cpu/c`: the part of it that is the supervisor's own
-# CPU time (perf stat, see supcpu() below), `keys`: the different
-# (directory, name) pairs the supervised calls name (see distinct()),
-# and `%file`: all the path calls strace counts (the stat family too,
-# which is not supervised), for context.
+# <= 1.3), `calls`: the calls the supervisor answered in one run under
+# the supervised plan beyond those under the base plan (vbox-exec --log's
+# "socket supervisor: N calls answered"), `us/call`: the difference of
+# the medians divided by that count, the cost of one supervised call,
+# `cpu/c`: the part of it that is the supervisor's own
+# CPU time (perf stat, see supcpu() below), `hit%`: how many of the
+# names the calls judge a cache of decisions by (directory inode, name)
+# would have answered (see hits()), and `%file`: all the path calls
+# strace counts outside the sandbox (the stat family too, which is not
+# supervised), for context.
 #
 # Environment:
 #   VBOXC            vboxc (required); VBOX_EXEC defaults to its sibling
@@ -55,8 +57,8 @@
 #   BENCH_SUP_ROUNDS the runs are split into this many rounds (default: 3)
 #   BENCH_SUP_ONLY   the workloads to run, by name (default: all of
 #                    "status checkout make npm pytest")
-#   BENCH_SUP_CALLS  strace -e trace= set of the supervised calls
-#                    (default: the list below)
+#   BENCH_SUP_CALLS  strace -e trace= set of the supervised calls, for
+#                    hit% (default: the list below)
 #   BENCH_SUP_KEEP   1: keep the work directory and say where it is
 #   BENCH_RESULTS    also append the result lines to this file
 #   TMPDIR           where the work directory is made (default /var/tmp;
@@ -297,11 +299,11 @@ wl_runs() {
 	esac
 }
 
-# the calls strace counts: those the supervisor judges (runtime/walls/
-# pathcall.c and metacall.c; unix bind and connect are left out, none of
-# the workloads makes them), and, for context, every call strace's %file
-# class holds (also the stat family, access, readlink, getcwd, chdir),
-# which the supervisor does not see
+# the calls the supervisor judges (runtime/walls/seccomp.c's path_calls;
+# bind is left out, none of the workloads makes one), whose names strace
+# collects for hit%; for context strace also counts every call of
+# its %file class (also the stat family, access, readlink, getcwd,
+# chdir), which the supervisor does not see
 calls=${BENCH_SUP_CALLS:-open,openat,openat2,creat,mkdir,mkdirat,mknod,\
 mknodat,symlink,symlinkat,link,linkat,unlink,unlinkat,rmdir,rename,\
 renameat,renameat2,execve,execveat,truncate,chmod,fchmod,fchmodat,chown,\
@@ -349,6 +351,17 @@ medians_of() {
 	echo
 }
 
+# answered DIR PREP CMD PLAN - how many calls the supervisor answered in
+# one run of CMD under PLAN (vbox-exec --log)
+answered() {
+	# shellcheck disable=SC2086 # the commands are split into words
+	(cd "$1" && $2 >/dev/null 2>&1 &&
+		"$VBOX_EXEC" --log "$work/$4.plan" -- $3 >/dev/null \
+			2>"$work/log.txt") || { echo -; return; }
+	sed -n 's/.*socket supervisor: \([0-9]*\) calls answered.*/\1/p' \
+		"$work/log.txt" | tail -n 1
+}
+
 # count DIR PREP CMD SET - the calls of SET that CMD makes (strace -f
 # -c, no sandbox)
 count() {
@@ -360,13 +373,13 @@ count() {
 	awk '$NF == "total" { print $4 }' "$work/strace.txt"
 }
 
-# distinct DIR PREP CMD - how many different (directory, name) keys the
-# supervised calls of CMD name (strace -ff -y, no sandbox): what a cache
-# of decisions by (directory inode, name) would have to hold; every call
-# beyond these would hit it.  A relative name is taken against its
+# hits DIR PREP CMD - the percentage of the names the supervised calls of
+# CMD judge (strace -ff -y, no sandbox) that a cache of decisions by
+# (directory inode, name) would have answered: every name but the first
+# of each different (directory, name).  A relative name is taken against its
 # directory fd (strace -y names AT_FDCWD's directory too) or, for the
 # calls without one (open, mkdir, rename...), the workload's directory
-distinct() {
+hits() {
 	[ -n "$strace" ] || { echo -; return; }
 	rm -rf "$work/ff"
 	mkdir "$work/ff"
@@ -379,7 +392,7 @@ import os, re, sys
 cwd = sys.argv[1]
 arg = re.compile(r'(?:AT_FDCWD|-?\d+)<((?:[^>\\]|\\.)*)>'
                  r'|"((?:[^"\\]|\\.)*)"')
-keys = set()
+keys, total = set(), 0
 # each path string is a name, taken against the directory fd before it
 # (strace -y prints it as N</path>); a rename or link judges two names,
 # every other call one; the fd-only calls name their fd's file
@@ -408,7 +421,10 @@ for f in sys.argv[2:]:
         for n in names[:2 if name in two else 1]:
             n = os.path.normpath(n)
             keys.add((os.path.dirname(n), os.path.basename(n)))
-print(len(keys))
+            total += 1
+# the share of the names a cache would have answered: all but the first
+# of each key
+print("%.0f" % (100.0 * (total - len(keys)) / total) if total else "-")
 PYEOF
 }
 
@@ -447,22 +463,24 @@ fi
 echo "== supervised paths: plan with !deny: **/.env vs without" \
 	"($runs runs each, status x5, checkout x2; ms, medians)" | tee -a "$results"
 [ -z "$sup_why" ] || echo "supervised plan $sup_why" | tee -a "$results"
-line workload plain base supervised ratio calls "us/call" "cpu/c" keys \
+line workload plain base supervised ratio calls "us/call" "cpu/c" "hit%" \
 	"%file" ""
 for w in $only; do
 	d=$(wl_dir "$w")
 	c=$(wl_cmd "$w")
 	p=$(wl_prep "$w")
 	[ -n "$d" ] || { echo "bench: supervised: no workload $w" >&2; exit 2; }
-	n=$(count "$d" "$p" "$c" "$calls")
 	f=$(count "$d" "$p" "$c" %file)
-	k=$(distinct "$d" "$p" "$c")
+	k=$(hits "$d" "$p" "$c")
 	# shellcheck disable=SC2086 # the medians are split into $1 $2 $3
 	if [ -z "$sup_why" ]; then
 		m=$(medians_of "$(wl_runs "$w")" "$d" "$p" "$c" \
 			"$VBOX_EXEC $work/base.plan -- $c" \
 			"$VBOX_EXEC $work/sup.plan -- $c") || exit 1
 		set -- $m
+		n=$(awk -v s="$(answered "$d" "$p" "$c" sup)" \
+			-v b="$(answered "$d" "$p" "$c" base)" 'BEGIN {
+			print (s ~ /^[0-9]+$/ && b ~ /^[0-9]+$/) ? s - b : "-" }')
 		r=$(awk -v a="$3" -v b="$2" 'BEGIN { printf "%.2f", a / b }')
 		v=$(awk -v r="$r" 'BEGIN { print (r <= 1.3) ? "ok" : "MISSED" }')
 		u=$(awk -v a="$3" -v b="$2" -v n="$n" 'BEGIN {
@@ -474,7 +492,7 @@ for w in $only; do
 		m=$(medians_of "$(wl_runs "$w")" "$d" "$p" "$c" \
 			"$VBOX_EXEC $work/base.plan -- $c") || exit 1
 		set -- $m
-		line "$w" "$1" "$2" - - "$n" - - "$k" "$f" \
+		line "$w" "$1" "$2" - - - - - "$k" "$f" \
 			"supervised: not measured"
 	fi
 done
