@@ -24,28 +24,12 @@
 #include <linux/seccomp.h>
 #include <sys/syscall.h>
 
+#include "child_mem.h"
 #include "walls/pathcall.h"
 
-#define MEM_BASE 0x10000u
 #define HEAD (1 + 6 * 8)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-struct mem {
-	const uint8_t *p;
-	size_t len;
-};
-
-static int rd(void *ctx, uint64_t addr, void *buf, size_t len)
-{
-	const struct mem *m = ctx;
-
-	if (addr < MEM_BASE || addr - MEM_BASE > m->len ||
-	    len > m->len - (addr - MEM_BASE))
-		return EFAULT;
-	memcpy(buf, m->p + (addr - MEM_BASE), len);
-	return 0;
-}
 
 static const struct {
 	uint32_t arch;
@@ -81,7 +65,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct seccomp_data d;
 	struct pathcall pc;
-	struct mem m;
+	struct child_mem m;
 	size_t i;
 	uint64_t a;
 	int rc;
@@ -100,7 +84,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (pathcall_is(&d) != (d.arch == AUDIT_ARCH_X86_64 &&
 				!(d.nr & 0x40000000)))
 		BUG("pathcall_is disagrees on call %d", d.nr);
-	rc = pathcall_decode(&d, rd, &m, &pc);
+	rc = pathcall_decode(&d, child_mem_read, &m, &pc);
 	if (rc) {
 		if (pc.path[0] || pc.path[1] || pc.target)
 			BUG("an error left strings behind");

@@ -10,7 +10,7 @@
  *
  * Input: byte 0 picks the call (and architecture), bytes 1-3 the
  * socket's family, type and send buffer; then six 32-bit arguments; the
- * rest is the child's memory, mapped at MEM_BASE (a read outside it is
+ * rest is the child's memory, mapped at CHILD_MEM_BASE (a read outside it is
  * EFAULT, as for the child).  A decoded call is checked against the
  * bounds sockcall.h promises, and its SCM_RIGHTS fds are rewritten in
  * place as the supervisor rewrites them (unixsock.c, take_dest()), so a
@@ -29,30 +29,14 @@
 #include <sys/syscall.h>
 #include <sys/un.h>
 
+#include "child_mem.h"
 #include "walls/cmsg_iter.h"
 #include "walls/metacall.h"
 #include "walls/sockcall.h"
 
-#define MEM_BASE 0x10000u
 #define HEAD 28
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-struct mem {
-	const uint8_t *p;
-	size_t len;
-};
-
-static int rd(void *ctx, uint64_t addr, void *buf, size_t len)
-{
-	const struct mem *m = ctx;
-
-	if (addr < MEM_BASE || addr - MEM_BASE > m->len ||
-	    len > m->len - (addr - MEM_BASE))
-		return EFAULT;
-	memcpy(buf, m->p + (addr - MEM_BASE), len);
-	return 0;
-}
 
 static const struct {
 	uint32_t arch;
@@ -117,7 +101,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct seccomp_data d;
 	struct sockcall_sock sk;
 	struct sockcall c;
-	struct mem m;
+	struct child_mem m;
 	size_t i, nfds = 0;
 	uint32_t a;
 	int rc;
@@ -140,7 +124,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (metacall_is(&d)) {
 		struct metacall mc;
 
-		rc = metacall_decode(&d, rd, &m, &mc);
+		rc = metacall_decode(&d, child_mem_read, &m, &mc);
 		if (!rc) {
 			if (mc.name && strlen(mc.name) > METACALL_XATTR_NAME_MAX)
 				BUG("an xattr name past its bound");
@@ -154,11 +138,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	{
 		bool addressed = true;
 
-		rc = sockcall_send_addressed(&d, rd, &m, &addressed);
+		rc = sockcall_send_addressed(&d, child_mem_read, &m,
+					     &addressed);
 		if (rc && addressed)
 			BUG("an error left a send addressed");
 	}
-	rc = sockcall_decode(&d, &sk, rd, &m, &c);
+	rc = sockcall_decode(&d, &sk, child_mem_read, &m, &c);
 	if (rc) {
 		if (c.msgs || c.nmsgs)
 			BUG("an error left messages behind");

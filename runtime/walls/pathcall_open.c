@@ -183,7 +183,8 @@ out:
  * that appeared meanwhile is looked at again, never opened unjudged.
  */
 static void open_create(const struct pathcall_env *e, const char *start,
-			uint64_t flags, mode_t mode, struct pathcall_result *res)
+			uint64_t flags, mode_t mode,
+			struct pathcall_result *res)
 {
 	struct strbuf full = { 0 }, judged = { 0 };
 	char *name = NULL, linkbuf[PATH_MAX];

@@ -314,10 +314,28 @@ int pc_creator(const struct pathcall_env *e, mode_t *mask)
 /* ------------------------------------------------------------------ */
 /* names: mkdir, mknod, symlink, unlink, link, rename */
 
-/* One path of @pc as (parent fd, name, judged), with the write judged. */
+/* A name a call makes or removes: its opened parent, the name, and
+ * the path judged. */
+struct name {
+	int pfd;
+	char *name;
+	struct strbuf judged;
+};
+
+static void name_release(struct name *n)
+{
+	if (n->pfd >= 0)
+		close(n->pfd);
+	free(n->name);
+	free(n->judged.s);
+	n->pfd = -1;
+	n->name = NULL;
+	n->judged = (struct strbuf){ 0 };
+}
+
+/* Path @k of @pc as a struct name (*@n), with the write judged. */
 static int name_of(const struct pathcall *pc, const struct pathcall_env *e,
-		   int k, const char *what, int *pfd, char **name,
-		   struct strbuf *judged)
+		   int k, const char *what, struct name *n)
 {
 	struct strbuf full = { 0 };
 	int rc;
@@ -328,14 +346,10 @@ static int name_of(const struct pathcall *pc, const struct pathcall_env *e,
 	if (!rc)
 		rc = pc_rewrite_self(e, &full);
 	if (!rc)
-		rc = pc_open_parent(e, full.s, pfd, name, judged);
+		rc = pc_open_parent(e, full.s, &n->pfd, &n->name, &n->judged);
 	free(full.s);
 	if (!rc)
-		rc = e->judge(e->judge_ctx, judged->s, PJ_WRITE, what);
-	if (rc && *pfd >= 0) {
-		close(*pfd);
-		*pfd = -1;
-	}
+		rc = e->judge(e->judge_ctx, n->judged.s, PJ_WRITE, what);
 	return rc;
 }
 
@@ -445,86 +459,70 @@ static int judge_move(const struct pathcall_env *e, int pfd, const char *name,
 
 static int run_rename(const struct pathcall *pc, const struct pathcall_env *e)
 {
-	struct strbuf j0 = { 0 }, j1 = { 0 };
-	char *n0 = NULL, *n1 = NULL;
-	int p0 = -1, p1 = -1, rc;
+	struct name a = { .pfd = -1 }, b = { .pfd = -1 };
+	int rc;
 
 	if (pc->flags & RENAME_WHITEOUT)
 		return EPERM;	/* needs CAP_MKNOD: the child has none */
-	rc = name_of(pc, e, 0, "rename", &p0, &n0, &j0);
+	rc = name_of(pc, e, 0, "rename", &a);
 	if (!rc)
-		rc = name_of(pc, e, 1, "rename", &p1, &n1, &j1);
-	if (!rc && (pc_dot_name(n0) || pc_dot_name(n1)))
+		rc = name_of(pc, e, 1, "rename", &b);
+	if (!rc && (pc_dot_name(a.name) || pc_dot_name(b.name)))
 		rc = EBUSY;
 	if (!rc)
-		rc = judge_move(e, p0, n0, j0.s, j1.s);
+		rc = judge_move(e, a.pfd, a.name, a.judged.s, b.judged.s);
 	if (!rc && (pc->flags & RENAME_EXCHANGE))
-		rc = judge_move(e, p1, n1, j1.s, j0.s);
-	if (!rc && syscall(SYS_renameat2, p0, n0, p1, n1,
+		rc = judge_move(e, b.pfd, b.name, b.judged.s, a.judged.s);
+	if (!rc && syscall(SYS_renameat2, a.pfd, a.name, b.pfd, b.name,
 			   (unsigned)pc->flags) < 0)
 		rc = errno;
-	if (p0 >= 0)
-		close(p0);
-	if (p1 >= 0)
-		close(p1);
-	free(n0);
-	free(n1);
-	free(j0.s);
-	free(j1.s);
+	name_release(&a);
+	name_release(&b);
 	return rc;
 }
 
 /* The source of link(): judged for writing, as the new name. */
 static int run_link(const struct pathcall *pc, const struct pathcall_env *e)
 {
-	struct strbuf j0 = { 0 }, j1 = { 0 }, full = { 0 };
-	char *n0 = NULL, *n1 = NULL, proc[64];
-	int p0 = -1, p1 = -1, src = -1, rc;
+	struct name a = { .pfd = -1 }, b = { .pfd = -1 };
+	struct strbuf full = { 0 };
+	char proc[64];
+	int src = -1, rc, own;
 
 	if (pc->flags & AT_EMPTY_PATH && !pc->path[0][0])
 		return ENOENT;	/* needs CAP_DAC_READ_SEARCH */
-	rc = name_of(pc, e, 1, "link", &p1, &n1, &j1);
-	if (rc)
-		goto out;
-	if (pc->flags & AT_SYMLINK_FOLLOW) {
-		/* The file the link leads to, or the child's own fd. */
-		int own;
-
-		rc = pc_full_path(e, pc->dirfd[0], pc->path[0], &full);
-		if (rc)
-			goto out;
-		own = pc_own_fd_name(full.s);
-		if (own >= 0)
-			rc = e->take ? e->take(e->take_ctx, e->tid, own, &src) :
-				       EACCES;
-		else if (!(rc = pc_rewrite_self(e, &full)))
-			src = child_open_in_root(e->root_fd, full.s, 0, &rc);
-		if (src < 0) {
-			rc = rc == EBADF ? ENOENT : rc;
-			goto out;
-		}
-		rc = pc_judge_fd(e, src, PJ_WRITE, "link", false);
-		if (rc)
-			goto out;
-		pc_self_fd(proc, sizeof(proc), src);
-		if (linkat(AT_FDCWD, proc, p1, n1, AT_SYMLINK_FOLLOW) < 0)
+	rc = name_of(pc, e, 1, "link", &b);
+	if (rc || !(pc->flags & AT_SYMLINK_FOLLOW)) {
+		if (!rc)
+			rc = name_of(pc, e, 0, "link", &a);
+		if (!rc && linkat(a.pfd, a.name, b.pfd, b.name, 0) < 0)
 			rc = errno;
 		goto out;
 	}
-	rc = name_of(pc, e, 0, "link", &p0, &n0, &j0);
-	if (!rc && linkat(p0, n0, p1, n1, 0) < 0)
+	/* The file the link leads to, or the child's own fd. */
+	rc = pc_full_path(e, pc->dirfd[0], pc->path[0], &full);
+	if (rc)
+		goto out;
+	own = pc_own_fd_name(full.s);
+	if (own >= 0)
+		rc = e->take ? e->take(e->take_ctx, e->tid, own, &src) : EACCES;
+	else if (!(rc = pc_rewrite_self(e, &full)))
+		src = child_open_in_root(e->root_fd, full.s, 0, &rc);
+	if (src < 0) {
+		rc = rc == EBADF ? ENOENT : rc;
+		goto out;
+	}
+	rc = pc_judge_fd(e, src, PJ_WRITE, "link", false);
+	if (rc)
+		goto out;
+	pc_self_fd(proc, sizeof(proc), src);
+	if (linkat(AT_FDCWD, proc, b.pfd, b.name, AT_SYMLINK_FOLLOW) < 0)
 		rc = errno;
 out:
 	if (src >= 0)
 		close(src);
-	if (p0 >= 0)
-		close(p0);
-	if (p1 >= 0)
-		close(p1);
-	free(n0);
-	free(n1);
-	free(j0.s);
-	free(j1.s);
+	name_release(&a);
+	name_release(&b);
 	free(full.s);
 	return rc;
 }
@@ -536,15 +534,17 @@ static int run_name(const struct pathcall *pc, const struct pathcall_env *e)
 		[PATHCALL_MKDIR] = "mkdir", [PATHCALL_MKNOD] = "mknod",
 		[PATHCALL_SYMLINK] = "symlink", [PATHCALL_UNLINK] = "unlink",
 	};
-	struct strbuf judged = { 0 };
-	char *name = NULL;
-	int pfd = -1, rc;
+	struct name n = { .pfd = -1 };
+	const char *name;
+	int pfd, rc;
 	mode_t mask = 0, old;
 	bool rmdir_ = pc->nr == SYS_rmdir || (pc->flags & AT_REMOVEDIR);
 
-	rc = name_of(pc, e, 0, what[pc->op], &pfd, &name, &judged);
+	rc = name_of(pc, e, 0, what[pc->op], &n);
 	if (rc)
 		goto out;
+	pfd = n.pfd;
+	name = n.name;
 	if (pc_dot_name(name)) {
 		rc = pc->op != PATHCALL_UNLINK ? EEXIST :
 		     !rmdir_ ? EISDIR : name[1] == '.' ? ENOTEMPTY : EINVAL;
@@ -593,10 +593,7 @@ static int run_name(const struct pathcall *pc, const struct pathcall_env *e)
 	}
 	umask(old);
 out:
-	if (pfd >= 0)
-		close(pfd);
-	free(name);
-	free(judged.s);
+	name_release(&n);
 	return rc;
 }
 

@@ -1312,33 +1312,6 @@ static bool meta_writable(void *ctx, const char *path)
 		CR_WRITE_FILE) != 0;
 }
 
-/*
- * Container mode's metadata calls (metacall.h): decoded, checked to be
- * still pending after every read of the child, made by the supervisor.
- */
-static void handle_metacall(struct unixsock *us, struct op *op)
-{
-	struct metacall mc;
-	int err;
-
-	err = metacall_decode(&us->req->data, read_child, op, &mc);
-	if (!notif_valid(us, op->id)) {
-		us->stats.gone++;
-		if (!err)
-			metacall_release(&mc);
-		op_free(op);
-		return;
-	}
-	if (!err) {
-		err = metacall_run(&mc, op->tid, meta_writable, us);
-		metacall_release(&mc);
-	}
-	if (err == EROFS)
-		us->stats.refused++;
-	respond(us, op->id, 0, err);
-	op_free(op);
-}
-
 /* pathcall_take_fn over take_fd(): the child's fd, for /proc/self/fd/N. */
 static int take_for_path(void *ctx, pid_t tid, int fd, int *out)
 {
@@ -1355,6 +1328,41 @@ static void path_env(struct unixsock *us, const struct op *op,
 	e->judge_ctx = us->cfg.judge_ctx;
 	e->take = take_for_path;
 	e->take_ctx = us;
+}
+
+/*
+ * The metadata calls (metacall.h), of container mode or with supervised
+ * paths: decoded, checked to be still pending after every read of the
+ * child, made by the supervisor (judged by the Landlock rules in
+ * container mode, by the table with supervised paths: pathcall_meta()).
+ */
+static void handle_metacall(struct unixsock *us, struct op *op)
+{
+	struct pathcall_env e;
+	struct metacall mc;
+	int err;
+
+	err = metacall_decode(&us->req->data, read_child, op, &mc);
+	if (!notif_valid(us, op->id)) {
+		us->stats.gone++;
+		if (!err)
+			metacall_release(&mc);
+		op_free(op);
+		return;
+	}
+	if (!err) {
+		if (us->cfg.judge) {
+			path_env(us, op, &e);
+			err = pathcall_meta(&mc, &e);
+		} else {
+			err = metacall_run(&mc, op->tid, meta_writable, us);
+		}
+		metacall_release(&mc);
+	}
+	if (err == EROFS)
+		us->stats.refused++;
+	respond(us, op->id, 0, err);
+	op_free(op);
 }
 
 /* Answer @id with @fd installed in the child (the call's result). */
@@ -1423,32 +1431,6 @@ static void handle_pathcall(struct unixsock *us, struct op *op)
 	op_free(op);
 }
 
-/* A metadata call with supervised paths: made as pathcall_meta() says. */
-static void handle_pathmeta(struct unixsock *us, struct op *op)
-{
-	struct pathcall_env e;
-	struct metacall mc;
-	int err;
-
-	err = metacall_decode(&us->req->data, read_child, op, &mc);
-	if (!notif_valid(us, op->id)) {
-		us->stats.gone++;
-		if (!err)
-			metacall_release(&mc);
-		op_free(op);
-		return;
-	}
-	if (!err) {
-		path_env(us, op, &e);
-		err = pathcall_meta(&mc, &e);
-		metacall_release(&mc);
-	}
-	if (err == EROFS)
-		us->stats.refused++;
-	respond(us, op->id, 0, err);
-	op_free(op);
-}
-
 /* One notification received into us->req: answer it or queue it. */
 static void handle(struct loop *lp, struct unixsock *us)
 {
@@ -1465,11 +1447,8 @@ static void handle(struct loop *lp, struct unixsock *us)
 		handle_pathcall(us, op);
 		return;
 	}
-	if (us->cfg.judge && metacall_is(&us->req->data)) {
-		handle_pathmeta(us, op);
-		return;
-	}
-	if (us->cfg.container && metacall_is(&us->req->data)) {
+	if ((us->cfg.judge || us->cfg.container) &&
+	    metacall_is(&us->req->data)) {
 		handle_metacall(us, op);
 		return;
 	}
