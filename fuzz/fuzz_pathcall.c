@@ -25,6 +25,7 @@
 #include <sys/syscall.h>
 
 #include "child_mem.h"
+#include "walls/execinterp.h"
 #include "walls/pathcall.h"
 
 #define HEAD (1 + 6 * 8)
@@ -52,6 +53,19 @@ static const struct {
 	{ AUDIT_ARCH_I386, 5 },				/* i386 open */
 };
 
+/* execinterp_read_fn over the input: short at its end, as a file. */
+static long read_file(void *ctx, uint64_t off, void *buf, size_t len)
+{
+	const struct child_mem *f = ctx;
+
+	if (off > f->len)
+		return 0;
+	if (len > f->len - off)
+		len = f->len - (size_t)off;
+	memcpy(buf, f->p + off, len);
+	return (long)len;
+}
+
 static size_t touch(const char *s)
 {
 	size_t n = strlen(s);
@@ -70,6 +84,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint64_t a;
 	int rc;
 
+	if (size >= 1 && (data[0] & 0x80)) {
+		struct child_mem f = { data + 1, size - 1 };
+		char *interp;
+		int script;
+
+		rc = execinterp_name(read_file, &f, &interp, &script);
+		if (rc == 1 && (!interp || !interp[0] ||
+				strlen(interp) > PATH_MAX))
+			BUG("an interpreter name out of bounds");
+		if (rc != 1 && interp)
+			BUG("a name left behind");
+		free(interp);
+		return 0;
+	}
 	if (size < HEAD)
 		return 0;
 	memset(&d, 0, sizeof(d));

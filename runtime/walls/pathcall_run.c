@@ -27,6 +27,7 @@
 #include <limits.h>
 #include <linux/magic.h>
 #include <linux/openat2.h>
+#include <linux/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -36,6 +37,7 @@
 #include <unistd.h>
 
 #include "childpath.h"
+#include "execinterp.h"
 #include "metacall.h"
 #include "pathcall.h"
 #include "pathcall_int.h"
@@ -44,6 +46,9 @@
 
 #ifndef AT_EMPTY_PATH
 #define AT_EMPTY_PATH 0x1000
+#endif
+#ifndef SYS_statx
+#define SYS_statx 332	/* x86_64 */
 #endif
 #ifndef RENAME_EXCHANGE
 #define RENAME_EXCHANGE (1 << 1)
@@ -189,9 +194,14 @@ static bool proc_public(const char *rest)
 {
 	static const char *const ok[] = {
 		"", "/", "/stat", "/statm", "/status", "/cmdline", "/comm",
+		"/task", "/task/",
 	};
+	const char *end;
 	size_t i;
 
+	/* /task/TID and its public files, as the process's own (ps -L) */
+	if (strncmp(rest, "/task/", 6) == 0 && digits(rest + 6, &end) > 0)
+		rest = end;
 	for (i = 0; i < array_size(ok); i++)
 		if (strcmp(rest, ok[i]) == 0)
 			return true;
@@ -457,6 +467,28 @@ static int judge_move(const struct pathcall_env *e, int pfd, const char *name,
 	return w.err;
 }
 
+/*
+ * Is @name in @pfd a mount point of the sandbox (a row's bind, a
+ * placeholder)?  The kernel refuses to unlink or rename one (EBUSY) only
+ * when it is a mount point in the caller's own mount namespace, and the
+ * supervisor is not in the sandbox's: asked here, by mount id.  0 (not
+ * one, or no such name), EBUSY, or an errno.
+ */
+static int not_mount_point(int pfd, const char *name)
+{
+	struct statx dir, ent;
+
+	/* (raw: not every C library has statx() yet) */
+	if (syscall(SYS_statx, pfd, "", AT_EMPTY_PATH, STATX_MNT_ID, &dir) < 0)
+		return errno;
+	if (syscall(SYS_statx, pfd, name, AT_SYMLINK_NOFOLLOW, STATX_MNT_ID,
+		    &ent) < 0)
+		return errno == ENOENT ? 0 : errno;
+	if (!(dir.stx_mask & ent.stx_mask & STATX_MNT_ID))
+		return EBUSY;	/* cannot tell: refused */
+	return dir.stx_mnt_id == ent.stx_mnt_id ? 0 : EBUSY;
+}
+
 static int run_rename(const struct pathcall *pc, const struct pathcall_env *e)
 {
 	struct name a = { .pfd = -1 }, b = { .pfd = -1 };
@@ -469,6 +501,10 @@ static int run_rename(const struct pathcall *pc, const struct pathcall_env *e)
 		rc = name_of(pc, e, 1, "rename", &b);
 	if (!rc && (pc_dot_name(a.name) || pc_dot_name(b.name)))
 		rc = EBUSY;
+	if (!rc)
+		rc = not_mount_point(a.pfd, a.name);
+	if (!rc)
+		rc = not_mount_point(b.pfd, b.name);
 	if (!rc)
 		rc = judge_move(e, a.pfd, a.name, a.judged.s, b.judged.s);
 	if (!rc && (pc->flags & RENAME_EXCHANGE))
@@ -581,8 +617,9 @@ static int run_name(const struct pathcall *pc, const struct pathcall_env *e)
 		rc = symlinkat(pc->target, pfd, name) < 0 ? errno : 0;
 		break;
 	case PATHCALL_UNLINK:
-		rc = unlinkat(pfd, name, rmdir_ ? AT_REMOVEDIR : 0) < 0 ?
-		     errno : 0;
+		rc = not_mount_point(pfd, name);
+		if (!rc && unlinkat(pfd, name, rmdir_ ? AT_REMOVEDIR : 0) < 0)
+			rc = errno;
 		break;
 	case PATHCALL_OPEN:
 	case PATHCALL_LINK:
@@ -600,10 +637,59 @@ out:
 /* ------------------------------------------------------------------ */
 /* exec */
 
+/* execinterp_read_fn over a file descriptor. */
+static long read_prog(void *ctx, uint64_t off, void *buf, size_t len)
+{
+	const int *fd = ctx;
+
+	if (off > (uint64_t)INT64_MAX)
+		return -1;
+	return (long)pread(*fd, buf, len, (off_t)off);
+}
+
 /*
- * The program's file, judged for reading.  The call then goes on (no
- * other process can run a program for the child): doc/launcher.md says
- * what a race on the path could reach, and why that is no denied file.
+ * The interpreters program @prog (an O_PATH fd) names, each judged for
+ * reading: the kernel opens a "#!" interpreter and an ELF program's
+ * PT_INTERP without a call the filter sees.  A script's interpreter may
+ * be a script again (the kernel goes 4 deep).  A program the supervisor
+ * cannot read (execute-only) is not looked into: doc/launcher.md.
+ */
+static int judge_interps(const struct pathcall_env *e, int prog, int depth)
+{
+	struct strbuf full = { 0 };
+	char proc[64], *interp = NULL;
+	int rfd, fd, rc, script;
+
+	pc_self_fd(proc, sizeof(proc), prog);
+	rfd = open(proc, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (rfd < 0)
+		return 0;
+	rc = execinterp_name(read_prog, &rfd, &interp, &script);
+	close(rfd);
+	if (rc <= 0)
+		return rc < 0 ? EACCES : 0;
+	rc = pc_full_path(e, AT_FDCWD, interp, &full);
+	if (!rc)
+		rc = pc_rewrite_self(e, &full);
+	fd = rc ? -1 : child_open_in_root(e->root_fd, full.s, 0, &rc);
+	if (fd >= 0) {
+		rc = pc_judge_fd(e, fd, PJ_READ, "exec interpreter", false);
+		if (!rc && script && depth < 4)
+			rc = judge_interps(e, fd, depth + 1);
+		close(fd);
+	} else if (rc != ENOENT) {
+		rc = EACCES;	/* not resolved here: not run unjudged */
+	}
+	free(interp);
+	free(full.s);
+	return rc;
+}
+
+/*
+ * The program's file, and the interpreters it names, judged for
+ * reading.  The call then goes on (no other process can run a program
+ * for the child): doc/launcher.md says what a race on the path could
+ * reach, and why that is no denied file but an executable one.
  */
 static int run_exec(const struct pathcall *pc, const struct pathcall_env *e)
 {
@@ -632,6 +718,8 @@ static int run_exec(const struct pathcall *pc, const struct pathcall_env *e)
 	}
 	if (fd >= 0) {
 		rc = pc_judge_fd(e, fd, PJ_READ, "exec", false);
+		if (!rc)
+			rc = judge_interps(e, fd, 0);
 		close(fd);
 	}
 	free(full.s);

@@ -550,6 +550,19 @@ static void listened(struct op *op)
 		own_listener_add(op->us, inet_port(&sa), (uint64_t)st.st_ino);
 }
 
+/* Supervised paths: may the child use the socket file @fd?  0 or EACCES. */
+static int judge_socket_file(const struct unixsock *us, int fd)
+{
+	char *path = self_fd_path(fd);
+	int rc = EACCES;
+
+	if (path)
+		rc = us->cfg.judge(us->cfg.judge_ctx, path, PJ_WRITE,
+				   "connect") ? EACCES : 0;
+	free(path);
+	return rc;
+}
+
 /*
  * Resolve the pathname @path as the child would, in its root and working
  * directory; on success @d->target is an O_PATH fd of the socket file
@@ -584,6 +597,10 @@ static int resolve_path(struct op *op, struct dest *d, const char *path)
 		goto out;
 	if (!op->us->cfg.pathname_open && !op->us->cfg.container &&
 	    (fstatfs(d->target, &sfs) < 0 || (sfs.f_flags & ST_RDONLY)))
+		goto out;
+	/* Supervised paths: a socket at a name a row denies or makes
+	 * read-only is not reached (under net open too). */
+	if (op->us->cfg.judge && judge_socket_file(op->us, d->target))
 		goto out;
 	memset(sun, 0, sizeof(*sun));
 	sun->sun_family = AF_UNIX;

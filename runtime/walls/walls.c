@@ -265,7 +265,14 @@ int walls_prepare(const struct lx_artifact *lx, bool net_open, bool paths,
 		return -1;
 	}
 	w->nwritable = p.n;
+	/*
+	 * Supervised paths: calls newer than the filter can name
+	 * (fchmodat2, setxattrat, file_setattr...) would reach a judged
+	 * file unjudged: ENOSYS, and the C library falls back to the
+	 * older calls the filter hands over.
+	 */
 	rc = write_blob(w, (w->notify ? WALLS_NOTIFY : 0) |
+			(paths ? WALLS_NEWER : 0) |
 			(w->landlock_abi > 0 ? WALLS_LANDLOCK : 0),
 			&filter, &p, pins, npins, NULL, 0, err);
 	paths_free(&p);

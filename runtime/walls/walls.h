@@ -71,6 +71,7 @@ struct walls_pin_head {
 #define WALLS_NOTIFY (1u << 0)		/* the filter has a listener */
 #define WALLS_LANDLOCK (1u << 1)	/* apply Landlock */
 #define WALLS_CONTAINER (1u << 2)	/* container mode: the rules, or fail */
+#define WALLS_NEWER (1u << 3)		/* calls from 451 on: ENOSYS first */
 
 /**
  * struct walls - what vbox-exec prepared, for the launch and --log

@@ -205,8 +205,9 @@ int walls_apply(int fd, int *listener, int *abi, const char **what)
 		if (*abi < 0)
 			goto out;
 	}
-	*what = "seccomp (container mode's filter of newer calls)";
-	if ((h.flags & WALLS_CONTAINER) && seccomp_newer_calls_load() < 0)
+	*what = "seccomp (the filter of newer calls)";
+	if ((h.flags & (WALLS_CONTAINER | WALLS_NEWER)) &&
+	    seccomp_newer_calls_load() < 0)
 		goto out;
 	*what = h.flags & WALLS_NOTIFY ?
 		"seccomp with user notification (the supervised filter)" :
