@@ -107,8 +107,8 @@ static void reopen(const struct pathcall_env *e, int fd0,
 		res->err = errno;
 		goto out;
 	}
-	if (!(flags & O_NONBLOCK) &&
-	    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0) {
+	/* F_SETFL takes the status flags only: the others are ignored */
+	if (!(flags & O_NONBLOCK) && fcntl(fd, F_SETFL, reflags) < 0) {
 		res->err = errno;
 		close(fd);
 		goto out;

@@ -1301,22 +1301,41 @@ static int prepare(struct unixsock *us, struct op *op,
 
 static void handle(struct loop *lp, struct unixsock *us);
 
+/* The most notifications answered per wake-up of the loop. */
+#define NOTIFY_BURST 32
+
 static void on_notify(struct loop *lp, struct loop_watch *w, uint32_t events)
 {
 	struct unixsock *us = w->ctx;
+	struct pollfd more = { .fd = w->fd, .events = POLLIN };
+	bool dropped = false;
+	int n;
 
 	if (events & (EPOLLHUP | EPOLLERR)) {
 		/* No process uses the filter any more. */
 		loop_watch_remove(lp, w);
 		return;
 	}
-	memset(us->req, 0, us->req_size);
-	if (ioctl(w->fd, SECCOMP_IOCTL_NOTIF_RECV, us->req) < 0)
-		return;	/* EINTR, or the caller went away (ENOENT) */
-	if (us->have_caps)
-		caps_effective(us, false);
-	handle(lp, us);
-	if (us->have_caps)
+	/*
+	 * Calls that wait already are answered in one go (at most
+	 * NOTIFY_BURST, so the loop's other work is not starved), with the
+	 * capabilities dropped once: a busy sandbox (make -j2, supervised
+	 * paths) makes them back to back.
+	 */
+	for (n = 0; n < NOTIFY_BURST; n++) {
+		if (n > 0 && (poll(&more, 1, 0) <= 0 ||
+			      !(more.revents & POLLIN)))
+			break;
+		memset(us->req, 0, us->req_size);
+		if (ioctl(w->fd, SECCOMP_IOCTL_NOTIF_RECV, us->req) < 0)
+			break;	/* EINTR, or the caller went away (ENOENT) */
+		if (us->have_caps && !dropped) {
+			caps_effective(us, false);
+			dropped = true;
+		}
+		handle(lp, us);
+	}
+	if (dropped)
 		caps_effective(us, true);
 }
 
