@@ -6,6 +6,7 @@
 #include <vbox.h>
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 
 #include "emit.h"
@@ -22,7 +23,9 @@
 
 struct pathjudge {
 	const struct plan *plan;
-	struct follow_view *view;
+	struct follow_view *view;	/* read only once made */
+	/* the notices: the paths thread and the loop (bind) both judge */
+	pthread_mutex_t lock;
 	char *notice[PATHJUDGE_NOTICES_MAX];
 	size_t nnotice;
 	unsigned long more;
@@ -38,6 +41,7 @@ struct pathjudge *pathjudge_new(const struct plan *plan, char **err)
 		free(pj);
 		return NULL;
 	}
+	pthread_mutex_init(&pj->lock, NULL);
 	return pj;
 }
 
@@ -52,6 +56,7 @@ void pathjudge_free(struct pathjudge *pj)
 			"(--log shows each)\n", pj->more);
 	for (i = 0; i < pj->nnotice; i++)
 		free(pj->notice[i]);
+	pthread_mutex_destroy(&pj->lock);
 	follow_view_free(pj->view);
 	free(pj);
 }
@@ -95,6 +100,7 @@ static void notice(struct pathjudge *pj, const char *what, const char *path,
 			 row->source);
 	strbuf_puts(&line, tail);
 	free(tail);
+	pthread_mutex_lock(&pj->lock);
 	vx_log("supervisor: %s", line.s);
 	if (vx_quiet)
 		goto out;
@@ -106,10 +112,11 @@ static void notice(struct pathjudge *pj, const char *what, const char *path,
 		goto out;
 	}
 	pj->notice[pj->nnotice++] = line.s;
-	fprintf(stderr, "%s\n", line.s);
+	line.s = NULL;
+	fprintf(stderr, "%s\n", pj->notice[pj->nnotice - 1]);
 	fflush(stderr);
-	return;
 out:
+	pthread_mutex_unlock(&pj->lock);
 	free(line.s);
 }
 

@@ -13,6 +13,9 @@
 #ifndef VBOX_WALLS_CHILDPATH_H
 #define VBOX_WALLS_CHILDPATH_H
 
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 struct strbuf;
@@ -61,5 +64,16 @@ int child_ns_ids(pid_t tid, pid_t *tgid, pid_t *pid);
  * longer than PATH_MAX.  Caller frees.
  */
 char *self_fd_path(int fd);
+
+/*
+ * child_peek - @len bytes of thread @tid's memory at @addr into @buf
+ * (process_vm_readv(), or /proc/TID/mem where that is refused).  0 or an
+ * errno (ESRCH: gone; EFAULT).
+ */
+int child_peek(pid_t tid, uint64_t addr, void *buf, size_t len);
+
+/* child_mem_io - read or write through /proc/TID/mem.  0 or an errno. */
+int child_mem_io(pid_t tid, uint64_t addr, void *buf, size_t len,
+		 bool write);
 
 #endif /* VBOX_WALLS_CHILDPATH_H */

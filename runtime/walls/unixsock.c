@@ -42,8 +42,10 @@
 #include <linux/seccomp.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -61,8 +63,7 @@
 #include "container_rules.h"
 #include "listeners.h"
 #include "metacall.h"
-#include "pathcall.h"
-#include "pathwait.h"
+#include "pathsup.h"
 
 #ifndef PIDFD_THREAD
 #define PIDFD_THREAD O_EXCL
@@ -179,6 +180,21 @@ struct unixsock {
 	size_t nown;
 	struct bound bound[BOUND_MAX];
 	size_t nbound;
+	/* supervised paths: the thread that waits on the listener, and the
+	 * notifications it hands over (a queue the loop empties) */
+	struct pathsup *paths;
+	int fwd_fd;			/* eventfd: the queue has entries */
+	struct loop_watch fwd_w;
+	pthread_mutex_t fwd_lock;
+	struct fwd *fwd_head, *fwd_tail;
+	struct unixsock_stats total;	/* for unixsock_stats() */
+	bool watching;			/* the loop waits on the listener */
+};
+
+/* A notification pathsup.c's thread handed over (not a path call). */
+struct fwd {
+	struct fwd *next;
+	struct seccomp_notif *req;	/* the kernel's size (owned) */
 };
 
 /* A loopback listener of the sandbox's own: its port and its inode. */
@@ -237,59 +253,12 @@ static void respond(struct unixsock *us, uint64_t id, int64_t val, int err)
 		us->stats.refused++;
 }
 
-/* Read @len bytes of the child's memory at @addr; 0 or an errno. */
-/*
- * Read or write @len bytes of thread @tid's memory at @addr through
- * /proc/TID/mem: where process_vm_readv() is refused (Docker's default
- * profile without CAP_SYS_PTRACE).  Opened per call: an fd would keep
- * the address space of before an exec.  0 or an errno.
- */
-static int mem_io(pid_t tid, uint64_t addr, void *buf, size_t len, bool write)
-{
-	char path[64];
-	ssize_t n;
-	int fd, err = 0;
-
-	child_proc_path(path, sizeof(path), tid, "mem");
-	fd = open(path, (write ? O_WRONLY : O_RDONLY) | O_CLOEXEC);
-	if (fd < 0)
-		return errno == ENOENT || errno == ESRCH ? ESRCH : EFAULT;
-	if (addr > (uint64_t)INT64_MAX - len)
-		err = EFAULT;
-	else if (write)
-		n = pwrite(fd, buf, len, (off_t)addr);
-	else
-		n = pread(fd, buf, len, (off_t)addr);
-	if (!err && (n < 0 || (size_t)n != len))
-		err = EFAULT;
-	close(fd);
-	return err;
-}
-
-/* Read @len bytes of the child's memory at @addr; 0 or an errno. */
-static int peek(pid_t tid, uint64_t addr, void *buf, size_t len)
-{
-	struct iovec local = { buf, len }, remote;
-	ssize_t n;
-
-	if (len == 0)
-		return 0;
-	remote.iov_base = (void *)(uintptr_t)addr;
-	remote.iov_len = len;
-	n = process_vm_readv(tid, &local, 1, &remote, 1, 0);
-	if (n < 0 && (errno == EPERM || errno == ENOSYS))
-		return mem_io(tid, addr, buf, len, false);
-	if (n < 0)
-		return errno == ESRCH ? ESRCH : EFAULT;
-	return (size_t)n == len ? 0 : EFAULT;
-}
-
-/* sockcall_read_fn over peek(): the decoder's view of the child. */
+/* sockcall_read_fn over child_peek(): the decoder's view of the child. */
 static int read_child(void *ctx, uint64_t addr, void *buf, size_t len)
 {
 	const struct op *op = ctx;
 
-	return peek(op->tid, addr, buf, len);
+	return child_peek(op->tid, addr, buf, len);
 }
 
 static int open_pidfd(pid_t tid)
@@ -932,7 +901,7 @@ static int write_lens(struct op *op)
 		if (process_vm_writev(op->tid, &local, 1, &remote, 1, 0) !=
 		    (ssize_t)sizeof(len32) &&
 		    ((errno != EPERM && errno != ENOSYS) ||
-		     mem_io(op->tid, op->call.msgs[i].len_at, &len32,
+		     child_mem_io(op->tid, op->call.msgs[i].len_at, &len32,
 			    sizeof(len32), true) != 0))
 			return (int)i;
 	}
@@ -1187,7 +1156,7 @@ static int prepare_emulated(struct unixsock *us, struct op *op,
 	}
 	/* connect(), bind(): the address's family is the socket's. */
 	if ((uint32_t)d->args[2] >= sizeof(family)) {
-		rc = peek(op->tid, d->args[1], &family, sizeof(family));
+		rc = child_peek(op->tid, d->args[1], &family, sizeof(family));
 		if (rc)
 			return rc;
 	}
@@ -1348,33 +1317,13 @@ static bool meta_writable(void *ctx, const char *path)
 		CR_WRITE_FILE) != 0;
 }
 
-/* pathcall_take_fn over take_fd(): the child's fd, for /proc/self/fd/N. */
-static int take_for_path(void *ctx, pid_t tid, int fd, int *out)
-{
-	return take_fd(ctx, tid, fd, out);
-}
-
-static void path_env(struct unixsock *us, const struct op *op,
-		     struct pathcall_env *e)
-{
-	e->tid = op->tid;
-	e->root_fd = us->root_fd;
-	e->judge = us->cfg.judge;
-	e->below = us->cfg.below;
-	e->judge_ctx = us->cfg.judge_ctx;
-	e->take = take_for_path;
-	e->take_ctx = us;
-}
-
 /*
- * The metadata calls (metacall.h), of container mode or with supervised
- * paths: decoded, checked to be still pending after every read of the
- * child, made by the supervisor (judged by the Landlock rules in
- * container mode, by the table with supervised paths: pathcall_meta()).
+ * Container mode's metadata calls (metacall.h): decoded, checked to be
+ * still pending after every read of the child, made by the supervisor.
+ * (With supervised paths, pathsup.c's thread makes them.)
  */
 static void handle_metacall(struct unixsock *us, struct op *op)
 {
-	struct pathcall_env e;
 	struct metacall mc;
 	int err;
 
@@ -1387,83 +1336,12 @@ static void handle_metacall(struct unixsock *us, struct op *op)
 		return;
 	}
 	if (!err) {
-		if (us->cfg.judge) {
-			path_env(us, op, &e);
-			err = pathcall_meta(&mc, &e);
-		} else {
-			err = metacall_run(&mc, op->tid, meta_writable, us);
-		}
+		err = metacall_run(&mc, op->tid, meta_writable, us);
 		metacall_release(&mc);
 	}
 	if (err == EROFS)
 		us->stats.refused++;
 	respond(us, op->id, 0, err);
-	op_free(op);
-}
-
-/* Answer @id with @fd installed in the child (the call's result). */
-static void respond_fd(struct unixsock *us, uint64_t id, int fd, bool cloexec)
-{
-	struct seccomp_notif_addfd a;
-
-	memset(&a, 0, sizeof(a));
-	a.id = id;
-	a.flags = SECCOMP_ADDFD_FLAG_SEND;
-	a.srcfd = (uint32_t)fd;
-	a.newfd_flags = cloexec ? O_CLOEXEC : 0;
-	if (ioctl(us->w.fd, SECCOMP_IOCTL_NOTIF_ADDFD, &a) < 0) {
-		if (errno == ENOENT)
-			us->stats.gone++;
-		else
-			respond(us, id, 0, errno == EMFILE ? EMFILE : EACCES);
-		return;
-	}
-	us->stats.handled++;
-}
-
-/*
- * A supervised path call (pathcall.h): decoded, checked to be still
- * pending after every read of the child, made by the supervisor, its
- * result handed over.
- */
-static void handle_pathcall(struct unixsock *us, struct op *op)
-{
-	struct pathcall_result res;
-	struct pathcall_env e;
-	struct pathcall pc;
-	int err;
-
-	err = pathcall_decode(&us->req->data, read_child, op, &pc);
-	if (!notif_valid(us, op->id)) {
-		us->stats.gone++;
-		if (!err)
-			pathcall_release(&pc);
-		op_free(op);
-		return;
-	}
-	if (err) {
-		respond(us, op->id, 0, err);
-		op_free(op);
-		return;
-	}
-	path_env(us, op, &e);
-	pathcall_run(&pc, &e, &res);
-	pathcall_release(&pc);
-	if (res.err == EROFS)
-		us->stats.refused++;
-	if (res.cont)
-		respond_continue(us, op->id);
-	else if (res.blocking) {
-		err = pathwait_start(us->w.fd, op->id, res.fd, res.open_flags,
-				     res.cloexec);
-		if (err)
-			respond(us, op->id, 0, err);
-	} else if (res.fd >= 0) {
-		respond_fd(us, op->id, res.fd, res.cloexec);
-		close(res.fd);
-	} else {
-		respond(us, op->id, res.val, res.err);
-	}
 	op_free(op);
 }
 
@@ -1479,12 +1357,7 @@ static void handle(struct loop *lp, struct unixsock *us)
 	op->id = us->req->id;
 	op->tid = (pid_t)us->req->pid;
 	op->sock = op->bind_dir = -1;
-	if (us->cfg.judge && pathcall_is(&us->req->data)) {
-		handle_pathcall(us, op);
-		return;
-	}
-	if ((us->cfg.judge || us->cfg.container) &&
-	    metacall_is(&us->req->data)) {
+	if (us->cfg.container && metacall_is(&us->req->data)) {
 		handle_metacall(us, op);
 		return;
 	}
@@ -1527,6 +1400,104 @@ static void handle(struct loop *lp, struct unixsock *us)
 		return;
 	}
 	op_finish(op, res, err);
+}
+
+/* pathsup.h's forward: on the paths thread, queue @req for the loop. */
+static void fwd_push(void *ctx, struct seccomp_notif *req)
+{
+	struct unixsock *us = ctx;
+	struct fwd *f = xzalloc(sizeof(*f));
+	uint64_t one = 1;
+
+	f->req = req;
+	pthread_mutex_lock(&us->fwd_lock);
+	if (us->fwd_tail)
+		us->fwd_tail->next = f;
+	else
+		us->fwd_head = f;
+	us->fwd_tail = f;
+	pthread_mutex_unlock(&us->fwd_lock);
+	/* An eventfd's counter only fails to grow past 2^64 - 2. */
+	(void)!write(us->fwd_fd, &one, sizeof(one));
+}
+
+static struct fwd *fwd_take_all(struct unixsock *us)
+{
+	struct fwd *all;
+
+	pthread_mutex_lock(&us->fwd_lock);
+	all = us->fwd_head;
+	us->fwd_head = us->fwd_tail = NULL;
+	pthread_mutex_unlock(&us->fwd_lock);
+	return all;
+}
+
+/* The loop's side: the handed-over notifications, handled as received. */
+static void on_forwarded(struct loop *lp, struct loop_watch *w,
+			 uint32_t events)
+{
+	struct unixsock *us = w->ctx;
+	struct fwd *f, *next;
+	uint64_t n;
+
+	(void)events;
+	(void)!read(us->fwd_fd, &n, sizeof(n));
+	f = fwd_take_all(us);
+	if (f && us->have_caps)
+		caps_effective(us, false);
+	for (; f; f = next) {
+		next = f->next;
+		memcpy(us->req, f->req, us->req_size);
+		free(f->req);
+		free(f);
+		handle(lp, us);
+	}
+	if (us->have_caps)
+		caps_effective(us, true);
+}
+
+/*
+ * Supervised paths: pathsup.c's thread waits on @listener and answers
+ * the path calls; the rest comes to the loop through an eventfd.
+ */
+static int start_paths(struct unixsock *us, int listener, char **err)
+{
+	struct pathsup_config pc = {
+		.listener = listener,
+		.root_fd = us->root_fd,
+		.judge = us->cfg.judge,
+		.below = us->cfg.below,
+		.judge_ctx = us->cfg.judge_ctx,
+		.forward = fwd_push,
+		.forward_ctx = us,
+		.req_size = us->req_size,
+		.resp_size = us->resp_size,
+	};
+	int rc;
+
+	us->fwd_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (us->fwd_fd < 0) {
+		*err = xasprintf("supervised paths: eventfd: %s",
+				 strerror(errno));
+		return -1;
+	}
+	loop_watch_init(&us->fwd_w, us->fwd_fd, on_forwarded, us);
+	rc = loop_watch_add(us->lp, &us->fwd_w, EPOLLIN);
+	if (rc < 0) {
+		*err = xasprintf("supervised paths: cannot watch: %s",
+				 strerror(-rc));
+		close(us->fwd_fd);
+		us->fwd_fd = -1;
+		return -1;
+	}
+	us->paths = pathsup_start(&pc, err);
+	if (!us->paths) {
+		loop_watch_remove(us->lp, &us->fwd_w);
+		close(us->fwd_fd);
+		us->fwd_fd = -1;
+		return -1;
+	}
+	return 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1606,8 +1577,19 @@ struct unixsock *unixsock_alloc(struct loop *lp, int listener,
 	/* Best effort: a round trip costs a few context switches less. */
 	(void)ioctl(listener, SECCOMP_IOCTL_NOTIF_SET_FLAGS,
 		    SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP);
+	us->fwd_fd = -1;
+	pthread_mutex_init(&us->fwd_lock, NULL);
 	loop_watch_init(&us->w, listener, on_notify, us);
+	if (cfg->judge) {
+		/* the paths thread waits on it; the loop answers with it */
+		if (start_paths(us, listener, err) < 0) {
+			unixsock_free(us);	/* closes the listener */
+			return NULL;
+		}
+		return us;
+	}
 	rc = loop_watch_add(lp, &us->w, EPOLLIN);
+	us->watching = rc == 0;
 	if (rc < 0) {
 		*err = xasprintf("cannot watch the seccomp listener: %s",
 				 strerror(-rc));
@@ -1622,9 +1604,24 @@ struct unixsock *unixsock_alloc(struct loop *lp, int listener,
 void unixsock_free(struct unixsock *us)
 {
 	struct op *op, *next;
+	struct fwd *f, *fnext;
 
 	if (!us)
 		return;
+	if (us->paths) {
+		pathsup_stop(us->paths);
+		us->paths = NULL;
+	}
+	for (f = fwd_take_all(us); f; f = fnext) {
+		fnext = f->next;
+		free(f->req);
+		free(f);
+	}
+	if (us->fwd_fd >= 0) {
+		loop_watch_remove(us->lp, &us->fwd_w);
+		close(us->fwd_fd);
+	}
+	pthread_mutex_destroy(&us->fwd_lock);
 	for (op = us->ops; op; op = next) {
 		next = op->next;
 		loop_timer_cancel(us->lp, &op->timer);
@@ -1633,7 +1630,8 @@ void unixsock_free(struct unixsock *us)
 		op_free(op);
 	}
 	if (us->w.fd >= 0) {
-		loop_watch_remove(us->lp, &us->w);
+		if (us->watching)
+			loop_watch_remove(us->lp, &us->w);
 		close(us->w.fd);
 	}
 	if (us->root_fd >= 0)
@@ -1650,7 +1648,14 @@ void unixsock_free(struct unixsock *us)
 	free(us);
 }
 
-const struct unixsock_stats *unixsock_stats(const struct unixsock *us)
+const struct unixsock_stats *unixsock_stats(struct unixsock *us)
 {
-	return &us->stats;
+	unsigned long h = 0, r = 0, g = 0;
+
+	if (us->paths)
+		pathsup_counts(us->paths, &h, &r, &g);
+	us->total.handled = us->stats.handled + h;
+	us->total.refused = us->stats.refused + r;
+	us->total.gone = us->stats.gone + g;
+	return &us->total;
 }

@@ -115,6 +115,6 @@ struct unixsock_stats {
 struct unixsock *unixsock_alloc(struct loop *lp, int listener,
 				const struct unixsock_config *cfg, char **err);
 void unixsock_free(struct unixsock *us);
-const struct unixsock_stats *unixsock_stats(const struct unixsock *us);
+const struct unixsock_stats *unixsock_stats(struct unixsock *us);
 
 #endif /* VBOX_WALLS_UNIXSOCK_H */

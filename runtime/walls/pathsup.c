@@ -1,0 +1,328 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pathsup.c - the supervisor's thread for supervised paths (pathsup.h).
+ */
+#include <vbox.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/capability.h>
+#include <linux/seccomp.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "childpath.h"
+#include "metacall.h"
+#include "pathcall.h"
+#include "pathsup.h"
+#include "pathwait.h"
+
+#ifndef PIDFD_THREAD
+#define PIDFD_THREAD O_EXCL
+#endif
+
+/* Interrupts the thread's wait at the end (pathsup_stop()). */
+#define STOP_SIGNAL SIGURG
+
+struct pathsup {
+	struct pathsup_config cfg;
+	pthread_t thread;
+	atomic_bool stop;
+	struct seccomp_notif *req;
+	struct seccomp_notif_resp *resp;
+	pid_t cached_tid;	/* the last caller, and its pidfd */
+	int cached_pidfd;
+	atomic_ulong handled;	/* read by the loop for --log */
+	atomic_ulong refused;
+	atomic_ulong gone;
+};
+
+/* What the decoders read through: the calling thread's memory. */
+struct caller {
+	pid_t tid;
+};
+
+static int read_caller(void *ctx, uint64_t addr, void *buf, size_t len)
+{
+	const struct caller *c = ctx;
+
+	return child_peek(c->tid, addr, buf, len);
+}
+
+static bool still_pending(struct pathsup *ps, uint64_t id)
+{
+	uint64_t v = id;
+
+	return ioctl(ps->cfg.listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &v) == 0;
+}
+
+static void answer(struct pathsup *ps, uint64_t id, int64_t val, int err,
+		   uint32_t flags)
+{
+	memset(ps->resp, 0, ps->cfg.resp_size);
+	ps->resp->id = id;
+	ps->resp->val = err ? 0 : val;
+	ps->resp->error = err ? -err : 0;
+	ps->resp->flags = flags;
+	if (ioctl(ps->cfg.listener, SECCOMP_IOCTL_NOTIF_SEND, ps->resp) < 0)
+		ps->gone++;	/* the caller went away (ENOENT) */
+	else
+		ps->handled++;
+	if (err == EACCES || err == EROFS)
+		ps->refused++;
+}
+
+/* Answer @id with @fd installed in the child (the call's result). */
+static void answer_fd(struct pathsup *ps, uint64_t id, int fd, bool cloexec)
+{
+	struct seccomp_notif_addfd a;
+
+	memset(&a, 0, sizeof(a));
+	a.id = id;
+	a.flags = SECCOMP_ADDFD_FLAG_SEND;
+	a.srcfd = (uint32_t)fd;
+	a.newfd_flags = cloexec ? O_CLOEXEC : 0;
+	if (ioctl(ps->cfg.listener, SECCOMP_IOCTL_NOTIF_ADDFD, &a) >= 0)
+		ps->handled++;
+	else if (errno == ENOENT)
+		ps->gone++;
+	else
+		answer(ps, id, 0, errno == EMFILE ? EMFILE : EACCES, 0);
+}
+
+static int open_pidfd(pid_t tid)
+{
+	int pidfd = (int)syscall(SYS_pidfd_open, tid, PIDFD_THREAD);
+
+	if (pidfd < 0 && errno == EINVAL)
+		pidfd = (int)syscall(SYS_pidfd_open, tid, 0);
+	return pidfd;
+}
+
+/*
+ * pathcall_take_fn: the child's fd @fd (/proc/self/fd/N).  The last
+ * caller's pidfd is kept: a pidfd pins its process, so a reused pid
+ * fails (ESRCH) and is opened again.
+ */
+static int take(void *ctx, pid_t tid, int fd, int *out)
+{
+	struct pathsup *ps = ctx;
+	int saved;
+
+	if (ps->cached_tid != tid || ps->cached_pidfd < 0) {
+		if (ps->cached_pidfd >= 0)
+			close(ps->cached_pidfd);
+		ps->cached_tid = tid;
+		ps->cached_pidfd = open_pidfd(tid);
+		if (ps->cached_pidfd < 0)
+			return errno;
+	}
+	*out = (int)syscall(SYS_pidfd_getfd, ps->cached_pidfd, fd, 0);
+	if (*out < 0 && errno == ESRCH) {
+		close(ps->cached_pidfd);
+		ps->cached_pidfd = open_pidfd(tid);
+		if (ps->cached_pidfd < 0)
+			return errno;
+		*out = (int)syscall(SYS_pidfd_getfd, ps->cached_pidfd, fd, 0);
+	}
+	saved = errno;
+	return *out < 0 ? saved : 0;
+}
+
+/*
+ * One path or metadata call: decoded, checked to be still pending after
+ * every read of the child (its memory was the caller's), made, answered.
+ */
+static void serve_one(struct pathsup *ps)
+{
+	const struct seccomp_data *d = &ps->req->data;
+	struct caller c = { (pid_t)ps->req->pid };
+	struct pathcall_env e = {
+		.tid = c.tid,
+		.root_fd = ps->cfg.root_fd,
+		.judge = ps->cfg.judge,
+		.below = ps->cfg.below,
+		.judge_ctx = ps->cfg.judge_ctx,
+		.take = take,
+		.take_ctx = ps,
+	};
+	uint64_t id = ps->req->id;
+	struct pathcall_result res;
+	struct pathcall pc;
+	struct metacall mc;
+	bool meta = !pathcall_is(d);
+	int err;
+
+	err = meta ? metacall_decode(d, read_caller, &c, &mc) :
+		     pathcall_decode(d, read_caller, &c, &pc);
+	if (!still_pending(ps, id)) {
+		ps->gone++;
+		if (!err && meta)
+			metacall_release(&mc);
+		else if (!err)
+			pathcall_release(&pc);
+		return;
+	}
+	if (err) {
+		answer(ps, id, 0, err, 0);
+		return;
+	}
+	if (meta) {
+		err = pathcall_meta(&mc, &e);
+		metacall_release(&mc);
+		answer(ps, id, 0, err, 0);
+		return;
+	}
+	pathcall_run(&pc, &e, &res);
+	pathcall_release(&pc);
+	if (res.cont) {
+		answer(ps, id, 0, 0, SECCOMP_USER_NOTIF_FLAG_CONTINUE);
+	} else if (res.blocking) {
+		err = pathwait_start(ps->cfg.listener, id, res.fd,
+				     res.open_flags, res.cloexec);
+		if (err)
+			answer(ps, id, 0, err, 0);
+	} else if (res.fd >= 0) {
+		answer_fd(ps, id, res.fd, res.cloexec);
+		close(res.fd);
+	} else {
+		answer(ps, id, res.val, res.err, 0);
+	}
+}
+
+/* No effective capability on this thread: calls made for the child
+ * never pass a permission check the child would fail. */
+static int drop_caps(void)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2];
+
+	if (syscall(SYS_capget, &h, d) < 0)
+		return -1;
+	d[0].effective = d[1].effective = 0;
+	return (int)syscall(SYS_capset, &h, d);
+}
+
+static void *serve(void *arg)
+{
+	struct pathsup *ps = arg;
+	struct seccomp_notif *copy;
+
+	while (!atomic_load(&ps->stop)) {
+		memset(ps->req, 0, ps->cfg.req_size);
+		if (ioctl(ps->cfg.listener, SECCOMP_IOCTL_NOTIF_RECV,
+			  ps->req) < 0) {
+			if (errno == EINTR || errno == ENOENT)
+				continue;	/* stopped, or caller gone */
+			break;
+		}
+		if (pathcall_is(&ps->req->data) ||
+		    metacall_is(&ps->req->data)) {
+			serve_one(ps);
+			continue;
+		}
+		copy = xmalloc(ps->cfg.req_size);
+		memcpy(copy, ps->req, ps->cfg.req_size);
+		ps->cfg.forward(ps->cfg.forward_ctx, copy);
+	}
+	return NULL;
+}
+
+static void on_stop_signal(int sig)
+{
+	(void)sig;	/* only to interrupt the wait */
+}
+
+/* Runs on the new thread before serve(): its own umask, no caps. */
+static void *start(void *arg)
+{
+	struct pathsup *ps = arg;
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, STOP_SIGNAL);
+	if (unshare(CLONE_FS) < 0 || drop_caps() < 0 ||
+	    pthread_sigmask(SIG_UNBLOCK, &set, NULL) != 0)
+		BUG("the path supervisor's thread cannot set itself up: %s",
+		    strerror(errno));
+	return serve(ps);
+}
+
+struct pathsup *pathsup_start(const struct pathsup_config *cfg, char **err)
+{
+	struct pathsup *ps = xzalloc(sizeof(*ps));
+	struct sigaction sa;
+	sigset_t set, old;
+	int rc;
+
+	ps->cfg = *cfg;
+	ps->cached_pidfd = -1;
+	ps->req = xzalloc(cfg->req_size);
+	ps->resp = xzalloc(cfg->resp_size);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop_signal;	/* no SA_RESTART: EINTR */
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(STOP_SIGNAL, &sa, NULL) < 0) {
+		*err = xasprintf("cannot set up the path supervisor: %s",
+				 strerror(errno));
+		goto fail;
+	}
+	/* Born with the signal blocked; start() unblocks it on the thread. */
+	sigemptyset(&set);
+	sigaddset(&set, STOP_SIGNAL);
+	pthread_sigmask(SIG_BLOCK, &set, &old);
+	rc = pthread_create(&ps->thread, NULL, start, ps);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc) {
+		*err = xasprintf("cannot start the path supervisor: %s",
+				 strerror(rc));
+		goto fail;
+	}
+	return ps;
+fail:
+	free(ps->req);
+	free(ps->resp);
+	free(ps);
+	return NULL;
+}
+
+void pathsup_counts(const struct pathsup *ps, unsigned long *handled,
+		    unsigned long *refused, unsigned long *gone)
+{
+	*handled = atomic_load(&ps->handled);
+	*refused = atomic_load(&ps->refused);
+	*gone = atomic_load(&ps->gone);
+}
+
+void pathsup_stop(struct pathsup *ps)
+{
+	int rc = EBUSY, i;
+
+	if (!ps)
+		return;
+	atomic_store(&ps->stop, true);
+	/* Until it has seen the flag: a signal may come before its wait.
+	 * A call it makes ends soon (nothing it does blocks): 5 s. */
+	for (i = 0; i < 5000 && rc == EBUSY; i++) {
+		if (pthread_kill(ps->thread, STOP_SIGNAL) != 0)
+			break;
+		rc = pthread_tryjoin_np(ps->thread, NULL);
+		if (rc == EBUSY)
+			usleep(1000);
+	}
+	if (rc != 0) {
+		/* never: but then it keeps what it uses */
+		pthread_detach(ps->thread);
+		return;
+	}
+	if (ps->cached_pidfd >= 0)
+		close(ps->cached_pidfd);
+	free(ps->req);
+	free(ps->resp);
+	free(ps);
+}
