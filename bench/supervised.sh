@@ -42,7 +42,7 @@
 # "socket supervisor: N calls answered"), `us/call`: the difference of
 # the medians divided by that count, the cost of one supervised call,
 # `cpu/c`: the part of it that is the supervisor's own
-# CPU time (perf stat, see supcpu() below), `hit%`: how many of the
+# CPU time (vbox-exec --log, see supcpu() below), `hit%`: how many of the
 # names the calls judge a cache of decisions by (directory inode, name)
 # would have answered (see hits()), and `%file`: all the path calls
 # strace counts outside the sandbox (the stat family too, which is not
@@ -428,23 +428,21 @@ print("%.0f" % (100.0 * (total - len(keys)) / total) if total else "-")
 PYEOF
 }
 
-# supcpu DIR PREP CMD - the supervisor's own CPU time per supervised call
-# beyond the base plan's, in microseconds: perf stat --no-inherit counts
-# vbox-exec's task-clock (the supervisor is vbox-exec's own process),
-# median of three runs under each plan, divided by the calls.  Only
-# where perf counts kernel time too (root, or perf_event_paranoid <= 1):
-# most of the supervisor's time is in the kernel
+# supcpu DIR PREP CMD N - the supervisor's own CPU time per supervised
+# call beyond the base plan's, in microseconds: vbox-exec --log's
+# "vbox-exec cpu" line (getrusage of vbox-exec itself: every thread of it,
+# the supervisors included, and none of the sandbox's processes), median
+# of three runs under each plan, divided by the N calls
 supcpu() {
-	[ -n "$perf" ] || { echo -; return; }
 	for _p in base sup; do
 		for _i in 1 2 3; do
 			# shellcheck disable=SC2086 # split into words
 			(cd "$1" && $2 >/dev/null 2>&1 &&
-				$perf stat --no-inherit -x, -e task-clock \
-					-o "$work/perf.txt" \
-					"$VBOX_EXEC" "$work/$_p.plan" -- $3 \
-					>/dev/null 2>&1) || { echo -; return; }
-			awk -F, '$3 ~ /^task-clock/ { print $1 }' "$work/perf.txt"
+				"$VBOX_EXEC" --log "$work/$_p.plan" -- $3 \
+					>/dev/null 2>"$work/cpu.log") ||
+				{ echo -; return; }
+			sed -n 's/.*vbox-exec cpu: \([0-9.]*\) ms.*/\1/p' \
+				"$work/cpu.log"
 		done | sort -g | sed -n 2p >"$work/cpu.$_p"
 	done
 	awk -v n="$4" -v b="$(cat "$work/cpu.base")" \
@@ -453,12 +451,6 @@ supcpu() {
 			printf "%.1f", (s - b) * 1e3 / n
 		else print "-" }'
 }
-perf=$(command -v perf 2>/dev/null || :)
-if [ -n "$perf" ] && [ "$(id -u)" -ne 0 ] &&
-	[ "$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 3)" \
-		-gt 1 ]; then
-	perf=
-fi
 
 echo "== supervised paths: plan with !deny: **/.env vs without" \
 	"($runs runs each, status x5, checkout x2; ms, medians)" | tee -a "$results"
