@@ -305,3 +305,48 @@ int child_peek(pid_t tid, uint64_t addr, void *buf, size_t len)
 		return errno == ESRCH ? ESRCH : EFAULT;
 	return (size_t)n == len ? 0 : EFAULT;
 }
+
+#ifndef PIDFD_THREAD
+#define PIDFD_THREAD O_EXCL
+#endif
+
+static int open_pidfd(pid_t tid)
+{
+	int pidfd = (int)syscall(SYS_pidfd_open, tid, PIDFD_THREAD);
+
+	if (pidfd < 0 && errno == EINVAL)
+		pidfd = (int)syscall(SYS_pidfd_open, tid, 0);
+	return pidfd;
+}
+
+int child_take_fd(struct child_fds *c, pid_t tid, int fd, int *out)
+{
+	int saved;
+
+	if (c->tid != tid || c->pidfd < 0) {
+		if (c->pidfd >= 0)
+			close(c->pidfd);
+		c->tid = tid;
+		c->pidfd = open_pidfd(tid);
+		if (c->pidfd < 0)
+			return errno;
+	}
+	*out = (int)syscall(SYS_pidfd_getfd, c->pidfd, fd, 0);
+	if (*out < 0 && errno == ESRCH) {
+		close(c->pidfd);
+		c->pidfd = open_pidfd(tid);
+		if (c->pidfd < 0)
+			return errno;
+		*out = (int)syscall(SYS_pidfd_getfd, c->pidfd, fd, 0);
+	}
+	saved = errno;
+	return *out < 0 ? saved : 0;
+}
+
+void child_fds_release(struct child_fds *c)
+{
+	if (c->pidfd >= 0)
+		close(c->pidfd);
+	c->pidfd = -1;
+	c->tid = 0;
+}

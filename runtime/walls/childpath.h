@@ -72,6 +72,24 @@ char *self_fd_path(int fd);
  */
 int child_peek(pid_t tid, uint64_t addr, void *buf, size_t len);
 
+/**
+ * struct child_fds - the last caller's pidfd, kept: a pidfd pins its
+ * process, so a reused pid fails (ESRCH) and is opened again
+ * @tid: that caller (0: none)
+ * @pidfd: its pidfd (-1: none)
+ */
+struct child_fds {
+	pid_t tid;
+	int pidfd;
+};
+
+/* child_take_fd - a copy of thread @tid's fd @fd (pidfd_getfd()) into
+ * *@out.  0 or an errno. */
+int child_take_fd(struct child_fds *c, pid_t tid, int fd, int *out);
+
+/* child_fds_release - close the pidfd kept. */
+void child_fds_release(struct child_fds *c);
+
 /* child_mem_io - read or write through /proc/TID/mem.  0 or an errno. */
 int child_mem_io(pid_t tid, uint64_t addr, void *buf, size_t len,
 		 bool write);

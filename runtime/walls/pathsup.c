@@ -22,9 +22,6 @@
 #include "pathsup.h"
 #include "pathwait.h"
 
-#ifndef PIDFD_THREAD
-#define PIDFD_THREAD O_EXCL
-#endif
 
 /* Interrupts the thread's wait at the end (pathsup_stop()). */
 #define STOP_SIGNAL SIGURG
@@ -35,8 +32,7 @@ struct pathsup {
 	atomic_bool stop;
 	struct seccomp_notif *req;
 	struct seccomp_notif_resp *resp;
-	pid_t cached_tid;	/* the last caller, and its pidfd */
-	int cached_pidfd;
+	struct child_fds fds;	/* the last caller's pidfd */
 	atomic_ulong handled;	/* read by the loop for --log */
 	atomic_ulong refused;
 	atomic_ulong gone;
@@ -95,43 +91,12 @@ static void answer_fd(struct pathsup *ps, uint64_t id, int fd, bool cloexec)
 		answer(ps, id, 0, errno == EMFILE ? EMFILE : EACCES, 0);
 }
 
-static int open_pidfd(pid_t tid)
-{
-	int pidfd = (int)syscall(SYS_pidfd_open, tid, PIDFD_THREAD);
-
-	if (pidfd < 0 && errno == EINVAL)
-		pidfd = (int)syscall(SYS_pidfd_open, tid, 0);
-	return pidfd;
-}
-
-/*
- * pathcall_take_fn: the child's fd @fd (/proc/self/fd/N).  The last
- * caller's pidfd is kept: a pidfd pins its process, so a reused pid
- * fails (ESRCH) and is opened again.
- */
+/* pathcall_take_fn: the child's fd @fd (/proc/self/fd/N). */
 static int take(void *ctx, pid_t tid, int fd, int *out)
 {
 	struct pathsup *ps = ctx;
-	int saved;
 
-	if (ps->cached_tid != tid || ps->cached_pidfd < 0) {
-		if (ps->cached_pidfd >= 0)
-			close(ps->cached_pidfd);
-		ps->cached_tid = tid;
-		ps->cached_pidfd = open_pidfd(tid);
-		if (ps->cached_pidfd < 0)
-			return errno;
-	}
-	*out = (int)syscall(SYS_pidfd_getfd, ps->cached_pidfd, fd, 0);
-	if (*out < 0 && errno == ESRCH) {
-		close(ps->cached_pidfd);
-		ps->cached_pidfd = open_pidfd(tid);
-		if (ps->cached_pidfd < 0)
-			return errno;
-		*out = (int)syscall(SYS_pidfd_getfd, ps->cached_pidfd, fd, 0);
-	}
-	saved = errno;
-	return *out < 0 ? saved : 0;
+	return child_take_fd(&ps->fds, tid, fd, out);
 }
 
 /*
@@ -261,7 +226,7 @@ struct pathsup *pathsup_start(const struct pathsup_config *cfg, char **err)
 	int rc;
 
 	ps->cfg = *cfg;
-	ps->cached_pidfd = -1;
+	ps->fds.pidfd = -1;
 	ps->req = xzalloc(cfg->req_size);
 	ps->resp = xzalloc(cfg->resp_size);
 	memset(&sa, 0, sizeof(sa));
@@ -320,8 +285,7 @@ void pathsup_stop(struct pathsup *ps)
 		pthread_detach(ps->thread);
 		return;
 	}
-	if (ps->cached_pidfd >= 0)
-		close(ps->cached_pidfd);
+	child_fds_release(&ps->fds);
 	free(ps->req);
 	free(ps->resp);
 	free(ps);

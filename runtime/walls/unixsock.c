@@ -65,9 +65,6 @@
 #include "metacall.h"
 #include "pathsup.h"
 
-#ifndef PIDFD_THREAD
-#define PIDFD_THREAD O_EXCL
-#endif
 #ifndef ST_RDONLY
 #define ST_RDONLY 1
 #endif
@@ -172,8 +169,7 @@ struct unixsock {
 	struct __user_cap_data_struct caps[2];	/* as vbox-exec started */
 	int root_fd;		/* the sandbox's root, from its init */
 	int home_fd;		/* vbox-exec's working directory */
-	pid_t cached_tid;	/* the last caller, and its pidfd */
-	int cached_pidfd;
+	struct child_fds fds;	/* the last caller's pidfd */
 	/* container mode: loopback ports the sandbox's own sockets listen
 	 * on (its test servers), which it may connect to */
 	struct own_listener *own;
@@ -261,41 +257,10 @@ static int read_child(void *ctx, uint64_t addr, void *buf, size_t len)
 	return child_peek(op->tid, addr, buf, len);
 }
 
-static int open_pidfd(pid_t tid)
-{
-	int pidfd = (int)syscall(SYS_pidfd_open, tid, PIDFD_THREAD);
-
-	if (pidfd < 0 && errno == EINVAL)
-		pidfd = (int)syscall(SYS_pidfd_open, tid, 0);
-	return pidfd;
-}
-
-/*
- * Take fd @fd of thread @tid.  The last caller's pidfd is kept: a pidfd
- * pins its process, so a reused pid fails (ESRCH) and is reopened.
- */
+/* Take fd @fd of thread @tid (childpath.h: the last caller's pidfd). */
 static int take_fd(struct unixsock *us, pid_t tid, int fd, int *out)
 {
-	int saved;
-
-	if (us->cached_tid != tid || us->cached_pidfd < 0) {
-		if (us->cached_pidfd >= 0)
-			close(us->cached_pidfd);
-		us->cached_tid = tid;
-		us->cached_pidfd = open_pidfd(tid);
-		if (us->cached_pidfd < 0)
-			return errno;
-	}
-	*out = (int)syscall(SYS_pidfd_getfd, us->cached_pidfd, fd, 0);
-	if (*out < 0 && errno == ESRCH) {
-		close(us->cached_pidfd);
-		us->cached_pidfd = open_pidfd(tid);
-		if (us->cached_pidfd < 0)
-			return errno;
-		*out = (int)syscall(SYS_pidfd_getfd, us->cached_pidfd, fd, 0);
-	}
-	saved = errno;
-	return *out < 0 ? saved : 0;
+	return child_take_fd(&us->fds, tid, fd, out);
 }
 
 /*
@@ -1573,7 +1538,7 @@ struct unixsock *unixsock_alloc(struct loop *lp, int listener,
 	us->home_fd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (us->home_fd < 0)
 		us->home_fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	us->cached_pidfd = -1;
+	us->fds.pidfd = -1;
 	/* Best effort: a round trip costs a few context switches less. */
 	(void)ioctl(listener, SECCOMP_IOCTL_NOTIF_SET_FLAGS,
 		    SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP);
@@ -1641,8 +1606,7 @@ void unixsock_free(struct unixsock *us)
 	free(us->own);
 	while (us->nbound)
 		bound_forget(us, us->nbound - 1);
-	if (us->cached_pidfd >= 0)
-		close(us->cached_pidfd);
+	child_fds_release(&us->fds);
 	free(us->req);
 	free(us->resp);
 	free(us);
