@@ -107,6 +107,9 @@ own_listener_case() {
 		-C "$workdir/w" plan -- "$PY" -c '
 import os, socket, time
 s = socket.socket()
+# (inherited by the accepted socket: their closing states then never
+# keep the host from binding the port with SO_REUSEADDR)
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
 s.bind(("127.0.0.1", 0))
 s.listen()
 port = s.getsockname()[1]
@@ -133,9 +136,14 @@ open("res", "w").write(own + " " + res)
 import os, socket, sys
 s = socket.socket()
 s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-try:
-    s.bind(("127.0.0.1", int(open(sys.argv[1]).read())))
-except OSError:
+import time
+for i in range(60):	# a closing socket of the sandbox may linger a while
+    try:
+        s.bind(("127.0.0.1", int(open(sys.argv[1]).read())))
+        break
+    except OSError:
+        time.sleep(0.05)
+else:
     print("busy")
     open(sys.argv[2], "w").close()
     sys.exit(0)
