@@ -433,6 +433,24 @@ read $T/data/a/x.txt
 write $T/data/a/x.key
 EOF
 	agree over
+	# A literal deny row under a higher rw glob expanded at launch: the
+	# glob's bind of the same file lies on the deny row's /dev/null, and
+	# the cover's read-only remount at the end must not land on that
+	# bind (it made the granted file read-only: EROFS).
+	cat >rwglob.rules <<EOF
+@default write deny
+[fs]
+rw: $T/data/*/x.txt
+deny: $T/data/a/x.txt
+deny: $T/data/b/y.key
+EOF
+	cat >rwglob.ops <<EOF
+read $T/data/a/x.txt
+write $T/data/a/x.txt
+read $T/data/b/y.key
+write $T/data/b/y.key
+EOF
+	agree rwglob
 else
 	ok "# SKIP no probe binary at $VBOX_PROBE"
 fi

@@ -349,7 +349,7 @@ int pin_check(const struct plan *plan, struct lx_artifact *lx,
 	      struct strv *followed, char **err)
 {
 	struct mounts ms = { lx, init, lx->n + init->n };
-	struct pathmap tmpfs = { 0 }, covering = { 0 };
+	struct pathmap tmpfs = { 0 }, covering = { 0 }, hiding = { 0 };
 	struct follow_view *view = NULL;
 	struct lx_mount *m;
 	struct pin *found;
@@ -421,17 +421,25 @@ next:
 		if (m->kind == LX_TMPFS && m->dest)
 			pathmap_put_max(&tmpfs, m->dest, i);
 	}
-	/* A pin a later mount covers would be checked on the wrong file. */
+	/*
+	 * A pin a later mount covers would be checked on the wrong file.  A
+	 * /dev/null cover that any later mount hides, even a bind of the
+	 * same path (a higher row's glob match granting the file back), is
+	 * no longer what its path shows: a remount there would make that
+	 * later mount read-only instead.
+	 */
 	for (i = ms.n; i-- > 0;) {
 		m = mount_at(&ms, i);
 		recheck[i] = m->row != LX_ROW_NONE && m->dest &&
 			     lx_kind_is_bind(m->kind) &&
 			     strcmp(m->src, "/dev/null") == 0 &&
-			     !pathmap_last_above(&covering, m->dest, &j);
+			     !pathmap_last_above(&hiding, m->dest, &j);
 		if (pinned[i] && pathmap_last_above(&covering, m->dest, &j))
 			pinned[i] = false;
 		if (covers(m))
 			pathmap_put_max(&covering, m->dest, i);
+		if (m->dest && m->kind != LX_REMOUNT_RO && m->kind != LX_DIR)
+			pathmap_put_max(&hiding, m->dest, i);
 	}
 	*pins = xcalloc(ms.n ? ms.n : 1, sizeof(**pins));
 	for (i = 0; i < ms.n; i++) {
@@ -459,6 +467,7 @@ next:
 out:
 	pathmap_release(&tmpfs);
 	pathmap_release(&covering);
+	pathmap_release(&hiding);
 	if (ret < 0) {
 		free(*pins);
 		*pins = NULL;
