@@ -137,6 +137,28 @@ bool fs_match(const struct fs_pattern *pattern, const struct fs_path *path)
 			 path->nsegs - pattern->nlit);
 }
 
+bool fs_match_subtree(const struct fs_pattern *pattern,
+		      const struct fs_path *path)
+{
+	uint32_t i;
+
+	for (i = 0; i < pattern->nsegs; i++) {
+		if (i == path->nsegs ||
+		    pattern->segs[i].kind == SEG_STARSTAR)
+			break;
+		if (!seg_match(&pattern->segs[i], &path->segs[i]))
+			return false;
+	}
+	if (i == pattern->nsegs)
+		/* Without wildcards the pattern covers its whole subtree. */
+		return !pattern->wild;
+	/* What is left must match any run of segments, none included. */
+	for (; i < pattern->nsegs; i++)
+		if (pattern->segs[i].kind != SEG_STARSTAR)
+			return false;
+	return true;
+}
+
 /* A glob segment made only of '*': it matches every single segment. */
 static bool seg_all_stars(const struct seg *s)
 {

@@ -147,6 +147,13 @@ char *fs_path_resolve(const char *path, bool follow_last);
 bool fs_match(const struct fs_pattern *pattern, const struct fs_path *path);
 
 /*
+ * fs_match_subtree - does @pattern match @path and every path below it?
+ * Errs towards no: a "**" followed by another segment says no.
+ */
+bool fs_match_subtree(const struct fs_pattern *pattern,
+		      const struct fs_path *path);
+
+/*
  * fs_seg_glob_match - does the glob segment @pat ('*' any run, '?' one
  * UTF-8 character) match the literal segment @s?
  */

@@ -451,6 +451,37 @@ read $T/data/b/y.key
 write $T/data/b/y.key
 EOF
 	agree rwglob
+	# A glob row above that decides a directory alone does not excuse a
+	# deny below it: `rw: .../?` matches data/a itself, not data/a/x.txt,
+	# so the deny of data/a and everything below must still be mounted
+	# (it was skipped: the file was readable).
+	cat >dironly.rules <<EOF
+@default write deny
+[fs]
+rw: $T/data/?
+deny: $T/data/*/**
+EOF
+	cat >dironly.ops <<EOF
+read $T/data/a/x.txt
+write $T/data/a/x.txt
+read $T/data/b/y.key
+read $T/plain/p.txt
+EOF
+	agree dironly
+	# A lower literal row a higher glob decides makes no mount of its
+	# own: the file stays renamable (a mount point answers EBUSY), as
+	# explain says a write of its directory is allowed.
+	cat >renamable.rules <<EOF
+@default write rw
+[fs]
+rw: $T/data/*/x.txt
+ro: $T/data/a/x.txt
+EOF
+	compile renamable.rules renamable.plan
+	run "$VBOX_EXEC" renamable.plan -- "$VBOX_PROBE" rename "$T/data/a/x.txt" \
+		write "$T/data/a/x.txt"
+	is "$rc $(awk '{ print $3 }' out | tr '\n' ' ')" "0 allow allow " \
+		"a file a higher glob grants back: renamed and written (no mount)"
 else
 	ok "# SKIP no probe binary at $VBOX_PROBE"
 fi

@@ -166,6 +166,74 @@ static bool match(const struct target_traits *t, const char *pat,
 	return m;
 }
 
+/* Does @pat match @path and all below it (fs_match_subtree)? */
+static bool match_subtree(const char *pat, const char *path)
+{
+	struct diag_list diags;
+	struct fs_pattern p;
+	struct fs_path q;
+	char *err = NULL;
+	bool m = false;
+
+	diag_list_init(&diags);
+	if (fs_pattern_compile(pat, true, NULL, &t_linux, &vs_unix, &p,
+			       &diags)) {
+		diag("cannot compile '%s': %s", pat, diags.items[0].msg);
+		diag_list_free(&diags);
+		return false;
+	}
+	if (fs_path_parse(path, &t_linux, &q, &err)) {
+		diag("cannot parse '%s': %s", path, err);
+		free(err);
+	} else {
+		m = fs_match_subtree(&p, &q);
+		/* It never says yes where the path itself is not matched. */
+		if (m && !fs_match(&p, &q))
+			m = false;
+		fs_path_free(&q);
+	}
+	fs_pattern_free(&p);
+	diag_list_free(&diags);
+	return m;
+}
+
+/*
+ * The launcher skips a lower row's mount on a directory only where a
+ * higher row decides the whole subtree (runtime/linux/mounts.c): a
+ * pattern that matches the directory alone must say no.
+ */
+static void test_match_subtree(void)
+{
+	static const struct {
+		const char *pat, *path;
+		bool want;
+	} cases[] = {
+		{ "/a/b", "/a/b", true },
+		{ "/a", "/a/b", true },
+		{ "/a/b/c", "/a/b", false },
+		{ "/a/*", "/a/b", false },
+		{ "/a/?", "/a/b", false },
+		{ "/a/*/**", "/a/b", true },
+		{ "/a/**", "/a/b/c", true },
+		{ "/a/b/**", "/a/b", true },
+		{ "/a/**/c", "/a/b", false },
+		{ "/a/**/c", "/a/c", false },
+		{ "/a/*/c/**", "/a/b/c/d", true },
+		{ "/a/*/c/**", "/a/b/x", false },
+		{ "/x/**", "/a/b", false },
+		{ "**/b", "/a/b", false },
+		{ "/a/b*", "/a/bc", false },
+		{ "/a/b*/**", "/a/bc", true },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		ok(match_subtree(cases[i].pat, cases[i].path) == cases[i].want,
+		   "subtree: '%s' %s '%s' and all below it", cases[i].pat,
+		   cases[i].want ? "matches" : "does not match",
+		   cases[i].path);
+}
+
 #define MATCH(t, pat, path) \
 	ok(match(t, pat, path), "%s: '%s' matches '%s'", (t)->name, pat, path)
 #define NOMATCH(t, pat, path) \
@@ -1042,6 +1110,7 @@ int main(void)
 	test_cleaning();
 	test_guardrails();
 	test_matching();
+	test_match_subtree();
 	test_match_performance();
 	test_queries();
 	test_long_patterns();

@@ -76,14 +76,6 @@ static bool seg_matches(const struct seg *p, const struct seg *s)
 	return p->len == s->len && memcmp(p->s, s->s, p->len) == 0;
 }
 
-static bool rest_all_starstar(const struct fs_pattern *p, uint32_t i)
-{
-	for (; i < p->nsegs; i++)
-		if (p->segs[i].kind != SEG_STARSTAR)
-			return false;
-	return true;
-}
-
 /* Might @p match @path or a path below it? */
 static bool may_meet(const struct fs_pattern *p, const struct fs_path *path)
 {
@@ -97,21 +89,6 @@ static bool may_meet(const struct fs_pattern *p, const struct fs_path *path)
 	}
 	/* @p names @path or an ancestor: only a literal covers below. */
 	return !p->wild || i == path->nsegs;
-}
-
-/* Does @p match @path and every path below it? */
-static bool covers_subtree(const struct fs_pattern *p,
-			   const struct fs_path *path)
-{
-	uint32_t i;
-
-	for (i = 0; i < p->nsegs; i++) {
-		if (i == path->nsegs || p->segs[i].kind == SEG_STARSTAR)
-			return rest_all_starstar(p, i);
-		if (!seg_matches(&p->segs[i], &path->segs[i]))
-			return false;
-	}
-	return !p->wild;
 }
 
 bool follow_same_effect(const struct follow_view *v, const char *path,
@@ -146,7 +123,7 @@ bool follow_same_effect(const struct follow_view *v, const char *path,
 			*effect_out = v->rows[k]->effect;
 			goto out;
 		}
-		if (covers_subtree(p, &q)) {
+		if (fs_match_subtree(p, &q)) {
 			same = true;
 			goto out;
 		}

@@ -430,12 +430,58 @@ out:
 	return ret;
 }
 
+/* vbox-exec runs linux plans only: case kept, no drive letters. */
+static const struct target_traits launch_paths = {
+	.id = TARGET_LINUX,
+	.name = "linux",
+};
+
+/* The compiled patterns of the rows tried before a launch row. */
+struct above {
+	const struct fs_pattern *pats;
+	size_t n;
+};
+
+/*
+ * Does a row tried before @r (@above, compiled from r->above) decide
+ * @path, and with @subtree everything below it too?  Then that row's
+ * effect holds there, not @r's, and @r mounts nothing at @path: a
+ * `!ro: /a/s1` over a deny glob matching /a/s1/f0 keeps that file
+ * readable, as explain says (the higher row is absorbed, so no mount of
+ * its own would put the file back).  A mount on a directory (or what a
+ * link leads to) shows its whole subtree, so a row above that decides
+ * the directory alone (`rw: /a/d?` over a deny of each directory in /a
+ * and all below it) does not excuse it: skipping the mount there would
+ * show what explain denies below the directory.
+ */
+static bool decided_above(const struct above *above, const char *path,
+			  bool subtree)
+{
+	struct fs_path q;
+	char *err = NULL;
+	bool hit = false;
+	size_t i;
+
+	if (!above->n)
+		return false;
+	if (fs_path_parse(path, &launch_paths, &q, &err) < 0) {
+		free(err);
+		return false;
+	}
+	for (i = 0; i < above->n && !hit; i++)
+		hit = subtree ? fs_match_subtree(&above->pats[i], &q) :
+		      fs_match(&above->pats[i], &q);
+	fs_path_free(&q);
+	return hit;
+}
+
 /*
  * launch_path - mount what row @r decides at @path, which the row matches
  * as a whole subtree (@subtree) or as that one path only.
  */
 static int launch_path(struct inst *in, const struct linux_launch_row *r,
-		       const char *path, bool subtree, bool literal)
+		       const struct above *above, const char *path,
+		       bool subtree, bool literal)
 {
 	struct stat st;
 
@@ -448,6 +494,10 @@ static int launch_path(struct inst *in, const struct linux_launch_row *r,
 			return 0;
 		return place_missing(in, path, r->effect == EFFECT_DENY);
 	}
+	/* What a mount on a directory or a link's target shows: a subtree. */
+	if (decided_above(above, path, S_ISDIR(st.st_mode) ||
+					S_ISLNK(st.st_mode)))
+		return 0;
 	if (S_ISLNK(st.st_mode)) {
 		/* bubblewrap mounts over a link's target, not the link. */
 		host_note(in, r->index, path, r->effect == EFFECT_RW && !literal ?
@@ -506,36 +556,6 @@ static int launch_path(struct inst *in, const struct linux_launch_row *r,
 	}
 }
 
-/* vbox-exec runs linux plans only: case kept, no drive letters. */
-static const struct target_traits launch_paths = {
-	.id = TARGET_LINUX,
-	.name = "linux",
-};
-
-/*
- * Is glob match @path decided by a row tried before @r (@above, compiled
- * from r->above)?  Then that row's effect holds there, not @r's: a
- * `!ro: /a/s1` over `deny: /a/x/f0` keeps /a/s1/f0 readable, as explain
- * says (the higher row is absorbed, so no mount of its own would put the
- * file back).
- */
-static bool decided_above(const struct fs_pattern *above, size_t n,
-			  const char *path)
-{
-	struct fs_path q;
-	char *err = NULL;
-	bool hit = false;
-	size_t i;
-
-	if (fs_path_parse(path, &launch_paths, &q, &err) < 0) {
-		free(err);
-		return false;
-	}
-	for (i = 0; i < n && !hit; i++)
-		hit = fs_match(&above[i], &q);
-	fs_path_free(&q);
-	return hit;
-}
 
 static int launch_row(struct inst *in, const struct linux_launch_row *r)
 {
@@ -557,6 +577,19 @@ static int launch_row(struct inst *in, const struct linux_launch_row *r)
 		inst_error(in, "row %u: too many segments", r->index);
 		goto out;
 	}
+	if (r->nabove) {
+		above = xcalloc(r->nabove, sizeof(*above));
+		for (; nabove < r->nabove; nabove++) {
+			if (fs_pattern_from_text(r->above[nabove],
+						 &launch_paths, &above[nabove],
+						 &msg) < 0) {
+				inst_error(in, "row %u: a row before it: %s",
+					   r->index, msg);
+				free(msg);
+				goto out;
+			}
+		}
+	}
 	while (nlit < (size_t)nsegs && segs[nlit].kind == SEG_LIT)
 		nlit++;
 	nbase = (size_t)nsegs;
@@ -565,7 +598,8 @@ static int launch_row(struct inst *in, const struct linux_launch_row *r)
 	if (nbase == nlit) {
 		/* No wildcard but trailing "**": one subtree. */
 		base = glob_prefix(r->pattern, nlit);
-		ret = launch_path(in, r, base, true, true);
+		ret = launch_path(in, r, &(struct above){ above, nabove },
+				  base, true, true);
 		goto out;
 	}
 	if (nlit == 0) {
@@ -585,25 +619,9 @@ static int launch_row(struct inst *in, const struct linux_launch_row *r)
 		  "for the row" :
 		  "is a glob that matches nothing on the host now: the row "
 		  "mounts nothing", false);
-	if (npaths && r->nabove) {
-		above = xcalloc(r->nabove, sizeof(*above));
-		for (nabove = 0; nabove < r->nabove; nabove++) {
-			if (fs_pattern_from_text(r->above[nabove],
-						 &launch_paths, &above[nabove],
-						 &msg) < 0) {
-				ret = inst_error(in, "row %u: a row before it: "
-						 "%s", r->index, msg);
-				free(msg);
-				goto out;
-			}
-		}
-	}
-	for (i = 0; i < npaths && ret == 0; i++) {
-		if (decided_above(above, nabove, paths[i]))
-			continue;
-		ret = launch_path(in, r, paths[i], nbase < (size_t)nsegs,
-				  false);
-	}
+	for (i = 0; i < npaths && ret == 0; i++)
+		ret = launch_path(in, r, &(struct above){ above, nabove },
+				  paths[i], nbase < (size_t)nsegs, false);
 out:
 	for (i = 0; i < nabove; i++)
 		fs_pattern_free(&above[i]);
