@@ -12,11 +12,13 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "childpath.h"
+#include "exit_codes.h"
 #include "metacall.h"
 #include "pathcall.h"
 #include "pathsup.h"
@@ -173,6 +175,22 @@ static int drop_caps(void)
 	return (int)syscall(SYS_capset, &h, d);
 }
 
+/*
+ * Never seen: a wait that fails otherwise (the request is zeroed and
+ * sized by the kernel) would leave every later path call of the sandbox
+ * waiting unanswered until --timeout.  vbox-exec ends instead, and with
+ * it the sandbox (bubblewrap's --die-with-parent; the kernel answers a
+ * call still pending ENOSYS): nothing runs unjudged, and the user learns
+ * it now.  Placeholders left on the host are removed by the next launch
+ * (phreg.h), as after a killed launcher.
+ */
+static _Noreturn void receive_failed(int err)
+{
+	fprintf(stderr, "vbox-exec: the path supervisor cannot receive the "
+		"sandbox's calls: %s; ending the sandbox\n", strerror(err));
+	_exit(EXIT_LAUNCHER);
+}
+
 static void *serve(void *arg)
 {
 	struct pathsup *ps = arg;
@@ -184,7 +202,7 @@ static void *serve(void *arg)
 			  ps->req) < 0) {
 			if (errno == EINTR || errno == ENOENT)
 				continue;	/* stopped, or caller gone */
-			break;
+			receive_failed(errno);
 		}
 		if (pathcall_is(&ps->req->data) ||
 		    metacall_is(&ps->req->data)) {
