@@ -13,8 +13,9 @@
  * rest is the child's memory, mapped at CHILD_MEM_BASE (a read outside it is
  * EFAULT, as for the child).  A decoded call is checked against the
  * bounds sockcall.h promises, and its SCM_RIGHTS fds are rewritten in
- * place as the supervisor rewrites them (unixsock.c, take_dest()), so a
- * control walk that strays past the buffer is a sanitizer report.
+ * place as the supervisor rewrites them (unixsock_dest.c,
+ * us_take_dest()), so a control walk that strays past the buffer is a
+ * sanitizer report.
  *
  * Seeds: fuzz/seeds/unixsock/ (ordinary calls: a connect to a path, an
  * abstract connect, a bind, a sendto, a sendmsg passing one fd, a
