@@ -645,6 +645,12 @@ ctl-sys-unlinkat ok sys 263 AT s:$W/sys/n2 i:0
 env-sys-unlinkat EACCES sys 263 AT s:$W/.env i:0
 ctl-sys-rmdir ok sys 84 s:$W/sys/m1
 env-sys-rmdir EACCES sys 84 s:$W/ed/.env
+# a denied directory's entries are no row's, but making or removing one
+# writes the directory (explain: write of ed/.env is denied)
+ctl-sys-mkdir-in ok sys 83 s:$W/sys/m3 i:0o755
+env-sys-mkdir-in EACCES sys 83 s:$W/ed/.env/m3 i:0o755
+ctl-excl-in ok excl $W/sys/new-in
+env-excl-in EACCES excl $W/ed/.env/new-in
 ctl-sys-unlinkat-dir ok sys 263 AT s:$W/sys/m2 i:0x200
 env-sys-unlinkat-dir EACCES sys 263 AT s:$W/ed/.env i:0x200
 ctl-sys-chmod ok sys 90 s:$W/plain i:0o644

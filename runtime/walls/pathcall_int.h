@@ -41,6 +41,10 @@ int pc_judge_fd(const struct pathcall_env *e, int fd, unsigned want,
 /* What an open with @flags does to its file (PJ_*). */
 unsigned pc_open_wants(uint64_t flags);
 
+/* The write of a name's directory, as a name change makes it (@judged:
+ * the parent's path, "/", the name).  0 or an errno. */
+int pc_judge_entries(const struct pathcall_env *e, const struct strbuf *judged);
+
 /* The parent of the absolute @full opened O_PATH in the root (*@pfd),
  * the last name as the call takes it (*@name, caller frees) and the
  * name as judged (@judged).  0 or an errno. */

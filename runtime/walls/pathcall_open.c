@@ -263,6 +263,8 @@ static void open_create(const struct pathcall_env *e, const char *start,
 		}
 		rc = e->judge(e->judge_ctx, judged.s, PJ_WRITE, "create");
 		if (!rc)
+			rc = pc_judge_entries(e, &judged);
+		if (!rc)
 			rc = pc_creator(e, &mask);
 		if (rc)
 			goto fail;

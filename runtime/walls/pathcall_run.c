@@ -343,9 +343,33 @@ static void name_release(struct name *n)
 	n->judged = (struct strbuf){ 0 };
 }
 
-/* Path @k of @pc as a struct name (*@n), with the write judged. */
+/*
+ * A name made, removed or renamed writes its directory too: a row that
+ * decides the directory but not its entries (`ro: /w/d?`, or a deny of
+ * every `.env` where one is a directory) refuses the change, as a
+ * read-only mount of that directory would.  @judged is the parent's path, "/",
+ * the name.  0 or an errno.
+ */
+int pc_judge_entries(const struct pathcall_env *e, const struct strbuf *judged)
+{
+	size_t cut = judged->len;
+	char *dir;
+	int rc;
+
+	while (cut > 0 && judged->s[cut - 1] != '/')
+		cut--;
+	dir = cut <= 1 ? xstrdup("/") : xstrndup(judged->s, cut - 1);
+	rc = e->judge(e->judge_ctx, dir, PJ_WRITE, "changing the entries");
+	free(dir);
+	return rc;
+}
+
+/*
+ * Path @k of @pc as a struct name (*@n), with the write judged, and with
+ * @entries the write of its directory (pc_judge_entries()).
+ */
 static int name_of(const struct pathcall *pc, const struct pathcall_env *e,
-		   int k, const char *what, struct name *n)
+		   int k, const char *what, bool entries, struct name *n)
 {
 	struct strbuf full = { 0 };
 	int rc;
@@ -360,6 +384,8 @@ static int name_of(const struct pathcall *pc, const struct pathcall_env *e,
 	free(full.s);
 	if (!rc)
 		rc = e->judge(e->judge_ctx, n->judged.s, PJ_WRITE, what);
+	if (!rc && entries)
+		rc = pc_judge_entries(e, &n->judged);
 	return rc;
 }
 
@@ -496,9 +522,9 @@ static int run_rename(const struct pathcall *pc, const struct pathcall_env *e)
 
 	if (pc->flags & RENAME_WHITEOUT)
 		return EPERM;	/* needs CAP_MKNOD: the child has none */
-	rc = name_of(pc, e, 0, "rename", &a);
+	rc = name_of(pc, e, 0, "rename", true, &a);
 	if (!rc)
-		rc = name_of(pc, e, 1, "rename", &b);
+		rc = name_of(pc, e, 1, "rename", true, &b);
 	if (!rc && (pc_dot_name(a.name) || pc_dot_name(b.name)))
 		rc = EBUSY;
 	if (!rc)
@@ -527,10 +553,10 @@ static int run_link(const struct pathcall *pc, const struct pathcall_env *e)
 
 	if (pc->flags & AT_EMPTY_PATH && !pc->path[0][0])
 		return ENOENT;	/* needs CAP_DAC_READ_SEARCH */
-	rc = name_of(pc, e, 1, "link", &b);
+	rc = name_of(pc, e, 1, "link", true, &b);
 	if (rc || !(pc->flags & AT_SYMLINK_FOLLOW)) {
 		if (!rc)
-			rc = name_of(pc, e, 0, "link", &a);
+			rc = name_of(pc, e, 0, "link", false, &a);
 		if (!rc && linkat(a.pfd, a.name, b.pfd, b.name, 0) < 0)
 			rc = errno;
 		goto out;
@@ -563,7 +589,8 @@ out:
 	return rc;
 }
 
-/* mkdir, mknod, symlink, unlink: one name, judged for writing. */
+/* mkdir, mknod, symlink, unlink: one name and its directory, judged
+ * for writing. */
 static int run_name(const struct pathcall *pc, const struct pathcall_env *e)
 {
 	static const char *const what[] = {
@@ -576,7 +603,7 @@ static int run_name(const struct pathcall *pc, const struct pathcall_env *e)
 	mode_t mask = 0, old;
 	bool rmdir_ = pc->nr == SYS_rmdir || (pc->flags & AT_REMOVEDIR);
 
-	rc = name_of(pc, e, 0, what[pc->op], &n);
+	rc = name_of(pc, e, 0, what[pc->op], true, &n);
 	if (rc)
 		goto out;
 	pfd = n.pfd;
