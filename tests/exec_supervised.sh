@@ -500,6 +500,7 @@ ctl-exchange ok exchange $W/plain4 $W/plain3-moved
 env-exchange EACCES exchange $W/plain4 $W/.env
 ctl-bind ok bind $W/sock/ok.sock
 env-bind EACCES bind $W/sock/.env
+env-bind-in EACCES bind $W/ed/.env/in.sock
 ctl-exec ok exec $W/tools/ok.sh
 env-exec EACCES exec $W/tools/.env
 env-exec-shebang refused exec $W/tools/via.sh

@@ -138,7 +138,8 @@ out:
 
 /*
  * The name a pathname bind() makes (op->bind_dir's path and the name),
- * judged for writing by the table.  0 or an errno.
+ * judged for writing by the table, and its directory too, which the new
+ * entry writes (as pathcall_run.c's names).  0 or an errno.
  */
 static int judge_bound_name(struct op *op)
 {
@@ -153,6 +154,10 @@ static int judge_bound_name(struct op *op)
 		strbuf_puts(&judged, op->bind_name);
 		rc = op->us->cfg.judge(op->us->cfg.judge_ctx, judged.s,
 				       PJ_WRITE, "bind");
+		if (!rc)
+			rc = op->us->cfg.judge(op->us->cfg.judge_ctx, dir,
+					       PJ_WRITE,
+					       "changing the entries");
 	}
 	free(dir);
 	free(judged.s);
