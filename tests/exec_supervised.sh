@@ -51,6 +51,8 @@
 # - SIGKILL of vbox-exec while the child keeps opening a .env: the
 #   child never gets the content (the same run without the deny rows
 #   does: the check can fail);
+# - the i386 entry (int $0x80) of truncate64, which libseccomp's
+#   "truncate" does not name, empties no .env, key or hook (ENOSYS);
 # - --mode=container refuses the plan (125, naming the row); the same
 #   plan without the deny rows lets the child read .env.
 
@@ -66,6 +68,9 @@ for t in git cc make bash mkfifo; do
 done
 set_users
 chmod 755 "$workdir"
+I386_CALL=$workdir/i386_call
+cp "${top_builddir:-.}/tests/i386_call" "$I386_CALL" 2>/dev/null &&
+	chmod 755 "$I386_CALL" || I386_CALL=
 
 # ops.py OPS - one line of OPS a call: "LABEL WANT OP ARG...", printed
 # back as "LABEL WANT GOT", GOT "ok" or the errno's name.  What a read
@@ -249,6 +254,16 @@ def do(label, op, a):
         os.setxattr(a[0], "user.vbox", b"1")
     elif op == "truncate":
         os.truncate(a[0], 0)
+    elif op == "chattr":
+        # FS_IOC_GETFLAGS, then FS_IOC_SETFLAGS with the same flags
+        import array, fcntl
+        fd = os.open(a[0], os.O_RDONLY)
+        try:
+            flags = array.array("l", [0])
+            fcntl.ioctl(fd, 0x80086601, flags, True)
+            fcntl.ioctl(fd, 0x40086602, flags, True)
+        finally:
+            os.close(fd)
     elif op == "exec":
         run_exec(a[0])
     elif op == "bind":
@@ -550,6 +565,7 @@ hook-rename-to EROFS rename $W/plain2 $W/repo/.git/hooks/update
 hook-dir-rename EROFS rename $W/repo/.git/hooks $W/repo/.git/hooks-away
 hook-unlink EROFS unlink $W/repo/.git/hooks/pre-commit
 hook-chmod EROFS chmod $W/repo/.git/hooks/pre-commit
+hook-chattr EPERM chattr $W/repo/.git/hooks/pre-commit
 hook-chown EROFS chown $W/repo/.git/hooks/pre-commit
 hook-utime EROFS utime $W/repo/.git/hooks/pre-commit
 hook-setxattr EROFS setxattr $W/repo/.git/hooks/pre-commit
@@ -1168,6 +1184,27 @@ os.write(st, b"end %d\n" % n)
 		fi
 	done
 	chmod 755 "$d"
+
+	# ---- i386 truncate64 (int $0x80): refused like truncate ----------
+	if [ -z "$I386_CALL" ]; then
+		ok "# SKIP $lbl: no tests/i386_call (build it: make check)"
+	elif ! "$I386_CALL" probe; then
+		ok "# SKIP $lbl: this kernel has no i386 entry (IA32_EMULATION)"
+	else
+		setup_ws "$W" "$owner"
+		run "$@" timeout -s KILL 60 "$VBOX_EXEC" "$d/sup.plan" -- sh -c \
+			"for f in $W/.env $W/k/keys/id.pem $W/repo/.git/hooks/pre-commit; do $I386_CALL 193 \$f 0; done"
+		is "$(tr '\n' ' ' <"$workdir/out")" "ENOSYS ENOSYS ENOSYS " \
+			"$lbl: i386 truncate64 of a .env, a key and a hook: ENOSYS"
+		is "$(cat "$W/.env" "$W/k/keys/id.pem" \
+			"$W/repo/.git/hooks/pre-commit" | tr '\n' ' ')" \
+			"SECRET-TOP SECRET-PEM HOOK-ORIG " \
+			"$lbl: ... the host's files are whole"
+		run "$@" timeout -s KILL 60 "$VBOX_EXEC" "$d/plain.plan" -- \
+			"$I386_CALL" 193 "$W/plain" 0
+		is "$rc:$(wc -c <"$W/plain")" 0:0 \
+			"$lbl: ... without the supervised rows it truncates (the check can fail)"
+	fi
 
 	# ---- container mode refuses the plan; no deny rows, no refusal -----
 	setup_ws "$W" "$owner"

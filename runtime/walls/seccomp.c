@@ -296,8 +296,33 @@ static const char *const path_calls[] = {
 	"setxattr", "lsetxattr", "fsetxattr", "removexattr",
 	"lremovexattr", "fremovexattr", "truncate",
 	/* 32-bit variants (i386): the supervisor answers ENOSYS */
-	"chown32", "fchown32", "lchown32", "utimensat_time64",
+	"chown32", "fchown32", "lchown32", "utimensat_time64", "truncate64",
 };
+
+/* FS_IOC_SETFLAGS (both sizes) and FS_IOC_FSSETXATTR. */
+static const uint32_t chattr_ioctl[] = {
+	0x40086602u, 0x40046602u, 0x401c5820u,
+};
+
+/*
+ * File flags (chattr) and fsxattrs change a file opened for reading
+ * alone, and the ioctl names no path to judge: refused wherever a
+ * supervised row or container mode holds files without a read-only
+ * mount (a read-only mount refuses them itself, EROFS).
+ */
+static int build_chattr(scmp_filter_ctx ctx, const char **what)
+{
+	struct scmp_arg_cmp c;
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; rc >= 0 && i < array_size(chattr_ioctl); i++) {
+		*what = "ioctl";
+		c = SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu, chattr_ioctl[i]);
+		rc = rule(ctx, SCMP_ACT_ERRNO(EPERM), "ioctl", 1, &c);
+	}
+	return rc;
+}
 
 static int build_paths(scmp_filter_ctx ctx, const char **what)
 {
@@ -308,7 +333,7 @@ static int build_paths(scmp_filter_ctx ctx, const char **what)
 		*what = path_calls[i];
 		rc = rule(ctx, SCMP_ACT_NOTIFY, path_calls[i], 0, NULL);
 	}
-	return rc;
+	return rc < 0 ? rc : build_chattr(ctx, what);
 }
 
 /* The supervised filter and the paths (whose bind() covers net open's). */
@@ -412,7 +437,7 @@ static const char *const container_meta[] = {
 	"setxattr", "lsetxattr", "fsetxattr", "removexattr",
 	"lremovexattr", "fremovexattr", "truncate",
 	/* 32-bit variants (i386): the supervisor answers ENOSYS */
-	"chown32", "fchown32", "lchown32", "utimensat_time64",
+	"chown32", "fchown32", "lchown32", "utimensat_time64", "truncate64",
 };
 
 /* A process named by its first argument (a pid; 0: the caller). */
@@ -424,11 +449,6 @@ static const char *const container_self_a0[] = {
 /* By its second (setpriority's and ioprio_set's "who"; 0: the caller). */
 static const char *const container_self_a1[] = {
 	"setpriority", "ioprio_set",
-};
-
-/* FS_IOC_SETFLAGS (both sizes) and FS_IOC_FSSETXATTR. */
-static const uint32_t container_ioctl[] = {
-	0x40086602u, 0x40046602u, 0x401c5820u,
 };
 
 /* Types other than SOCK_STREAM (1), in blocks of the low four bits. */
@@ -531,13 +551,7 @@ static int build_container(scmp_filter_ctx ctx, const char **what)
 		rc = rule(ctx, SCMP_ACT_ERRNO(EPERM), "ioprio_set", 1, c);
 	}
 	/* File flags (chattr) and fsxattrs: no path to judge them by. */
-	for (i = 0; rc >= 0 && i < array_size(container_ioctl); i++) {
-		*what = "ioctl";
-		c[0] = SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu,
-			       container_ioctl[i]);
-		rc = rule(ctx, SCMP_ACT_ERRNO(EPERM), "ioctl", 1, c);
-	}
-	return rc;
+	return rc < 0 ? rc : build_chattr(ctx, what);
 }
 
 /*
