@@ -53,6 +53,9 @@
 #   does: the check can fail);
 # - the i386 entry (int $0x80) of truncate64, which libseccomp's
 #   "truncate" does not name, empties no .env, key or hook (ENOSYS);
+# - a core dump, which the kernel writes without a call the filter
+#   sees, lands in no supervised read-only or denied directory (with a
+#   core_pattern that writes into the working directory);
 # - --mode=container refuses the plan (125, naming the row); the same
 #   plan without the deny rows lets the child read .env.
 
@@ -1205,6 +1208,39 @@ os.write(st, b"end %d\n" % n)
 		is "$rc:$(wc -c <"$W/plain")" 0:0 \
 			"$lbl: ... without the supervised rows it truncates (the check can fail)"
 	fi
+
+	# ---- a core dump into a supervised directory ---------------------
+	case $(cat /proc/sys/kernel/core_pattern 2>/dev/null) in
+	'' | '|'* | */*)
+		ok "# SKIP $lbl: core_pattern '$(cat /proc/sys/kernel/core_pattern 2>/dev/null)' does not write into the working directory"
+		;;
+	*)
+		setup_ws "$W" "$owner"
+		for p in sup plain; do
+			run "$@" timeout -s KILL 60 "$VBOX_EXEC" "$d/$p.plan" -- \
+				"$PY" -c '
+import os, resource, sys
+try:
+    resource.setrlimit(resource.RLIMIT_CORE,
+                       (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+except (ValueError, OSError):
+    pass
+os.chdir(sys.argv[1])
+pid = os.fork()
+if pid == 0:
+    os.abort()
+print("dumped" if os.WCOREDUMP(os.waitpid(pid, 0)[1]) else "no dump")
+' "$W/repo/.git/hooks"
+			echo "# $lbl: $p plan: $(cat "$workdir/out")"
+			ls "$W/repo/.git/hooks" | grep '^core' >"$d/cores.$p" || :
+			rm -f "$W/repo/.git/hooks"/core*
+		done
+		is "$(cat "$d/cores.sup")" "" \
+			"$lbl: no core file in the supervised ro directory .git/hooks"
+		check "$lbl: ... the same run without the supervised rows leaves one (the check can fail)" \
+			test -s "$d/cores.plain"
+		;;
+	esac
 
 	# ---- container mode refuses the plan; no deny rows, no refusal -----
 	setup_ws "$W" "$owner"

@@ -72,6 +72,7 @@ struct walls_pin_head {
 #define WALLS_LANDLOCK (1u << 1)	/* apply Landlock */
 #define WALLS_CONTAINER (1u << 2)	/* container mode: the rules, or fail */
 #define WALLS_NEWER (1u << 3)		/* calls from 451 on: ENOSYS first */
+#define WALLS_NO_CORE (1u << 4)		/* no core dump (RLIMIT_CORE 0) */
 
 /**
  * struct walls - what vbox-exec prepared, for the launch and --log

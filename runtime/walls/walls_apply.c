@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -192,6 +193,10 @@ int walls_apply(int fd, int *listener, int *abi, const char **what)
 	if (p != end)
 		goto out;
 
+	*what = "setrlimit(RLIMIT_CORE)";
+	if ((h.flags & WALLS_NO_CORE) &&
+	    setrlimit(RLIMIT_CORE, &(struct rlimit){ 0, 0 }) < 0)
+		goto out;
 	*what = "prctl(PR_SET_NO_NEW_PRIVS)";
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		goto out;
