@@ -11,6 +11,11 @@
 # cannot be written.  Compared with bubblewrap itself building the same
 # list, as root and again as an unprivileged uid when the suite runs as
 # root.  A plan that mounts below /dev keeps --dev with bubblewrap.
+# One deliberate difference: the device nodes are read-only mounts
+# (bubblewrap binds them writable), so a child that owns the host's
+# /dev/null (root) cannot chmod, chown or touch it; writing to them
+# works as before.  Checked from the host, both where the init makes
+# /dev and where bubblewrap keeps it.
 
 . "${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
 
@@ -69,7 +74,10 @@ for who in $users; do
 		--remount-ro /dev -- sh "$workdir/show.sh"
 	is "$rc" 0 "$who: the same list under bubblewrap alone runs"
 	cp out bwrap.out
-	grep -v '^processes ' out >bwrap.cmp
+	# the nodes are read-only mounts where bubblewrap's are writable
+	grep -v '^processes ' out | sed -E \
+		's#^(mount /dev/(null|zero|full|random|urandom|tty|console)) rw,#\1 ro,#' \
+		>bwrap.cmp
 	grep -v '^processes ' vbox.out >vbox.cmp
 	if diff -u bwrap.cmp vbox.cmp >diff.out; then
 		ok "$who: /dev and /proc are bubblewrap's"
@@ -88,6 +96,24 @@ for who in $users; do
 		grep -qx "processes [1-5]" vbox.out
 	check "$who: ... /dev/console only on a terminal" \
 		sh -c '! grep -q "^/dev/console" vbox.out'
+done
+
+# The host's device nodes: no metadata change from inside (chmod to
+# the mode they have: were it made, only their ctime would change).
+# Container mode has no /dev of its own: its supervisor refuses them.
+for plan in p shm p-container; do
+	mode=
+	[ "$plan" = p-container ] && mode=--mode=container
+	for who in $users; do
+		before=$(stat -c %Z /dev/full /dev/null | tr '\n' ' ')
+		sleep 1.1	# a change would move the ctime's second
+		run as_user "$who" "$VBOX_EXEC" $mode "${plan%-container}.plan" \
+			-- sh -c 'chmod 0666 /dev/full; echo "chmod $?"; touch /dev/null; echo "touch $?"; echo x >/dev/null && echo "written"'
+		is "$(tr '\n' ' ' <out)" "chmod 1 touch 1 written " \
+			"$who, $plan: chmod and touch of /dev/full and /dev/null fail; writing works"
+		is "$(stat -c %Z /dev/full /dev/null | tr '\n' ' ')" "$before" \
+			"$who, $plan: ... the host's nodes are unchanged (ctime)"
+	done
 done
 
 # On a terminal bubblewrap binds it as /dev/console; so does the init.

@@ -53,6 +53,9 @@
 #   does: the check can fail);
 # - the i386 entry (int $0x80) of truncate64, which libseccomp's
 #   "truncate" does not name, empties no .env, key or hook (ENOSYS);
+# - a hook opened for reading, then moved below a path longer than the
+#   kernel prints (PATH_MAX): reopening its fd for writing, fchmod and
+#   fsetxattr on it are refused (such a file was taken for a pipe);
 # - a core dump, which the kernel writes without a call the filter
 #   sees, lands in no supervised read-only or denied directory (with a
 #   core_pattern that writes into the working directory);
@@ -1208,6 +1211,41 @@ os.write(st, b"end %d\n" % n)
 		is "$rc:$(wc -c <"$W/plain")" 0:0 \
 			"$lbl: ... without the supervised rows it truncates (the check can fail)"
 	fi
+
+	# ---- an fd whose path is longer than PATH_MAX -------------------
+	setup_ws "$W" "$owner"
+	run "$@" timeout -s KILL 60 "$VBOX_EXEC" "$d/sup.plan" -- "$PY" -c '
+import errno, os, sys
+W = sys.argv[1]
+def t(label, f):
+    try:
+        f()
+        print(label, "ok")
+    except OSError as e:
+        print(label, errno.errorcode.get(e.errno, e.errno))
+fd = os.open(W + "/repo/.git/hooks/pre-commit", os.O_RDONLY)
+os.chdir(W + "/sys")
+n = len(W + "/sys")
+while n + 201 < 4060:
+    os.mkdir("c" * 200)
+    os.chdir("c" * 200)
+    n += 201
+os.mkdir("e" * (4075 - n - 1))
+os.chdir("e" * (4075 - n - 1))
+os.rename(W + "/repo/.git", ".git")
+t("reopen", lambda: os.write(os.open("/proc/self/fd/%d" % fd,
+                                     os.O_WRONLY | os.O_APPEND), b"PWNED\n"))
+t("fchmod", lambda: os.fchmod(fd, 0o777))
+t("fsetxattr", lambda: os.setxattr(fd, "user.vbox", b"1"))
+' "$W"
+	is "$(tr '\n' ' ' <"$workdir/out")" \
+		"reopen EACCES fchmod EACCES fsetxattr EACCES " \
+		"$lbl: a hook past PATH_MAX: its fd not reopened for writing, nor changed"
+	# (found where it went: its path is too long for cat)
+	is "$(find "$W/sys" -path '*/.git/hooks/pre-commit' \
+		-execdir sh -c 'printf "%s:" "$(cat pre-commit)"; stat -c %a pre-commit' \; \
+		2>/dev/null)" "HOOK-ORIG:755" \
+		"$lbl: ... the hook is whole (host side)"
 
 	# ---- a core dump into a supervised directory ---------------------
 	case $(cat /proc/sys/kernel/core_pattern 2>/dev/null) in

@@ -378,14 +378,23 @@ static int cover_tmpfs(unsigned mode, char *dest, uint32_t row, char *err,
  */
 static int remount_ro(const char *dest, char *err, size_t errlen)
 {
+	uint64_t set = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV;
+	struct stat st;
 	int fd, ret;
 
 	fd = open_nolink(dest);
 	if (fd < 0 && errno != ELOOP)
 		return fail(err, errlen, "cannot remount '%s' read-only: %s",
 			    dest, strerror(errno));
-	ret = fd < 0 ? -1 : setattr(fd, "", AT_EMPTY_PATH, MOUNT_ATTR_RDONLY |
-				    MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV, 0);
+	/*
+	 * A device node keeps what it has (bubblewrap's --dev nodes stay
+	 * usable, a /dev/null cover stays nodev): a read-only mount is
+	 * there to refuse changes of the node's inode (sandbox.c).
+	 */
+	if (fd >= 0 && fstat(fd, &st) == 0 &&
+	    (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)))
+		set &= ~(uint64_t)MOUNT_ATTR_NODEV;
+	ret = fd < 0 ? -1 : setattr(fd, "", AT_EMPTY_PATH, set, 0);
 	if (ret < 0 && (fd < 0 || errno == EINVAL))
 		fail(err, errlen, "'%s' is not the mount it should be: the "
 		     "path changed while the sandbox was built (a symbolic "
@@ -453,19 +462,17 @@ fail_errno:
 
 /*
  * A clone of the device node @node as the sandbox shows it (a bind of
- * the host's), made writable and device-capable again: the sandbox's
- * read-only bind of the host set read-only and nodev on it, bubblewrap's
- * own bind of the host node keeps the host mount's flags plus nosuid.
- * A flag the host mount has is locked in this user namespace (clearing
- * it fails with EPERM) and stays, as with bubblewrap.
+ * the host's), made device-capable again and read-only: the sandbox's
+ * read-only bind of the host set nodev on it, bubblewrap's own bind of
+ * the host node keeps the host mount's flags plus nosuid.  Read-only,
+ * unlike bubblewrap's: a device on a read-only mount still opens for
+ * writing, but its inode (the host's /dev/null) refuses chmod, chown,
+ * utimes and xattrs from a child that owns it (EROFS).  A nodev the
+ * host mount has is locked in this user namespace (clearing it fails
+ * with EPERM) and stays, as with bubblewrap.
  */
 static int clone_node(const char *node, char *err, size_t errlen)
 {
-	static const uint64_t clear[] = {
-		MOUNT_ATTR_RDONLY | MOUNT_ATTR_NODEV, MOUNT_ATTR_NODEV,
-		MOUNT_ATTR_RDONLY,
-	};
-	size_t i;
 	int fd;
 
 	fd = (int)syscall(SYS_open_tree, AT_FDCWD, node,
@@ -473,14 +480,11 @@ static int clone_node(const char *node, char *err, size_t errlen)
 	if (fd < 0)
 		return fail(err, errlen, "cannot take '%s': %s", node,
 			    strerror(errno));
-	if (setattr(fd, "", AT_EMPTY_PATH, MOUNT_ATTR_NOSUID, 0) < 0)
+	if (setattr(fd, "", AT_EMPTY_PATH,
+		    MOUNT_ATTR_NOSUID | MOUNT_ATTR_RDONLY, 0) < 0 ||
+	    (setattr(fd, "", AT_EMPTY_PATH, 0, MOUNT_ATTR_NODEV) < 0 &&
+	     errno != EPERM))
 		goto fail_errno;
-	for (i = 0; i < sizeof(clear) / sizeof(clear[0]); i++) {
-		if (setattr(fd, "", AT_EMPTY_PATH, 0, clear[i]) == 0)
-			break;
-		if (errno != EPERM)
-			goto fail_errno;
-	}
 	return fd;
 fail_errno:
 	fail(err, errlen, "cannot take '%s': %s", node, strerror(errno));

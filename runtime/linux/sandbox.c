@@ -488,12 +488,44 @@ static bool commutes(const struct lx_artifact *a, size_t i, size_t start)
 	return true;
 }
 
+/*
+ * bubblewrap's own --dev binds the host's device nodes writable: a child
+ * that owns them (root's, mapped to root) could chmod, chown or touch
+ * the host's /dev/null.  Each node is remounted read-only after it (a
+ * read-only mount still opens a device for writing, but refuses every
+ * metadata change, EROFS) by the init, which keeps the node usable
+ * (bubblewrap's --remount-ro would add nodev).  The init's own --dev
+ * makes its nodes read-only already.
+ */
+static void dev_nodes_read_only(struct sandbox *sa, const char *tty)
+{
+	struct lx_artifact *to = &sa->init_mounts;
+	char *path;
+	size_t i, j, n = sa->lx.n;
+
+	for (i = 0; i < n; i++) {
+		if (sa->lx.m[i].kind != LX_DEV)
+			continue;
+		for (j = 0; j < array_size(dev_nodes); j++) {
+			path = xasprintf("%s%s", sa->lx.m[i].dest,
+					 dev_nodes[j] + strlen("/dev"));
+			lx_add(to, LX_REMOUNT_RO, NULL, path, 0, LX_ROW_NONE);
+			free(path);
+		}
+		if (tty) {
+			path = xasprintf("%s/console", sa->lx.m[i].dest);
+			lx_add(to, LX_REMOUNT_RO, NULL, path, 0, LX_ROW_NONE);
+			free(path);
+		}
+	}
+}
+
 void sandbox_split_init_mounts(struct sandbox *sa, const char *tty)
 {
 	struct pathmap shown = { 0 };
 	struct lx_artifact *a = &sa->lx;
 	size_t start = a->n, i, k;
-	bool *ok, *make;
+	bool *ok, *make, dev_kept = false;
 
 	ok = xcalloc(a->n ? a->n : 1, sizeof(*ok));
 	make = xcalloc(a->n ? a->n : 1, sizeof(*make));
@@ -518,7 +550,10 @@ void sandbox_split_init_mounts(struct sandbox *sa, const char *tty)
 		make[i] = make[i] && commutes(a, i, start);
 	for (i = 0, k = 0; i < start; i++)
 		k += make[i];
-	if (a->n - start + k < SANDBOX_INIT_MOUNTS_MIN) {
+	/* (bubblewrap's --dev always gives the init its remounts.) */
+	for (i = 0; i < start && !dev_kept; i++)
+		dev_kept = a->m[i].kind == LX_DEV && !make[i];
+	if (a->n - start + k < SANDBOX_INIT_MOUNTS_MIN && !dev_kept) {
 		free(ok);
 		free(make);
 		return;
@@ -541,6 +576,7 @@ void sandbox_split_init_mounts(struct sandbox *sa, const char *tty)
 	free(make);
 	a->flags &= ~(uint32_t)(LX_CAP_DROP_ALL | LX_DISABLE_USERNS);
 	a->flags |= LX_UID_0 | LX_CAP_ADD_ALL;
+	dev_nodes_read_only(sa, tty);
 }
 
 /* The instantiation's host notes as lines naming each row. */

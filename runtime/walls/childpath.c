@@ -225,12 +225,13 @@ int child_ns_ids(pid_t tid, pid_t *tgid, pid_t *pid)
 	return rc;
 }
 
-char *self_fd_path(int fd)
+int self_fd_file(int fd, char **path)
 {
 	char link[64], *buf = NULL, *del;
 	size_t size = 256;
 	ssize_t n;
 
+	*path = NULL;
 	if (snprintf(link, sizeof(link), "/proc/self/fd/%d", fd) >=
 	    (int)sizeof(link))
 		BUG("an fd number does not fit %zu bytes", sizeof(link));
@@ -239,25 +240,33 @@ char *self_fd_path(int fd)
 		n = readlink(link, buf, size);
 		if (n < 0) {
 			free(buf);
-			return NULL;
+			return -1;
 		}
 		if ((size_t)n < size)
 			break;
 		if (size >= 2 * PATH_MAX) {
 			free(buf);
-			return NULL;
+			return -1;
 		}
 		size *= 2;
 	}
 	buf[n] = '\0';
 	if (buf[0] != '/') {
 		free(buf);
-		return NULL;
+		return 0;
 	}
 	del = strstr(buf, " (deleted)");
 	if (del && !del[10])
 		*del = '\0';
-	return buf;
+	*path = buf;
+	return 1;
+}
+
+char *self_fd_path(int fd)
+{
+	char *path;
+
+	return self_fd_file(fd, &path) == 1 ? path : NULL;
 }
 
 /*

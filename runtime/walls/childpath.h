@@ -66,6 +66,15 @@ int child_ns_ids(pid_t tid, pid_t *tgid, pid_t *pid);
 char *self_fd_path(int fd);
 
 /*
+ * self_fd_file - what our fd @fd names: 1 and *@path (caller frees) for
+ * a file with a path, 0 for an fd with none (a pipe, a socket, an
+ * anonymous inode: its link is no path), -1 when it cannot be told (a
+ * path longer than the kernel prints, ENAMETOOLONG): a caller that lets
+ * an fd with no path pass must never take -1 for 0.
+ */
+int self_fd_file(int fd, char **path);
+
+/*
  * child_peek - @len bytes of thread @tid's memory at @addr into @buf
  * (process_vm_readv(), or /proc/TID/mem where that is refused).  0 or an
  * errno (ESRCH: gone; EFAULT).

@@ -309,12 +309,21 @@ int metacall_run(const struct metacall *mc, pid_t tid,
 	fd = open_target(mc, tid, &rc);
 	if (fd < 0)
 		return rc;
-	/* A file with a path is judged; a pipe or socket is the child's. */
-	path = self_fd_path(fd);
-	if (path && !writable(ctx, path))
-		rc = EROFS;
-	else
+	/*
+	 * A file with a path is judged; a pipe or socket is the child's; a
+	 * file whose path the kernel cannot print (past PATH_MAX) is not
+	 * taken for a pipe.
+	 */
+	switch (self_fd_file(fd, &path)) {
+	case 1:
+		rc = writable(ctx, path) ? metacall_apply(mc, fd) : EROFS;
+		break;
+	case 0:
 		rc = metacall_apply(mc, fd);
+		break;
+	default:
+		rc = EACCES;
+	}
 	free(path);
 	close(fd);
 	return rc;
@@ -328,6 +337,13 @@ int metacall_apply(const struct metacall *mc, int fd)
 
 	if (fstat(fd, &st) < 0)
 		return errno;
+	/*
+	 * A device's inode is the host's (/dev/null, the user's terminal,
+	 * which a child that owns it could make world-writable): its
+	 * metadata is never changed from the sandbox.
+	 */
+	if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode))
+		return EPERM;
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
 	switch (mc->op) {
 	case METACALL_CHMOD:

@@ -211,20 +211,22 @@ static bool proc_public(const char *rest)
 /*
  * The file @fd reached, judged for @want: its path by the table; in
  * /proc, another process's entries only for reading public files.
- * @anon_ok: an fd that names no file (a pipe) is fine.  0 or an errno.
+ * @anon_ok: an fd that names no file (a pipe) is fine; a file whose
+ * path the kernel cannot print (past PATH_MAX) is never taken for one.
+ * 0 or an errno.
  */
 int pc_judge_fd(const struct pathcall_env *e, int fd, unsigned want,
 		    const char *what, bool anon_ok)
 {
 	struct statfs sfs;
-	char *path = self_fd_path(fd);
+	char *path;
 	const char *end;
 	pid_t tgid, pid;
 	long n;
-	int rc;
+	int rc, kind = self_fd_file(fd, &path);
 
-	if (!path)
-		return anon_ok ? 0 : EACCES;
+	if (kind <= 0)
+		return kind == 0 && anon_ok ? 0 : EACCES;
 	/* (the path first: a statfs per call saved) */
 	if (strncmp(path, "/proc/", 6) == 0 &&
 	    (n = digits(path + 6, &end)) > 0 &&
