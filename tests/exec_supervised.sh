@@ -53,9 +53,10 @@
 #   does: the check can fail);
 # - the i386 entry (int $0x80) of truncate64, which libseccomp's
 #   "truncate" does not name, empties no .env, key or hook (ENOSYS);
-# - a hook opened for reading, then moved below a path longer than the
-#   kernel prints (PATH_MAX): reopening its fd for writing, fchmod and
-#   fsetxattr on it are refused (such a file was taken for a pipe);
+# - a hook opened for reading, then moved (by the host; the child's
+#   rename is refused) below a path longer than the kernel prints
+#   (PATH_MAX): reopening its fd for writing, fchmod and fsetxattr on it
+#   are refused (such a file was taken for a pipe);
 # - a core dump, which the kernel writes without a call the filter
 #   sees, lands in no supervised read-only or denied directory (with a
 #   core_pattern that writes into the working directory);
@@ -668,6 +669,16 @@ ctl-sys-unlinkat ok sys 263 AT s:$W/sys/n2 i:0
 env-sys-unlinkat EACCES sys 263 AT s:$W/.env i:0
 ctl-sys-rmdir ok sys 84 s:$W/sys/m1
 env-sys-rmdir EACCES sys 84 s:$W/ed/.env
+# a directory the child filled, renamed so that its entries land under
+# an ro or a deny row: made there with the child's content (refused)
+ctl-plant-mkdir ok mkdir $W/sys/plant
+ctl-plant-hooks ok mkdir $W/sys/plant/hooks
+ctl-plant-file ok excl $W/sys/plant/hooks/pre-x
+hook-plant-rename EACCES rename $W/sys/plant $W/ln/.git
+ctl-plant-rename ok rename $W/sys/plant $W/sys/plant2
+ctl-pk-mkdir ok mkdir $W/sys/pk
+ctl-pk-file ok excl $W/sys/pk/z.pem
+pem-plant-rename EACCES rename $W/sys/pk $W/sys/keys
 # a denied directory's entries are no row's, but making or removing one
 # writes the directory (explain: write of ed/.env is denied)
 ctl-sys-mkdir-in ok sys 83 s:$W/sys/m3 i:0o755
@@ -1213,9 +1224,13 @@ os.write(st, b"end %d\n" % n)
 	fi
 
 	# ---- an fd whose path is longer than PATH_MAX -------------------
+	# The child opens a hook for reading; the host then moves .git
+	# below a 4 KiB directory chain (the child's own rename of it is
+	# refused: the entries would leave every row's reach).
 	setup_ws "$W" "$owner"
-	run "$@" timeout -s KILL 60 "$VBOX_EXEC" "$d/sup.plan" -- "$PY" -c '
-import errno, os, sys
+	rc=0
+	"$@" timeout -s KILL 60 "$VBOX_EXEC" "$d/sup.plan" -- "$PY" -c '
+import errno, os, sys, time
 W = sys.argv[1]
 def t(label, f):
     try:
@@ -1224,6 +1239,27 @@ def t(label, f):
     except OSError as e:
         print(label, errno.errorcode.get(e.errno, e.errno))
 fd = os.open(W + "/repo/.git/hooks/pre-commit", os.O_RDONLY)
+t("rename", lambda: os.rename(W + "/repo/.git", W + "/sys/" + "c" * 200))
+open(W + "/out/deep-ready", "w").close()
+for i in range(1200):
+    if os.path.exists(W + "/out/deep-go"):
+        break
+    time.sleep(0.05)
+t("reopen", lambda: os.write(os.open("/proc/self/fd/%d" % fd,
+                                     os.O_WRONLY | os.O_APPEND), b"PWNED\n"))
+t("fchmod", lambda: os.fchmod(fd, 0o777))
+t("fsetxattr", lambda: os.setxattr(fd, "user.vbox", b"1"))
+' "$W" >"$workdir/out" 2>"$workdir/err" &
+	bg=$!
+	i=0
+	while [ ! -e "$W/out/deep-ready" ] && [ "$i" -lt 1200 ] &&
+		kill -0 "$bg" 2>/dev/null; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	"$PY" -c '
+import os, sys
+W = sys.argv[1]
 os.chdir(W + "/sys")
 n = len(W + "/sys")
 while n + 201 < 4060:
@@ -1233,14 +1269,12 @@ while n + 201 < 4060:
 os.mkdir("e" * (4075 - n - 1))
 os.chdir("e" * (4075 - n - 1))
 os.rename(W + "/repo/.git", ".git")
-t("reopen", lambda: os.write(os.open("/proc/self/fd/%d" % fd,
-                                     os.O_WRONLY | os.O_APPEND), b"PWNED\n"))
-t("fchmod", lambda: os.fchmod(fd, 0o777))
-t("fsetxattr", lambda: os.setxattr(fd, "user.vbox", b"1"))
-' "$W"
-	is "$(tr '\n' ' ' <"$workdir/out")" \
-		"reopen EACCES fchmod EACCES fsetxattr EACCES " \
-		"$lbl: a hook past PATH_MAX: its fd not reopened for writing, nor changed"
+' "$W" && chown -R "$owner" "$W/sys"
+	touch "$W/out/deep-go"
+	wait "$bg" || rc=$?
+	is "$rc:$(tr '\n' ' ' <"$workdir/out")" \
+		"0:rename EACCES reopen EACCES fchmod EACCES fsetxattr EACCES " \
+		"$lbl: a hook moved past PATH_MAX: its fd not reopened for writing, nor changed"
 	# (found where it went: its path is too long for cat)
 	is "$(find "$W/sys" -path '*/.git/hooks/pre-commit' \
 		-execdir sh -c 'printf "%s:" "$(cat pre-commit)"; stat -c %a pre-commit' \; \

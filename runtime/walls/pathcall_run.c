@@ -397,21 +397,29 @@ struct walk {
 	int err;
 };
 
-/* Does moving @from to @to give anything more (read or write)? */
-static bool widens(const struct pathcall_env *e, const char *from,
-		   const char *to)
+/*
+ * Does moving @from to @to change what the table says of the entry?
+ * 1: it would get more at @to (a key moved out of its denied directory);
+ * -1: less (a file the child wrote moved into a read-only or denied
+ * place: made there with the child's content, which the table refuses
+ * to any create); 0: the same.
+ */
+static int move_changes(const struct pathcall_env *e, const char *from,
+			const char *to)
 {
 	bool r_from = e->judge(e->judge_ctx, from, PJ_READ, NULL) == 0;
 	bool w_from = e->judge(e->judge_ctx, from, PJ_WRITE, NULL) == 0;
 	bool r_to = e->judge(e->judge_ctx, to, PJ_READ, NULL) == 0;
 	bool w_to = e->judge(e->judge_ctx, to, PJ_WRITE, NULL) == 0;
 
-	return (r_to && !r_from) || (w_to && !w_from);
+	if ((r_to && !r_from) || (w_to && !w_from))
+		return 1;
+	return r_to != r_from || w_to != w_from ? -1 : 0;
 }
 
 /*
- * Every entry below directory @dfd (consumed) at @from, would it get
- * more at @to?  Bounded: past the bounds, EXDEV (`mv` then copies, each
+ * Every entry below directory @dfd (consumed) at @from, would the table
+ * say the same of it at @to?  Bounded: past the bounds, EXDEV (`mv` then copies, each
  * file judged).
  */
 static void walk_below(struct walk *w, int dfd, struct strbuf *from,
@@ -419,6 +427,7 @@ static void walk_below(struct walk *w, int dfd, struct strbuf *from,
 {
 	size_t flen = from->len, tlen = to->len;
 	struct dirent *de;
+	int change;
 	DIR *d;
 
 	if (depth > RENAME_WALK_DEPTH) {
@@ -444,10 +453,15 @@ static void walk_below(struct walk *w, int dfd, struct strbuf *from,
 		strbuf_puts(from, de->d_name);
 		strbuf_putc(to, '/');
 		strbuf_puts(to, de->d_name);
-		if (widens(w->e, from->s, to->s)) {
-			/* said once, by the row that keeps it where it is */
-			(void)w->e->judge(w->e->judge_ctx, from->s,
-					  PJ_READ | PJ_WRITE, "moving rename");
+		change = move_changes(w->e, from->s, to->s);
+		if (change) {
+			/* said once, by the row the entry would escape, or
+			 * by the one it would land under */
+			(void)w->e->judge(w->e->judge_ctx,
+					  change > 0 ? from->s : to->s,
+					  PJ_READ | PJ_WRITE, change > 0 ?
+					  "moving rename" :
+					  "rename into");
 			w->err = EACCES;
 		} else if (de->d_type == DT_DIR || de->d_type == DT_UNKNOWN) {
 			int sub = openat(dirfd(d), de->d_name,
