@@ -261,6 +261,16 @@ def do(label, op, a):
         os.setxattr(a[0], "user.vbox", b"1")
     elif op == "truncate":
         os.truncate(a[0], 0)
+    elif op == "setversion":
+        # EXT4_IOC_SETVERSION with the generation it has
+        import array, fcntl
+        fd = os.open(a[0], os.O_RDONLY)
+        try:
+            gen = array.array("l", [0])
+            fcntl.ioctl(fd, 0x80086603, gen, True)
+            fcntl.ioctl(fd, 0x40086604, gen, True)
+        finally:
+            os.close(fd)
     elif op == "chattr":
         # FS_IOC_GETFLAGS, then FS_IOC_SETFLAGS with the same flags
         import array, fcntl
@@ -573,6 +583,7 @@ hook-dir-rename EROFS rename $W/repo/.git/hooks $W/repo/.git/hooks-away
 hook-unlink EROFS unlink $W/repo/.git/hooks/pre-commit
 hook-chmod EROFS chmod $W/repo/.git/hooks/pre-commit
 hook-chattr EPERM chattr $W/repo/.git/hooks/pre-commit
+hook-setversion EPERM setversion $W/repo/.git/hooks/pre-commit
 hook-chown EROFS chown $W/repo/.git/hooks/pre-commit
 hook-utime EROFS utime $W/repo/.git/hooks/pre-commit
 hook-setxattr EROFS setxattr $W/repo/.git/hooks/pre-commit

@@ -299,9 +299,13 @@ static const char *const path_calls[] = {
 	"chown32", "fchown32", "lchown32", "utimensat_time64", "truncate64",
 };
 
-/* FS_IOC_SETFLAGS (both sizes) and FS_IOC_FSSETXATTR. */
+/*
+ * FS_IOC_SETFLAGS (both sizes), FS_IOC_FSSETXATTR, and the inode
+ * generation: FS_IOC_SETVERSION and EXT4_IOC_SETVERSION (both sizes).
+ */
 static const uint32_t chattr_ioctl[] = {
 	0x40086602u, 0x40046602u, 0x401c5820u,
+	0x40087602u, 0x40047602u, 0x40086604u, 0x40046604u,
 };
 
 /*
