@@ -125,9 +125,23 @@ if command -v script >/dev/null 2>&1; then
 		"on a terminal: /dev/console is the terminal on fd 1"
 	check "... a character device" grep -q "^character special file" \
 		tty.txt
+	# The terminal is the host's inode: fchmod on fd 0 must not make
+	# it world-writable (the host's mode is read before and after).
+	for who in $users; do
+		run as_user "$who" script -qec "stat -c 'before %a' \$(tty); \
+'$VBOX_EXEC' p.plan -- sh -c 'chmod 0666 /proc/self/fd/0 2>/dev/null; echo chmod \$?'; \
+stat -c 'after %a' \$(tty)" /dev/null
+		tr -d '\r' <out >tty2.txt
+		is "$(sed -n 2p tty2.txt):$(sed -n 3p tty2.txt | cut -d' ' -f2)" \
+			"chmod 1:$(sed -n 1p tty2.txt | cut -d' ' -f2)" \
+			"$who, on a terminal: chmod of fd 0 fails, the host's terminal keeps its mode"
+	done
 else
 	ok "# SKIP no script(1) for a terminal"
 	ok "# SKIP no script(1) for a terminal"
+	for who in $users; do
+		ok "# SKIP no script(1) for a terminal"
+	done
 fi
 
 # A plan that mounts below /dev: --dev must stay first, with bubblewrap.

@@ -318,6 +318,41 @@ static void make_listeners(struct setup *s)
 	}
 }
 
+/*
+ * The terminal on fds 0-2 is the host's inode, on the host's devpts: a
+ * child that owns it could make it world-readable and -writable (fchmod)
+ * for every local user.  /dev/console is the same terminal on a
+ * read-only mount (bubblewrap's console, made read-only: sandbox.c), so
+ * each of fds 0-2 that is that terminal is opened again through it, with
+ * the same access and flags: writes and ioctls as before, its inode
+ * refusing changes (EROFS).  A terminal other than fd 1's (bubblewrap
+ * gives /dev/console fd 1's only) stays as it came (doc/launcher.md).
+ */
+static void terminal_through_console(void)
+{
+	struct stat con, st;
+	int i, fd, fl;
+
+	if (stat("/dev/console", &con) < 0 || !S_ISCHR(con.st_mode))
+		return;
+	for (i = 0; i <= 2; i++) {
+		if (fstat(i, &st) < 0 || !S_ISCHR(st.st_mode) ||
+		    st.st_rdev != con.st_rdev)
+			continue;
+		fl = fcntl(i, F_GETFL);
+		if (fl < 0)
+			fail("cannot read the flags of fd %d: %s", i,
+			     strerror(errno));
+		fd = open("/dev/console", (fl & (O_ACCMODE | O_APPEND |
+						 O_NONBLOCK)) |
+			  O_NOCTTY | O_CLOEXEC);
+		if (fd < 0 || dup2(fd, i) < 0)
+			fail("cannot open the terminal again read-only "
+			     "mounted: %s", strerror(errno));
+		close(fd);
+	}
+}
+
 /* The steps of the setup, in order; each fails closed. */
 static void apply_setup(struct setup *s)
 {
@@ -336,6 +371,7 @@ static void apply_setup(struct setup *s)
 	} else if (s->has_idmap && init_limit_userns(err, sizeof(err)) < 0) {
 		fail("%s", err);
 	}
+	terminal_through_console();
 	if (s->has_idmap &&
 	    init_enter_userns(s->uid, s->gid, err, sizeof(err)) < 0)
 		fail("%s", err);
