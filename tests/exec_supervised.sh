@@ -1234,6 +1234,35 @@ os.write(st, b"end %d\n" % n)
 			"$lbl: ... without the supervised rows it truncates (the check can fail)"
 	fi
 
+	# ---- FIFO opens whose callers were killed ------------------------
+	# Each blocking FIFO open waits in a thread of the supervisor (at
+	# most 64): one whose caller is killed must give its slot back.
+	setup_ws "$W" "$owner"
+	run "$@" timeout -s KILL 120 "$VBOX_EXEC" "$d/sup.plan" -- "$PY" -c '
+import os, signal, sys, time
+W = sys.argv[1]
+os.mkfifo(W + "/fifo/lone")
+for i in range(80):
+    pid = os.fork()
+    if pid == 0:
+        os.open(W + "/fifo/lone", os.O_RDONLY)
+        os._exit(0)
+    time.sleep(0.01)
+    os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)
+time.sleep(1)
+os.mkfifo(W + "/fifo/pair")
+pid = os.fork()
+if pid == 0:
+    fd = os.open(W + "/fifo/pair", os.O_WRONLY)
+    os.write(fd, b"paired")
+    os._exit(0)
+print(os.read(os.open(W + "/fifo/pair", os.O_RDONLY), 100).decode())
+os.waitpid(pid, 0)
+' "$W"
+	is "$rc:$(cat "$workdir/out")" 0:paired \
+		"$lbl: 80 FIFO openers killed while they waited: a FIFO pair still opens"
+
 	# ---- an fd whose path is longer than PATH_MAX -------------------
 	# The child opens a hook for reading; the host then moves .git
 	# below a 4 KiB directory chain (the child's own rename of it is
