@@ -113,6 +113,11 @@ static bool best_above(const struct pathmap *m, const char *path, bool self,
 	return found;
 }
 
+bool pathmap_get(const struct pathmap *m, const char *path, size_t *value)
+{
+	return get(m, path, strlen(path), value);
+}
+
 bool pathmap_last_above(const struct pathmap *m, const char *path,
 			size_t *value)
 {

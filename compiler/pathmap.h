@@ -34,6 +34,9 @@ struct pathmap {
 /* pathmap_put_max - map @path to @value, or keep a larger value it has. */
 void pathmap_put_max(struct pathmap *m, const char *path, size_t value);
 
+/* pathmap_get - the value of @path itself, if it is in the map. */
+bool pathmap_get(const struct pathmap *m, const char *path, size_t *value);
+
 /*
  * pathmap_last_above - the largest value of @path or any of its
  * ancestors ("/" included); false when none is in the map.

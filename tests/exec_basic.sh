@@ -468,6 +468,23 @@ read $T/data/b/y.key
 read $T/plain/p.txt
 EOF
 	agree dironly
+	# A higher glob's match inside a region of its own kind is not
+	# redundant when a lower row's hole lies below it: a deny with '**'
+	# in the middle (the compiler cannot see it covers the hole) over a
+	# denied directory holding an ro hole left the file readable.
+	cat >deeper.rules <<EOF
+@default write deny
+[fs]
+ro: $T/data/a/x.txt
+deny: $T/data
+!deny: $T/data/**/a/**
+EOF
+	cat >deeper.ops <<EOF
+read $T/data/a/x.txt
+read $T/data/b/y.key
+write $T/data/a/x.txt
+EOF
+	agree deeper
 	# A lower literal row a higher glob decides makes no mount of its
 	# own: the file stays renamable (a mount point answers EBUSY), as
 	# explain says a write of its directory is allowed.

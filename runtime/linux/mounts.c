@@ -85,6 +85,8 @@ struct inst {
 	size_t nm;
 	size_t cap;
 	struct pathmap at;
+	struct pathmap below;
+	struct strv below_keys;
 	char *err;
 };
 
@@ -205,6 +207,18 @@ static struct mnt *enclosing(struct inst *in, const char *path)
 	return pathmap_last_above(&in->at, path, &i) ? &in->m[i] : NULL;
 }
 
+/* Every strict ancestor of @dest has mount @idx below it (in->below). */
+static void note_below(struct inst *in, const char *dest, size_t idx)
+{
+	const char *p;
+
+	for (p = dest + 1; (p = strchr(p, '/')); p++) {
+		strv_push(&in->below_keys, xstrndup(dest, (size_t)(p - dest)));
+		pathmap_put_max(&in->below,
+				in->below_keys.v[in->below_keys.n - 1], idx);
+	}
+}
+
 static void push_mount(struct inst *in, const char *dest, enum mk kind,
 		       bool host, unsigned mode)
 {
@@ -223,6 +237,7 @@ static void push_mount(struct inst *in, const char *dest, enum mk kind,
 		.remount = mode != 0,
 	};
 	pathmap_put_max(&in->at, in->m[in->nm].dest, in->nm);
+	note_below(in, dest, in->nm);
 	in->nm++;
 }
 
@@ -268,7 +283,13 @@ static int prepare(struct inst *in, const char *dest, enum mk kind)
 
 	if (!e)
 		return inst_error(in, "the artifact mounts no root");
-	if (same_class(e->kind, kind))
+	/*
+	 * Redundant only when nothing is mounted below @dest yet: a lower
+	 * row's hole there (a bind of a file in a denied directory) must
+	 * be covered again by this higher row's mount, or it would show
+	 * what this row decides otherwise.
+	 */
+	if (same_class(e->kind, kind) && !pathmap_get(&in->below, dest, &i))
 		return 1;
 	if (strcmp(e->dest, dest) == 0)
 		return 0;
@@ -801,6 +822,8 @@ out:
 	strv_release(&in.creates);
 	strv_release(&in.dirs);
 	pathmap_release(&in.at);
+	pathmap_release(&in.below);
+	strv_release(&in.below_keys);
 	for (i = 0; i < in.nm; i++)
 		free(in.m[i].dest);
 	free(in.m);
