@@ -106,7 +106,7 @@ round() { # WHO RUNAS...
 	is "$rc" 125 "$who: a granted relative symbolic link to an ungranted target refuses the launch"
 	has err "row 0 'rw:$T/srv/work/sub/out'" "... naming the row"
 	has err "is a symbolic link (to '../../../target')" "... and the link"
-	has err "would land on '$T/target' and give rw to it and everything below, but the table gives it ro (no row matches it: the default decides)" \
+	has err "would land on '$T/target' and give rw to it and everything below, but the table gives it ro (no row matches there: the default decides)" \
 		"... the resolved path and what the table gives it"
 	run "$@" "$VBOX_EXEC" "$T/abs.plan" -- sh -c \
 		"echo x >'$T/srv/work/abs/f'"

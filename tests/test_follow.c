@@ -120,8 +120,8 @@ int main(void)
 		make_plan(&p, EFFECT_DENY, e, t, 1);
 		ask(&p, "/w/a", EFFECT_RW, false, NONE, EFFECT_RO, false,
 		    "'**' in the middle covers only what ends in 'out'");
-		ask(&p, "/w/a/out", EFFECT_RW, false, 0, EFFECT_RW, false,
-		    "... and never a whole subtree");
+		ask(&p, "/w/a/out", EFFECT_RW, false, NONE, EFFECT_RO, true,
+		    "... and never a whole subtree: below, the default");
 		free(p.fs);
 	}
 	{

@@ -129,6 +129,13 @@ bool follow_same_effect(const struct follow_view *v, const char *path,
 		}
 	}
 	same = v->default_effect == effect;
+	if (!same) {
+		/* The default decides what differs: below the path when a
+		 * row of the same effect decides the path itself. */
+		*below = at_path;
+		*decider = UINT32_MAX;
+		*effect_out = v->default_effect;
+	}
 out:
 	fs_path_free(&q);
 	return same;

@@ -224,7 +224,7 @@ static char *decider_text(const struct plan *plan, uint32_t row)
 	char *label, *text;
 
 	if (row == UINT32_MAX)
-		return xstrdup("no row matches it: the default decides");
+		return xstrdup("no row matches there: the default decides");
 	label = row_label(plan, row);
 	text = xasprintf("%s decides", label);
 	free(label);
