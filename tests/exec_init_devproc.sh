@@ -136,12 +136,25 @@ stat -c 'after %a' \$(tty)" /dev/null
 			"chmod 1:$(sed -n 1p tty2.txt | cut -d' ' -f2)" \
 			"$who, on a terminal: chmod of fd 0 fails, the host's terminal keeps its mode"
 	done
+	# A launch as another uid on root's terminal (su, sudo -u): the fd
+	# works, the terminal cannot be opened again; the command runs.
+	if [ "$users" = "root nobody" ]; then
+		script -qec "setpriv --reuid 65534 --regid 65534 --clear-groups \
+'$VBOX_EXEC' $workdir/p.plan -- sh -c 'echo child-ran'; echo rc=\$?" \
+			/dev/null >tty3.out 2>&1 </dev/null || :
+		check "as uid 65534 on root's terminal: the command runs" \
+			sh -c 'tr -d "\r" <tty3.out | grep -qx child-ran &&
+				tr -d "\r" <tty3.out | grep -qx rc=0'
+	else
+		ok "# SKIP needs root and uid 65534"
+	fi
 else
 	ok "# SKIP no script(1) for a terminal"
 	ok "# SKIP no script(1) for a terminal"
 	for who in $users; do
 		ok "# SKIP no script(1) for a terminal"
 	done
+	ok "# SKIP no script(1) for a terminal"
 fi
 
 # A plan that mounts below /dev: --dev must stay first, with bubblewrap.

@@ -346,6 +346,13 @@ static void terminal_through_console(void)
 		fd = open("/dev/console", (fl & (O_ACCMODE | O_APPEND |
 						 O_NONBLOCK)) |
 			  O_NOCTTY | O_CLOEXEC);
+		/*
+		 * A launch as another uid than the terminal's (su, sudo -u)
+		 * may use the fd it was given but not open the terminal:
+		 * the fd stays as it came (doc/launcher.md).
+		 */
+		if (fd < 0 && (errno == EACCES || errno == EPERM))
+			continue;
 		if (fd < 0 || dup2(fd, i) < 0)
 			fail("cannot open the terminal again read-only "
 			     "mounted: %s", strerror(errno));
