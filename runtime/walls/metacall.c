@@ -347,7 +347,9 @@ int metacall_apply(const struct metacall *mc, int fd)
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
 	switch (mc->op) {
 	case METACALL_CHMOD:
-		if (S_ISLNK(st.st_mode))
+		if (mc->mode & (S_ISUID | S_ISGID))
+			rc = EPERM;	/* as seccomp.c for the unsupervised */
+		else if (S_ISLNK(st.st_mode))
 			rc = EOPNOTSUPP;
 		else if (fchmodat(AT_FDCWD, proc, (mode_t)mc->mode, 0) < 0)
 			rc = errno;

@@ -304,6 +304,12 @@ void pathcall_open(const struct pathcall *pc, const struct pathcall_env *e,
 	uint64_t flags = pc->flags;
 
 	res->cloexec = (flags & O_CLOEXEC) != 0;
+	/* No set-id file is made (seccomp.c refuses it for the other opens). */
+	if (((flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE) &&
+	    (pc->mode & (S_ISUID | S_ISGID))) {
+		res->err = EPERM;
+		return;
+	}
 	/* O_PATH keeps these flags only (open(2)). */
 	if (flags & O_PATH)
 		flags &= O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;

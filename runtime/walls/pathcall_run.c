@@ -645,8 +645,12 @@ static int run_name(const struct pathcall *pc, const struct pathcall_env *e)
 		case S_IFREG:
 		case S_IFIFO:
 		case S_IFSOCK:
-			rc = mknodat(pfd, name, (mode_t)pc->mode,
-				     (dev_t)pc->dev) < 0 ? errno : 0;
+			/* no set-id file (seccomp.c, build_setid()) */
+			if (pc->mode & (S_ISUID | S_ISGID))
+				rc = EPERM;
+			else
+				rc = mknodat(pfd, name, (mode_t)pc->mode,
+					     (dev_t)pc->dev) < 0 ? errno : 0;
 			break;
 		case S_IFCHR:
 		case S_IFBLK:

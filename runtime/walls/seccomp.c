@@ -133,12 +133,82 @@ static int rule(scmp_filter_ctx ctx, uint32_t action, const char *name,
 	return seccomp_rule_add_array(ctx, action, nr, n, cmp);
 }
 
+/*
+ * Set-user-ID and set-group-ID bits: a file the child owns keeps them on
+ * the host, where no nosuid mount follows it (a root-started child's
+ * `chmod 4755` in its writable root, or fchmod on the file its output is
+ * redirected to, left a set-uid-root program any local user could run).
+ * Refused in every mode argument the filter can read; fchmodat2 is
+ * ENOSYS (the newer-calls filter), openat2's mode lies in memory (ENOSYS
+ * where the supervisor does not judge it, pathcall_open.c where it does).
+ * A call a program hands to the supervisor unconditionally (supervised
+ * paths, container mode's metadata calls) stays a notification in the
+ * filter libseccomp builds: the supervisor refuses set-id modes itself
+ * (metacall_apply(), pathcall_open(), run_name()).
+ */
+static const struct {
+	const char *name;
+	unsigned arg;
+} setid_mode[] = {
+	{ "chmod", 1 }, { "fchmod", 1 }, { "fchmodat", 2 }, { "open", 2 },
+	{ "openat", 3 }, { "creat", 1 }, { "mknod", 1 }, { "mknodat", 2 },
+};
+
+static int build_setid(scmp_filter_ctx ctx, const char **what)
+{
+	static const unsigned bits[] = { S_ISUID, S_ISGID };
+	struct scmp_arg_cmp c;
+	size_t i, b;
+	int rc = 0;
+
+	for (i = 0; rc >= 0 && i < array_size(setid_mode); i++) {
+		for (b = 0; rc >= 0 && b < array_size(bits); b++) {
+			*what = setid_mode[i].name;
+			c = (struct scmp_arg_cmp){
+				.arg = setid_mode[i].arg,
+				.op = SCMP_CMP_MASKED_EQ,
+				.datum_a = bits[b],
+				.datum_b = bits[b],
+			};
+			rc = rule(ctx, SCMP_ACT_ERRNO(EPERM),
+				  setid_mode[i].name, 1, &c);
+		}
+	}
+	return rc;
+}
+
+static int build_deny_common(scmp_filter_ctx ctx, const char **what,
+			     bool openat2_enosys);
+
 static int build_deny(scmp_filter_ctx ctx, const char **what)
+{
+	return build_deny_common(ctx, what, true);
+}
+
+/* The deny rules where the supervisor judges openat2 (supervised paths). */
+static int build_deny_judged(scmp_filter_ctx ctx, const char **what)
+{
+	return build_deny_common(ctx, what, false);
+}
+
+static int build_deny_common(scmp_filter_ctx ctx, const char **what,
+			     bool openat2_enosys)
 {
 	struct scmp_arg_cmp c;
 	size_t i;
 	unsigned f, k = 0;
 	int rc;
+
+	rc = build_setid(ctx, what);
+	if (rc < 0)
+		return rc;
+	if (openat2_enosys) {
+		/* its mode is in memory: the C library falls back to openat */
+		*what = "openat2";
+		rc = rule(ctx, SCMP_ACT_ERRNO(ENOSYS), "openat2", 0, NULL);
+		if (rc < 0)
+			return rc;
+	}
 
 	for (i = 0; i < array_size(deny_eperm); i++) {
 		*what = deny_eperm[i];
@@ -343,7 +413,7 @@ static int build_paths(scmp_filter_ctx ctx, const char **what)
 /* The supervised filter and the paths (whose bind() covers net open's). */
 static int build_supervised_paths(scmp_filter_ctx ctx, const char **what)
 {
-	int rc = build_deny(ctx, what);
+	int rc = build_deny_judged(ctx, what);
 
 	if (rc >= 0)
 		rc = build_notify(ctx, what);
@@ -353,7 +423,7 @@ static int build_supervised_paths(scmp_filter_ctx ctx, const char **what)
 /* net open with Landlock's abstract scope: bind() and the paths. */
 static int build_supervised_bind_paths(scmp_filter_ctx ctx, const char **what)
 {
-	int rc = build_deny(ctx, what);
+	int rc = build_deny_judged(ctx, what);
 
 	return rc < 0 ? rc : build_paths(ctx, what);
 }

@@ -266,16 +266,16 @@ int walls_prepare(const struct lx_artifact *lx, bool net_open, bool paths,
 	}
 	w->nwritable = p.n;
 	/*
-	 * Supervised paths: calls newer than the filter can name
-	 * (fchmodat2, setxattrat, file_setattr...) would reach a judged
-	 * file unjudged: ENOSYS, and the C library falls back to the
-	 * older calls the filter hands over.  And no core dump: the kernel
+	 * Calls newer than the filter can name (fchmodat2, setxattrat,
+	 * file_setattr...) would reach a judged file unjudged, and
+	 * fchmodat2 would set a set-id bit the filter refuses to chmod:
+	 * ENOSYS, and the C library falls back to the older calls.  And no core dump: the kernel
 	 * writes one into the working directory without a call the
 	 * supervisor sees (a `core` in a supervised read-only or denied
 	 * directory), so the hard limit is 0 for the whole tree.
 	 */
-	rc = write_blob(w, (w->notify ? WALLS_NOTIFY : 0) |
-			(paths ? WALLS_NEWER | WALLS_NO_CORE : 0) |
+	rc = write_blob(w, (w->notify ? WALLS_NOTIFY : 0) | WALLS_NEWER |
+			(paths ? WALLS_NO_CORE : 0) |
 			(w->landlock_abi > 0 ? WALLS_LANDLOCK : 0),
 			&filter, &p, pins, npins, NULL, 0, err);
 	paths_free(&p);
