@@ -105,13 +105,16 @@ for plan in p shm p-container; do
 	mode=
 	[ "$plan" = p-container ] && mode=--mode=container
 	for who in $users; do
-		before=$(stat -c %Z /dev/full /dev/null | tr '\n' ' ')
+		before=$(stat -c %Z /dev/full /dev/null /dev/pts | tr '\n' ' ')
 		sleep 1.1	# a change would move the ctime's second
 		run as_user "$who" "$VBOX_EXEC" $mode "${plan%-container}.plan" \
-			-- sh -c 'chmod 0666 /dev/full; echo "chmod $?"; touch /dev/null; echo "touch $?"; echo x >/dev/null && echo "written"'
-		is "$(tr '\n' ' ' <out)" "chmod 1 touch 1 written " \
-			"$who, $plan: chmod and touch of /dev/full and /dev/null fail; writing works"
-		is "$(stat -c %Z /dev/full /dev/null | tr '\n' ' ')" "$before" \
+			-- sh -c 'chmod 0666 /dev/full; echo "chmod $?"; touch /dev/null; echo "touch $?"; chmod 0755 /dev/pts; echo "pts $?"; echo x >/dev/null && echo "written"'
+		# (namespace mode's /dev/pts is a devpts of its own)
+		pts=0
+		[ "$plan" = p-container ] && pts=1
+		is "$(tr '\n' ' ' <out)" "chmod 1 touch 1 pts $pts written " \
+			"$who, $plan: chmod and touch of /dev/full and /dev/null fail, and of the host's /dev/pts; writing works"
+		is "$(stat -c %Z /dev/full /dev/null /dev/pts | tr '\n' ' ')" "$before" \
 			"$who, $plan: ... the host's nodes are unchanged (ctime)"
 	done
 done
