@@ -560,6 +560,7 @@ hook-link-made-any any symlink ../repo/.git/hooks/pre-commit $W/ln/hk
 hook-link-write EROFS write $W/ln/hk
 procfd-dir refused procfd $W/a/b/c .env
 procfd-opath refused opath $W/.env
+ctl-opath ok opath $W/plain
 proc-cwd refused cwd $W .env
 pem-read EACCES read $W/k/keys/id.pem
 pem-dir-rename EACCES|EXDEV rename $W/k/keys $W/k/open
@@ -1233,6 +1234,37 @@ os.write(st, b"end %d\n" % n)
 		is "$rc:$(wc -c <"$W/plain")" 0:0 \
 			"$lbl: ... without the supervised rows it truncates (the check can fail)"
 	fi
+
+	# ---- a file handed in on stdin, reopened for writing -------------
+	# The fd is on the host's mount: outside every writable region, and
+	# where a literal ro row binds the same path read-only, the table's
+	# "the mounts hold it" says nothing of it (both were written).
+	setup_ws "$W" "$owner"
+	echo INPUT-ORIG >"$d/input.txt"
+	chown "$owner" "$d/input.txt"
+	chmod 600 "$d/input.txt"
+	for f in "$d/input.txt" "$W/config"; do
+		run "$@" timeout -s KILL 60 "$VBOX_EXEC" "$d/sup.plan" -- "$PY" -c '
+import errno, os
+try:
+    os.write(os.open("/proc/self/fd/0", os.O_WRONLY | os.O_APPEND), b"CHILD\n")
+    print("reopened")
+except OSError as e:
+    print(errno.errorcode.get(e.errno, e.errno))
+' <"$f"
+		is "$(cat "$workdir/out")" EACCES \
+			"$lbl: a file on stdin (${f##*/}): not reopened for writing"
+	done
+	is "$(cat "$d/input.txt" "$W/config" | tr '\n' ' ')" \
+		"INPUT-ORIG CONFIG-ORIG " "$lbl: ... both are whole (host side)"
+	run "$@" timeout -s KILL 60 "$VBOX_EXEC" "$d/sup.plan" -- "$PY" -c '
+import os, sys
+fd = os.open(sys.argv[1], os.O_RDONLY)
+os.write(os.open("/proc/self/fd/%d" % fd, os.O_WRONLY | os.O_APPEND), b"more\n")
+print("reopened")
+' "$W/plain2"
+	is "$rc:$(cat "$workdir/out"):$(tail -n 1 "$W/plain2")" "0:reopened:more" \
+		"$lbl: ... a file of the writable root, opened for reading, is"
 
 	# ---- FIFO opens whose callers were killed ------------------------
 	# Each blocking FIFO open waits in a thread of the supervisor (at

@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/openat2.h>
+#include <linux/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -118,16 +119,62 @@ out:
 	close(fd0);
 }
 
-/* The child's own fd @n (/proc/self/fd/N), reopened once judged. */
+/*
+ * Is the file of our fd @fd the one its path names in the sandbox, on
+ * the same mount?  An fd the child was handed from outside (its stdin
+ * redirected from a host file) is on the host's mount, where the
+ * sandbox's read-only binds and the table's "the mounts hold it" say
+ * nothing.
+ */
+static bool in_sandbox(const struct pathcall_env *e, int fd)
+{
+	struct statx a, b;
+	char *path;
+	bool same = false;
+	int in, rc;
+
+	if (self_fd_file(fd, &path) != 1)
+		return false;
+	in = child_open_in_root(e->root_fd, path, O_NOFOLLOW, &rc);
+	free(path);
+	if (in < 0)
+		return false;
+	/* (raw: not every C library has statx() yet) */
+	if (syscall(SYS_statx, fd, "", AT_EMPTY_PATH, STATX_MNT_ID | STATX_INO,
+		    &a) == 0 &&
+	    syscall(SYS_statx, in, "", AT_EMPTY_PATH, STATX_MNT_ID | STATX_INO,
+		    &b) == 0 &&
+	    (a.stx_mask & b.stx_mask & STATX_MNT_ID))
+		same = a.stx_mnt_id == b.stx_mnt_id && a.stx_ino == b.stx_ino &&
+		       a.stx_dev_major == b.stx_dev_major &&
+		       a.stx_dev_minor == b.stx_dev_minor;
+	close(in);
+	return same;
+}
+
+/*
+ * The child's own fd @n (/proc/self/fd/N), reopened once judged.  A
+ * reopen gains no write access the fd lacks unless the file is the
+ * sandbox's own, judged as any other there (a file handed in for
+ * reading, on the host's mount, is never reopened for writing).
+ */
 static void open_own_fd(const struct pathcall_env *e, int n, uint64_t flags,
 			struct pathcall_result *res)
 {
 	struct stat st;
-	int fd, rc;
+	int fd, rc, acc;
 
 	rc = e->take ? e->take(e->take_ctx, e->tid, n, &fd) : EACCES;
 	if (rc) {
 		res->err = rc == ESRCH ? ESRCH : rc == EBADF ? ENOENT : rc;
+		return;
+	}
+	acc = fcntl(fd, F_GETFL);
+	if ((pc_open_wants(flags) & PJ_WRITE) &&
+	    (acc < 0 || (acc & O_PATH) || (acc & O_ACCMODE) == O_RDONLY) &&
+	    !in_sandbox(e, fd)) {
+		res->err = EACCES;
+		close(fd);
 		return;
 	}
 	rc = pc_judge_fd(e, fd, pc_open_wants(flags), "open", true);
@@ -136,6 +183,11 @@ static void open_own_fd(const struct pathcall_env *e, int n, uint64_t flags,
 	if (rc) {
 		res->err = rc;
 		close(fd);
+		return;
+	}
+	if (flags & O_PATH) {
+		close(fd);
+		res->cont = true;	/* see open_reached() */
 		return;
 	}
 	/* O_NOFOLLOW refuses the magic link, as the kernel would */
@@ -166,9 +218,16 @@ static void open_reached(const struct pathcall_env *e, int fd0,
 		res->err = ENOTDIR;
 		goto out;
 	}
+	/*
+	 * The kernel installs no O_PATH file with SECCOMP_IOCTL_NOTIF_ADDFD
+	 * (EBADF): judged, the child's own open goes on.  What it then
+	 * reaches is a handle that reads and writes nothing; every use of
+	 * it (openat, /proc/self/fd, fchdir then a name, execveat, the
+	 * metadata calls) comes to the supervisor again.
+	 */
 	if (flags & O_PATH) {
-		res->fd = fd0;
-		return;
+		res->cont = true;
+		goto out;
 	}
 	reopen(e, fd0, &st, flags, false, res);
 	return;

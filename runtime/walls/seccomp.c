@@ -376,6 +376,7 @@ static const char *const path_calls[] = {
 static const uint32_t chattr_ioctl[] = {
 	0x40086602u, 0x40046602u, 0x401c5820u,
 	0x40087602u, 0x40047602u, 0x40086604u, 0x40046604u,
+	0x40806685u,	/* FS_IOC_ENABLE_VERITY: the file immutable for good */
 };
 
 /*
