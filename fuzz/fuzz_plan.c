@@ -82,7 +82,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    sandbox_build(&plan, "/nonexistent/vbox-fuzz/plan.bin", "/", true,
 			  &sa, &err) == 0) {
 		/* With and without a terminal (the init's /dev/console). */
-		sandbox_split_init_mounts(&sa, size & 1 ? "/dev/pts/0" : NULL);
+		sandbox_split_init_mounts(&sa, size & 1 ? "/dev/pts/0" : NULL,
+					  size & 2 ? "/dev/pts/0" : NULL);
 		lx_render(&sa.lx, &out);
 		wbuf_release(&out);
 		sandbox_release(&sa);

@@ -138,6 +138,16 @@ stat -c 'after %a' \$(tty)" /dev/null
 		is "$(sed -n 2p tty2.txt):$(sed -n 3p tty2.txt | cut -d' ' -f2)" \
 			"chmod 1:$(sed -n 1p tty2.txt | cut -d' ' -f2)" \
 			"$who, on a terminal: chmod of fd 0 fails, the host's terminal keeps its mode"
+		# stdout redirected: the terminal stays on fds 0 and 2
+		: >"$workdir/redir.out"
+		chmod 666 "$workdir/redir.out"
+		run as_user "$who" script -qec "stat -c 'before %a' \$(tty); \
+'$VBOX_EXEC' p.plan -- sh -c 'chmod 0666 /proc/self/fd/0 2>/dev/null; echo chmod \$?' >$workdir/redir.out; \
+stat -c 'after %a' \$(tty)" /dev/null
+		tr -d '\r' <out >tty4.txt
+		is "$(cat "$workdir/redir.out" 2>/dev/null):$(sed -n 2p tty4.txt | cut -d' ' -f2)" \
+			"chmod 1:$(sed -n 1p tty4.txt | cut -d' ' -f2)" \
+			"$who, on a terminal, stdout redirected: chmod of fd 0 fails, the terminal keeps its mode"
 	done
 	# A launch as another uid on root's terminal (su, sudo -u): the fd
 	# works, the terminal cannot be opened again; the command runs.
@@ -155,6 +165,7 @@ else
 	ok "# SKIP no script(1) for a terminal"
 	ok "# SKIP no script(1) for a terminal"
 	for who in $users; do
+		ok "# SKIP no script(1) for a terminal"
 		ok "# SKIP no script(1) for a terminal"
 	done
 	ok "# SKIP no script(1) for a terminal"

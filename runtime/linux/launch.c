@@ -56,6 +56,14 @@
 #include "walls/unixsock.h"
 #include "walls/walls.h"
 
+/* The terminal on @fd (a copy: caller frees), or NULL. */
+static char *terminal_of(int fd)
+{
+	const char *name = isatty(fd) ? ttyname(fd) : NULL;
+
+	return name ? xstrdup(name) : NULL;
+}
+
 int launch_platform(void)
 {
 	return TARGET_LINUX;
@@ -357,7 +365,7 @@ static int launch_sandbox(struct tree *t, const struct launch_request *req,
 	struct pin *pins = NULL;
 	struct strv followed = { 0 };
 	size_t npins = 0;
-	char *err = NULL, *tty;
+	char *err = NULL, *tty, *tty1;
 	bool knows, waited = false;
 	double t0;
 	size_t i;
@@ -456,12 +464,18 @@ static int launch_sandbox(struct tree *t, const struct launch_request *req,
 	       sa.created, reg.nheld, reg.dir);
 	/*
 	 * Last: everything above read the whole mount list.  bubblewrap
-	 * gives its /dev a console when fd 1 is a terminal.
+	 * gives its /dev a console when fd 1 is a terminal; the init's
+	 * --dev takes the first of fds 1, 0, 2 that is one (`cmd > out`
+	 * keeps the terminal on fds 0 and 2), so that the init can hand it
+	 * to the command read-only mounted (runtime/init/init.c).
 	 */
-	tty = isatty(1) ? ttyname(1) : NULL;
-	tty = tty ? xstrdup(tty) : NULL;
-	sandbox_split_init_mounts(&sa, tty);
+	tty1 = terminal_of(1);
+	tty = tty1 ? xstrdup(tty1) : terminal_of(0);
+	if (!tty)
+		tty = terminal_of(2);
+	sandbox_split_init_mounts(&sa, tty, tty1);
 	free(tty);
+	free(tty1);
 	if (sa.init_mounts.n)
 		vx_log("the sandbox's init makes %zu mounts (bubblewrap %zu)",
 		       sa.init_mounts.n, sa.lx.n);

@@ -497,7 +497,7 @@ static bool commutes(const struct lx_artifact *a, size_t i, size_t start)
  * (bubblewrap's --remount-ro would add nodev).  The init's own --dev
  * makes its nodes read-only already.
  */
-static void dev_nodes_read_only(struct sandbox *sa, const char *tty)
+static void dev_nodes_read_only(struct sandbox *sa, const char *tty1)
 {
 	struct lx_artifact *to = &sa->init_mounts;
 	char *path;
@@ -512,7 +512,7 @@ static void dev_nodes_read_only(struct sandbox *sa, const char *tty)
 			lx_add(to, LX_REMOUNT_RO, NULL, path, 0, LX_ROW_NONE);
 			free(path);
 		}
-		if (tty) {
+		if (tty1) {
 			path = xasprintf("%s/console", sa->lx.m[i].dest);
 			lx_add(to, LX_REMOUNT_RO, NULL, path, 0, LX_ROW_NONE);
 			free(path);
@@ -520,7 +520,8 @@ static void dev_nodes_read_only(struct sandbox *sa, const char *tty)
 	}
 }
 
-void sandbox_split_init_mounts(struct sandbox *sa, const char *tty)
+void sandbox_split_init_mounts(struct sandbox *sa, const char *tty,
+			       const char *tty1)
 {
 	struct pathmap shown = { 0 };
 	struct lx_artifact *a = &sa->lx;
@@ -576,7 +577,7 @@ void sandbox_split_init_mounts(struct sandbox *sa, const char *tty)
 	free(make);
 	a->flags &= ~(uint32_t)(LX_CAP_DROP_ALL | LX_DISABLE_USERNS);
 	a->flags |= LX_UID_0 | LX_CAP_ADD_ALL;
-	dev_nodes_read_only(sa, tty);
+	dev_nodes_read_only(sa, tty1);
 }
 
 /* The instantiation's host notes as lines naming each row. */

@@ -130,13 +130,17 @@ int sandbox_build(const struct plan *plan, const char *plan_path,
  * sandbox_split_init_mounts - step 6: move the longest tail of mounts the
  * init can make to @sa->init_mounts, with the --dev and --proc mounts
  * before it that the init can make and that commute with what stays,
- * when that is long enough.  @tty is the terminal on fd 1 (bubblewrap's
- * /dev/console) or NULL; the init's --dev carries it as its source.
- * Called last, right before the start, once everything that reads the
- * whole mount list (pins, walls, placeholders, the registry's tmpfs) has;
- * never for --dry-run, whose line cannot carry the init's setup.
+ * when that is long enough.  @tty is the terminal the init's --dev
+ * makes /dev/console (the first of fds 1, 0, 2 that is one; NULL: none),
+ * which the init then gives the command for each of fds 0-2 that is that
+ * terminal, read-only mounted; @tty1 is the terminal on fd 1 or NULL
+ * (bubblewrap's own --dev makes that one /dev/console).  Called last,
+ * right before the start, once everything that reads the whole mount
+ * list (pins, walls, placeholders, the registry's tmpfs) has; never for
+ * --dry-run, whose line cannot carry the init's setup.
  */
-void sandbox_split_init_mounts(struct sandbox *sa, const char *tty);
+void sandbox_split_init_mounts(struct sandbox *sa, const char *tty,
+			       const char *tty1);
 
 /*
  * placeholders_create - mkdir every placeholder, in order, failing if one
