@@ -261,24 +261,17 @@ def do(label, op, a):
         os.setxattr(a[0], "user.vbox", b"1")
     elif op == "truncate":
         os.truncate(a[0], 0)
-    elif op == "setversion":
-        # EXT4_IOC_SETVERSION with the generation it has
+    elif op in ("chattr", "setversion"):
+        # FS_IOC_GETFLAGS/SETFLAGS, EXT4_IOC_GETVERSION/SETVERSION: set
+        # what it has, on a file opened for reading
         import array, fcntl
+        get, put = {"chattr": (0x80086601, 0x40086602),
+                    "setversion": (0x80086603, 0x40086604)}[op]
         fd = os.open(a[0], os.O_RDONLY)
         try:
-            gen = array.array("l", [0])
-            fcntl.ioctl(fd, 0x80086603, gen, True)
-            fcntl.ioctl(fd, 0x40086604, gen, True)
-        finally:
-            os.close(fd)
-    elif op == "chattr":
-        # FS_IOC_GETFLAGS, then FS_IOC_SETFLAGS with the same flags
-        import array, fcntl
-        fd = os.open(a[0], os.O_RDONLY)
-        try:
-            flags = array.array("l", [0])
-            fcntl.ioctl(fd, 0x80086601, flags, True)
-            fcntl.ioctl(fd, 0x40086602, flags, True)
+            val = array.array("l", [0])
+            fcntl.ioctl(fd, get, val, True)
+            fcntl.ioctl(fd, put, val, True)
         finally:
             os.close(fd)
     elif op == "exec":

@@ -11,8 +11,6 @@
  *                              passes 32-bit pointers) and the number N
  *                              (0 if absent); prints "ok" or the errno's
  *                              name (ENOSYS, EACCES, ...)
- *
- * The kernel's 32-bit entry returns r8-r11 zeroed: they are clobbered.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -25,40 +23,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* ebx, ecx and edx (truncate64's length is ecx:edx: edx is zero). */
-static long int80(long nr, long a, long b)
-{
-	long r;
-
-	__asm__ volatile("int $0x80"
-			 : "=a"(r)
-			 : "0"(nr), "b"(a), "c"(b), "d"(0L)
-			 : "r8", "r9", "r10", "r11", "cc", "memory");
-	return (int)r;
-}
-
-/* Is the i386 entry usable?  In a child with SIGSEGV at its default. */
-static int probe(void)
-{
-	struct {
-		unsigned long handler, flags, restorer, mask;
-	} dfl = { 0, 0, 0, 0 };
-	int status;
-	pid_t pid = fork();
-
-	if (pid < 0)
-		return 2;
-	if (pid == 0) {
-		if (syscall(SYS_rt_sigaction, SIGSEGV, &dfl, NULL,
-			    sizeof(dfl.mask)) < 0)
-			_exit(2);
-		int80(20 /* getpid */, 0, 0);
-		_exit(0);
-	}
-	if (waitpid(pid, &status, 0) < 0)
-		return 2;
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 3;
-}
+#include "i386_entry.h"
 
 static const char *errno_name(int e)
 {
@@ -80,7 +45,7 @@ int main(int argc, char **argv)
 	const char *name;
 
 	if (argc == 2 && strcmp(argv[1], "probe") == 0)
-		return probe();
+		return i386_probe() == 0 ? 0 : 3;
 	if (argc < 3 || argc > 4) {
 		fprintf(stderr, "usage: i386_call probe | NR PATH [N]\n");
 		return 2;
@@ -107,7 +72,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	memcpy(low, argv[2], len);
-	r = int80(nr, (long)(unsigned long)low, n);
+	r = i386_call(nr, (long)(unsigned long)low, n);
 	if (r >= 0) {
 		puts("ok");
 		return 0;

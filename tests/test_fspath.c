@@ -139,8 +139,11 @@ static void expect_err(const struct target_traits *t,
 	free(msg);
 }
 
-static bool match(const struct target_traits *t, const char *pat,
-		  const char *path)
+/* @fn(@pat, @path), both compiled for @t (a diagnostic when one fails). */
+static bool match_by(const struct target_traits *t, const char *pat,
+		     const char *path,
+		     bool (*fn)(const struct fs_pattern *,
+				const struct fs_path *))
 {
 	struct diag_list diags;
 	struct fs_pattern p;
@@ -158,7 +161,7 @@ static bool match(const struct target_traits *t, const char *pat,
 		diag("cannot parse '%s': %s", path, err);
 		free(err);
 	} else {
-		m = fs_match(&p, &q);
+		m = fn(&p, &q);
 		fs_path_free(&q);
 	}
 	fs_pattern_free(&p);
@@ -166,35 +169,22 @@ static bool match(const struct target_traits *t, const char *pat,
 	return m;
 }
 
+static bool match(const struct target_traits *t, const char *pat,
+		  const char *path)
+{
+	return match_by(t, pat, path, fs_match);
+}
+
+/* fs_match_subtree(), which never says yes where fs_match() says no. */
+static bool subtree_checked(const struct fs_pattern *p, const struct fs_path *q)
+{
+	return fs_match_subtree(p, q) && fs_match(p, q);
+}
+
 /* Does @pat match @path and all below it (fs_match_subtree)? */
 static bool match_subtree(const char *pat, const char *path)
 {
-	struct diag_list diags;
-	struct fs_pattern p;
-	struct fs_path q;
-	char *err = NULL;
-	bool m = false;
-
-	diag_list_init(&diags);
-	if (fs_pattern_compile(pat, true, NULL, &t_linux, &vs_unix, &p,
-			       &diags)) {
-		diag("cannot compile '%s': %s", pat, diags.items[0].msg);
-		diag_list_free(&diags);
-		return false;
-	}
-	if (fs_path_parse(path, &t_linux, &q, &err)) {
-		diag("cannot parse '%s': %s", path, err);
-		free(err);
-	} else {
-		m = fs_match_subtree(&p, &q);
-		/* It never says yes where the path itself is not matched. */
-		if (m && !fs_match(&p, &q))
-			m = false;
-		fs_path_free(&q);
-	}
-	fs_pattern_free(&p);
-	diag_list_free(&diags);
-	return m;
+	return match_by(&t_linux, pat, path, subtree_checked);
 }
 
 /*

@@ -31,6 +31,7 @@
 
 #include "walls/landlock.h"
 #include "walls/seccomp.h"
+#include "i386_entry.h"
 #include "tap.h"
 
 #ifndef TIOCLINUX
@@ -129,25 +130,10 @@ static long c_af_big(void) { return syscall(SYS_socket, 0x100000002L, SOCK_STREA
 static long c_x32_keyctl(void) { return syscall(X32_BIT | SYS_keyctl, 0, -3, 0); }
 static long c_x32_mount(void) { return syscall(X32_BIT | SYS_mount, "none", "/vbox-no-such-dir", "tmpfs", 0, NULL); }
 /* i386 entry (int $0x80): keyctl is 288, unshare 310, socketcall 102. */
-/*
- * The i386 system call entry from 64-bit code: the number in eax, the
- * arguments in ebx and ecx, the result in eax (sign-extended here: the
- * 32-bit ABI defines only the low half).  The kernel's 32-bit entry
- * saves r8-r11 as zero and returns them so (it does not leak kernel
- * values through registers a 32-bit task cannot see): they are
- * clobbered.  Where the kernel has no usable i386 entry (no
- * IA32_EMULATION, or ia32_emulation=0 on its command line), the
- * instruction raises SIGSEGV instead: probe_i386() finds out first.
- */
 static long int80(long nr, long a, long b)
 {
-	long r;
+	long r = i386_call(nr, a, b);
 
-	__asm__ volatile("int $0x80"
-			 : "=a"(r)
-			 : "0"(nr), "b"(a), "c"(b)
-			 : "r8", "r9", "r10", "r11", "cc", "memory");
-	r = (int)r;
 	if (r < 0 && r > -4096) {
 		errno = (int)-r;
 		return -1;
@@ -158,39 +144,16 @@ static long c_i386_keyctl(void) { return int80(288, 0, -3); }
 static long c_i386_unshare(void) { return int80(310, CLONE_NEWUSER, 0); }
 static long c_i386_socketcall(void) { return int80(102, 1, 0); }
 
-/*
- * Is the i386 entry usable?  Outside any filter, in a child whose
- * SIGSEGV is the kernel's default again, set with the raw system call
- * (the sanitizers' run-time installs a SIGSEGV handler of its own, which
- * would report the probe's crash and fail the run): 0 when int $0x80
- * answered, else the signal that killed the child.
- */
+/* The i386 entry (i386_entry.h), the test stopped when the probe fails. */
 static int probe_i386(void)
 {
-	struct {
-		unsigned long handler, flags, restorer, mask;
-	} dfl = { 0, 0, 0, 0 };	/* struct kernel_sigaction, SIG_DFL */
-	int status;
-	pid_t pid;
+	int r;
 
 	fflush(stdout);
-	pid = fork();
-	if (pid < 0)
-		BUG("fork: %s", strerror(errno));
-	if (pid == 0) {
-		if (syscall(SYS_rt_sigaction, SIGSEGV, &dfl, NULL,
-			    sizeof(dfl.mask)) < 0)
-			_exit(250);
-		int80(20 /* getpid */, 0, 0);
-		_exit(0);
-	}
-	if (waitpid(pid, &status, 0) < 0)
-		BUG("waitpid: %s", strerror(errno));
-	if (WIFSIGNALED(status))
-		return WTERMSIG(status);
-	if (WEXITSTATUS(status) != 0)
-		BUG("i386 probe: exit status %d", WEXITSTATUS(status));
-	return 0;
+	r = i386_probe();
+	if (r < 0)
+		BUG("i386 probe: %s", strerror(errno));
+	return r;
 }
 
 /* Ordinary calls that must keep working. */
