@@ -176,14 +176,6 @@ gen_table() {
 				g = int(rand() * 5)
 				p = g == 0 ? d "/s?" : g == 1 ? d "/*" : \
 				    g == 2 ? "d?" : g == 3 ? d "/s*" : d "/f?"
-				# Open: a supervised deny/ro row that
-				# matches a directory but not its entries
-				# leaves them changeable (a create or rename
-				# in it is allowed where explain denies
-				# writing the directory): such rows are
-				# drawn with "/**" until that is decided.
-				if (eff != "rw" && g < 4)
-					p = p "/**"
 			} else if (k == 9) {
 				# subtrees
 				g = int(rand() * 3)

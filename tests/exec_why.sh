@@ -91,9 +91,15 @@ inbox() {
 	run timeout 120 "$@"
 }
 
-# has WHO DESC FILE TEXT - FILE has the line TEXT exactly
+# has WHO DESC FILE TEXT - FILE has the line TEXT exactly (else FILE is
+# shown: a launch that failed otherwise says why there)
 has() {
-	check "$1: $2" grep -qxF -- "$4" "$3"
+	if grep -qxF -- "$4" "$3"; then
+		ok "$1: $2"
+	else
+		not_ok "$1: $2"
+		sed 's/^/#   /' "$3" | head -n 20
+	fi
 }
 
 clients() {
