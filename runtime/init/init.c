@@ -325,8 +325,9 @@ static void make_listeners(struct setup *s)
  * read-only mount (bubblewrap's console, made read-only: sandbox.c), so
  * each of fds 0-2 that is that terminal is opened again through it, with
  * the same access and flags: writes and ioctls as before, its inode
- * refusing changes (EROFS).  A terminal other than fd 1's (bubblewrap
- * gives /dev/console fd 1's only) stays as it came (doc/launcher.md).
+ * refusing changes (EROFS).  /dev/console is the first of fds 1, 0, 2
+ * that is a terminal (launch.c); another terminal on one of fds 0-2
+ * stays as it came (doc/launcher.md).
  */
 static void terminal_through_console(void)
 {

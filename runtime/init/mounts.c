@@ -6,12 +6,15 @@
  * can make exactly as bubblewrap would (runtime/linux/sandbox.c decides
  * which): a bind is one open_tree() clone, its flags set with
  * mount_setattr() while it is detached, and one move_mount(), where
- * bubblewrap re-reads the whole mount table for every bind.  The flags are bubblewrap's: every bind nosuid and nodev,
- * read-only binds read-only down their whole tree, a writable bind
- * writable at its top; a tmpfs nosuid and nodev with its mode; a
- * read-only remount of one mount only.  --dev and --proc are made as
- * bubblewrap 0.8 makes them (make_dev(), make_proc()).  The encoding is
- * parsed here with every length checked, though it comes from vbox-exec.
+ * bubblewrap re-reads the whole mount table for every bind.  The flags
+ * are bubblewrap's: every bind nosuid and nodev, read-only binds
+ * read-only down their whole tree, a writable bind writable at its top;
+ * a tmpfs nosuid and nodev with its mode; a read-only remount of one
+ * mount only (a device node keeps its nodev state).  --dev and --proc
+ * are made as bubblewrap 0.8 makes them (make_dev(), make_proc()), but
+ * for the device nodes, which stay read-only mounts (clone_node()).  The
+ * encoding is parsed here with every length checked, though it comes
+ * from vbox-exec.
  *
  * A cover (a tmpfs, or a bind of /dev/null over a denied file) and a
  * read-only remount go onto an O_PATH fd of their mount point opened

@@ -577,7 +577,6 @@ static int launch_path(struct inst *in, const struct linux_launch_row *r,
 	}
 }
 
-
 static int launch_row(struct inst *in, const struct linux_launch_row *r)
 {
 	struct pseg *segs = NULL;

@@ -349,8 +349,8 @@ static void name_release(struct name *n)
  * A name made, removed or renamed writes its directory too: a row that
  * decides the directory but not its entries (`ro: /w/d?`, or a deny of
  * every `.env` where one is a directory) refuses the change, as a
- * read-only mount of that directory would.  @judged is the parent's path, "/",
- * the name.  0 or an errno.
+ * read-only mount of that directory would.  @judged is the parent's
+ * path, "/", the name.  0 or an errno.
  */
 int pc_judge_entries(const struct pathcall_env *e, const struct strbuf *judged)
 {

@@ -269,10 +269,11 @@ int walls_prepare(const struct lx_artifact *lx, bool net_open, bool paths,
 	 * Calls newer than the filter can name (fchmodat2, setxattrat,
 	 * file_setattr...) would reach a judged file unjudged, and
 	 * fchmodat2 would set a set-id bit the filter refuses to chmod:
-	 * ENOSYS, and the C library falls back to the older calls.  And no core dump: the kernel
-	 * writes one into the working directory without a call the
-	 * supervisor sees (a `core` in a supervised read-only or denied
-	 * directory), so the hard limit is 0 for the whole tree.
+	 * ENOSYS, and the C library falls back to the older calls.
+	 * Supervised paths: no core dump either, which the kernel writes
+	 * into the working directory without a call the supervisor sees
+	 * (a `core` in a supervised read-only or denied directory): the
+	 * hard limit is 0 for the whole tree.
 	 */
 	rc = write_blob(w, (w->notify ? WALLS_NOTIFY : 0) | WALLS_NEWER |
 			(paths ? WALLS_NO_CORE : 0) |
