@@ -350,19 +350,28 @@ agree() {
 	awk '{ a = ($0 ~ /"allow":true/); if (NR % 2) p = a;
 	       else print (p && a) ? "allow" : "deny" }' \
 		"$_n.answers" >"$_n.want"
-	run "$VBOX_EXEC" "$_n.plan" -- "$VBOX_PROBE" "$@"
-	awk '{ print $3 }' out >"$_n.got"
-	if [ "$rc" -eq 0 ] && cmp -s "$_n.want" "$_n.got"; then
-		ok "$_n: vbox-exec and explain agree on $(wc -l <"$_n.ops")" \
-			"operations"
-	else
-		not_ok "$_n: vbox-exec and explain agree (exit $rc)"
-		paste -d ' ' "$_n.ops" "$_n.want" out | sed 's/^/#   /'
-		sed 's/^/#   err: /' err | head -n 10
-	fi
+	chmod 644 "$_n.plan"
+	for _who in $users; do
+		# the tree is the running user's (its writes judged by DAC too)
+		[ "$_who" != nobody ] || chown -R 65534:65534 "$T"
+		run as_user "$_who" "$VBOX_EXEC" "$_n.plan" -- "$VBOX_PROBE" "$@"
+		[ "$_who" != nobody ] || chown -R 0:0 "$T"
+		awk '{ print $3 }' out >"$_n.got"
+		if [ "$rc" -eq 0 ] && cmp -s "$_n.want" "$_n.got"; then
+			ok "$_n, $_who: vbox-exec and explain agree on" \
+				"$(wc -l <"$_n.ops") operations"
+		else
+			not_ok "$_n, $_who: vbox-exec and explain agree" \
+				"(exit $rc)"
+			paste -d ' ' "$_n.ops" "$_n.want" out | sed 's/^/#   /'
+			sed 's/^/#   err: /' err | head -n 10
+		fi
+	done
 }
 
 if [ -x "$VBOX_PROBE" ]; then
+	set_users
+	chmod 755 "$workdir"
 	T=$workdir/t
 	mkdir -p "$T/w/secret" "$T/w/ro" "$T/data/a" "$T/data/b" "$T/plain"
 	for f in w/f.txt w/secret/key w/ro/r.txt data/a/x.key data/a/x.txt \
@@ -495,10 +504,17 @@ rw: $T/data/*/x.txt
 ro: $T/data/a/x.txt
 EOF
 	compile renamable.rules renamable.plan
-	run "$VBOX_EXEC" renamable.plan -- "$VBOX_PROBE" rename "$T/data/a/x.txt" \
-		write "$T/data/a/x.txt"
-	is "$rc $(awk '{ print $3 }' out | tr '\n' ' ')" "0 allow allow " \
-		"a file a higher glob grants back: renamed and written (no mount)"
+	chmod 644 renamable.plan
+	for who in $users; do
+		[ "$who" != nobody ] || chown -R 65534:65534 "$T"
+		run as_user "$who" "$VBOX_EXEC" renamable.plan -- \
+			"$VBOX_PROBE" rename "$T/data/a/x.txt" \
+			write "$T/data/a/x.txt"
+		[ "$who" != nobody ] || chown -R 0:0 "$T"
+		is "$rc $(awk '{ print $3 }' out | tr '\n' ' ')" \
+			"0 allow allow " \
+			"$who: a file a higher glob grants back: renamed and written (no mount)"
+	done
 else
 	ok "# SKIP no probe binary at $VBOX_PROBE"
 fi

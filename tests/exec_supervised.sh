@@ -429,6 +429,17 @@ no_such() {
 	fi
 }
 
+# until_there FILE PID - wait until FILE exists or PID is gone (60 s at
+# most)
+until_there() {
+	_i=0
+	while [ ! -e "$1" ] && [ "$_i" -lt 1200 ] &&
+		kill -0 "$2" 2>/dev/null; do
+		sleep 0.05
+		_i=$((_i + 1))
+	done
+}
+
 # setup_ws W OWNER - the workspace before a launch
 setup_ws() {
 	rm -rf "$1"
@@ -790,12 +801,7 @@ one_user() {
 		-- "$PY" "$workdir/ops.py" "$d/ops" >"$d/out" 2>"$d/err" &
 	bg=$!
 	# until the child is ready, or gone
-	i=0
-	while [ ! -e "$W/out/ready" ] && [ "$i" -lt 1200 ] &&
-		kill -0 "$bg" 2>/dev/null; do
-		sleep 0.05
-		i=$((i + 1))
-	done
+	until_there "$W/out/ready" "$bg"
 	if [ -e "$W/out/ready" ]; then
 		mkdir -p "$W/later/d1/d2/d3/d4" "$W/later/.git/hooks"
 		echo SECRET-LATER >"$W/later/d1/d2/.env"
@@ -1173,12 +1179,7 @@ os.write(st, b"end %d\n" % n)
 ' "$W/out/leak" "$W/out/status" "$W/a/b/c/.env" >/dev/null \
 			2>"$d/kill.err" || exit "$?") &
 		bg=$!
-		i=0
-		while [ ! -e "$W/out/status" ] && [ "$i" -lt 1200 ] &&
-			kill -0 "$bg" 2>/dev/null; do
-			sleep 0.05
-			i=$((i + 1))
-		done
+		until_there "$W/out/status" "$bg"
 		# let a few refused opens pass first (no time is asserted)
 		i=0
 		while [ "$p" = sup ] && [ "$i" -lt 20 ] &&
@@ -1316,12 +1317,7 @@ t("fchmod", lambda: os.fchmod(fd, 0o777))
 t("fsetxattr", lambda: os.setxattr(fd, "user.vbox", b"1"))
 ' "$W" >"$workdir/out" 2>"$workdir/err" &
 	bg=$!
-	i=0
-	while [ ! -e "$W/out/deep-ready" ] && [ "$i" -lt 1200 ] &&
-		kill -0 "$bg" 2>/dev/null; do
-		sleep 0.05
-		i=$((i + 1))
-	done
+	until_there "$W/out/deep-ready" "$bg"
 	"$PY" -c '
 import os, sys
 W = sys.argv[1]
