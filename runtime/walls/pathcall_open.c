@@ -153,10 +153,36 @@ static bool in_sandbox(const struct pathcall_env *e, int fd)
 }
 
 /*
+ * What an O_PATH open gets instead (doc/launcher.md, "What continues"):
+ * the kernel installs no O_PATH file for the supervisor
+ * (SECCOMP_IOCTL_NOTIF_ADDFD refuses one), and letting the child's own
+ * call go on would let the kernel read its path (and openat2()'s flags)
+ * again after the judgement.  So the handle is made from the judged
+ * file, as every other open: a directory opened for reading (all that
+ * O_PATH gives, and the listing, which is not judged), a regular file
+ * opened for reading (judged for reading, as O_PATH is).  Nothing else
+ * can be opened without effects an O_PATH handle does not have (a
+ * device, a FIFO, a socket: EACCES), and a symbolic link not at all
+ * (ELOOP, as without O_PATH).  The flags to reopen with, or an errno.
+ */
+static int opath_flags(const struct stat *st, uint64_t flags, uint64_t *out)
+{
+	if (S_ISLNK(st->st_mode))
+		return ELOOP;
+	if (!S_ISDIR(st->st_mode) && !S_ISREG(st->st_mode))
+		return EACCES;
+	*out = O_RDONLY | (flags & O_CLOEXEC) |
+	       (S_ISDIR(st->st_mode) ? O_DIRECTORY : 0);
+	return 0;
+}
+
+/*
  * The child's own fd @n (/proc/self/fd/N), reopened once judged.  A
  * reopen gains no write access the fd lacks unless the file is the
  * sandbox's own, judged as any other there (a file handed in for
- * reading, on the host's mount, is never reopened for writing).
+ * reading, on the host's mount, is never reopened for writing).  An
+ * O_PATH reopen gets a copy of the fd itself: nothing the child does not
+ * hold already.
  */
 static void open_own_fd(const struct pathcall_env *e, int n, uint64_t flags,
 			struct pathcall_result *res)
@@ -186,8 +212,7 @@ static void open_own_fd(const struct pathcall_env *e, int n, uint64_t flags,
 		return;
 	}
 	if (flags & O_PATH) {
-		close(fd);
-		res->cont = true;	/* see open_reached() */
+		res->fd = fd;
 		return;
 	}
 	/* O_NOFOLLOW refuses the magic link, as the kernel would */
@@ -205,7 +230,7 @@ static void open_reached(const struct pathcall_env *e, int fd0,
 		res->err = errno;
 		goto out;
 	}
-	if (S_ISLNK(st.st_mode) && !(flags & O_PATH)) {
+	if (S_ISLNK(st.st_mode)) {
 		res->err = ELOOP;	/* O_NOFOLLOW on a link */
 		goto out;
 	}
@@ -218,16 +243,12 @@ static void open_reached(const struct pathcall_env *e, int fd0,
 		res->err = ENOTDIR;
 		goto out;
 	}
-	/*
-	 * The kernel installs no O_PATH file with SECCOMP_IOCTL_NOTIF_ADDFD
-	 * (EBADF): judged, the child's own open goes on.  What it then
-	 * reaches is a handle that reads and writes nothing; every use of
-	 * it (openat, /proc/self/fd, fchdir then a name, execveat, the
-	 * metadata calls) comes to the supervisor again.
-	 */
 	if (flags & O_PATH) {
-		res->cont = true;
-		goto out;
+		rc = opath_flags(&st, flags, &flags);
+		if (rc) {
+			res->err = rc;
+			goto out;
+		}
 	}
 	reopen(e, fd0, &st, flags, false, res);
 	return;
