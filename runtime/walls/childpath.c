@@ -120,14 +120,14 @@ int child_open_in_root(int root_fd, const char *full, int flags, int *rc)
 	return -1;
 }
 
-/* /proc/TID/status whole, into @b (a growing buffer, bounded). */
-static int read_status(pid_t tid, struct strbuf *b)
+int child_proc_read(pid_t tid, const char *what, size_t max,
+		    struct strbuf *b)
 {
 	char path[64], chunk[1024];
 	ssize_t n;
 	int fd, rc = EACCES;
 
-	child_proc_path(path, sizeof(path), tid, "status");
+	child_proc_path(path, sizeof(path), tid, what);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return errno == ENOENT ? ESRCH : EACCES;
@@ -140,7 +140,7 @@ static int read_status(pid_t tid, struct strbuf *b)
 		if (n == 0)
 			break;
 		strbuf_add(b, chunk, (size_t)n);
-		if (b->len > STATUS_MAX)
+		if (b->len > max)
 			goto out;
 	}
 	rc = b->s ? 0 : EACCES;
@@ -159,7 +159,7 @@ int child_status(pid_t tid, mode_t *umask_out, uid_t *fsuid, gid_t *fsgid)
 	const char *p;
 	unsigned long mask;
 	unsigned u[4], g[4];
-	int rc = read_status(tid, &b);
+	int rc = child_proc_read(tid, "status", STATUS_MAX, &b);
 
 	if (rc)
 		goto out;
@@ -215,7 +215,7 @@ static int last_number(const char *status, const char *key, pid_t *out)
 int child_ns_ids(pid_t tid, pid_t *tgid, pid_t *pid)
 {
 	struct strbuf b = { 0 };
-	int rc = read_status(tid, &b);
+	int rc = child_proc_read(tid, "status", STATUS_MAX, &b);
 
 	if (!rc)
 		rc = last_number(b.s, "\nNStgid:", tgid);

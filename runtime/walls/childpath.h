@@ -47,6 +47,14 @@ int child_full_path(pid_t tid, const char *path, struct strbuf *full);
  */
 int child_open_in_root(int root_fd, const char *full, int flags, int *rc);
 
+/*
+ * child_proc_read - /proc/TID/@what whole, appended to @b: 0, ESRCH (no
+ * such thread), or EACCES (unreadable, or longer than @max bytes: a
+ * file the sandbox could grow is never read without a bound).
+ */
+int child_proc_read(pid_t tid, const char *what, size_t max,
+		    struct strbuf *b);
+
 /* Thread @tid's umask and fs uid and gid, from /proc/TID/status. */
 int child_status(pid_t tid, mode_t *umask_out, uid_t *fsuid, gid_t *fsgid);
 

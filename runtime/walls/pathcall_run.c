@@ -735,8 +735,8 @@ static int judge_interps(const struct pathcall_env *e, int prog, int depth)
 /*
  * The program's file, and the interpreters it names, judged for
  * reading.  The call then goes on (no other process can run a program
- * for the child): doc/launcher.md says what a race on the path could
- * reach, and why that is no denied file but an executable one.
+ * for the child), watched: what the kernel loads is judged again before
+ * it runs (execwatch.h).
  */
 static int run_exec(const struct pathcall *pc, const struct pathcall_env *e)
 {
@@ -796,7 +796,7 @@ void pathcall_run(const struct pathcall *pc, const struct pathcall_env *env,
 		break;
 	case PATHCALL_EXEC:
 		res->err = run_exec(pc, env);
-		res->cont = res->err == 0;
+		res->exec_go = res->err == 0;
 		break;
 	default:
 		BUG("pathcall op %d", (int)pc->op);

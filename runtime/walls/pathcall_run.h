@@ -65,7 +65,7 @@ struct pathcall_env {
  * @fd: an fd to install in the child as the call's result (owned by the
  *      caller once set; -1: none)
  * @cloexec: install it close-on-exec
- * @cont: EXEC judged: let the call go on
+ * @exec_go: EXEC judged: let the call go on, watched (execwatch.h)
  * @blocking: OPEN of a FIFO that blocks: @fd is an O_PATH fd of it, to
  *            open with @open_flags where blocking harms nothing
  * @open_flags: for @blocking
@@ -75,7 +75,7 @@ struct pathcall_result {
 	int64_t val;
 	int fd;
 	bool cloexec;
-	bool cont;
+	bool exec_go;
 	bool blocking;
 	int open_flags;
 };

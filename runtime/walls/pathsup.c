@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "childpath.h"
+#include "execwatch.h"
 #include "exit_codes.h"
 #include "metacall.h"
 #include "pathcall.h"
@@ -59,14 +60,12 @@ static bool still_pending(struct pathsup *ps, uint64_t id)
 	return ioctl(ps->cfg.listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &v) == 0;
 }
 
-static void answer(struct pathsup *ps, uint64_t id, int64_t val, int err,
-		   uint32_t flags)
+static void answer(struct pathsup *ps, uint64_t id, int64_t val, int err)
 {
 	memset(ps->resp, 0, ps->cfg.resp_size);
 	ps->resp->id = id;
 	ps->resp->val = err ? 0 : val;
 	ps->resp->error = err ? -err : 0;
-	ps->resp->flags = flags;
 	if (ioctl(ps->cfg.listener, SECCOMP_IOCTL_NOTIF_SEND, ps->resp) < 0)
 		ps->gone++;	/* the caller went away (ENOENT) */
 	else
@@ -90,7 +89,30 @@ static void answer_fd(struct pathsup *ps, uint64_t id, int fd, bool cloexec)
 	else if (errno == ENOENT)
 		ps->gone++;
 	else
-		answer(ps, id, 0, errno == EMFILE ? EMFILE : EACCES, 0);
+		answer(ps, id, 0, errno == EMFILE ? EMFILE : EACCES);
+}
+
+/*
+ * The one SECCOMP_USER_NOTIF_FLAG_CONTINUE of the supervisors
+ * (continue-site: execve).  No process can run a program for another, so
+ * a judged execve() goes on as the child's own call; execwatch.c traces
+ * the caller across it and judges what the kernel loaded before it runs
+ * (doc/launcher.md, "What continues"; tests/continue_sites.sh holds the
+ * code and that list to each other).  0 or ENOENT (the caller is gone).
+ */
+static int go_on(void *ctx, uint64_t id)
+{
+	struct pathsup *ps = ctx;
+
+	memset(ps->resp, 0, ps->cfg.resp_size);
+	ps->resp->id = id;
+	ps->resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+	if (ioctl(ps->cfg.listener, SECCOMP_IOCTL_NOTIF_SEND, ps->resp) < 0) {
+		ps->gone++;
+		return ENOENT;
+	}
+	ps->handled++;
+	return 0;
 }
 
 /* pathcall_take_fn: the child's fd @fd (/proc/self/fd/N). */
@@ -136,29 +158,31 @@ static void serve_one(struct pathsup *ps)
 		return;
 	}
 	if (err) {
-		answer(ps, id, 0, err, 0);
+		answer(ps, id, 0, err);
 		return;
 	}
 	if (meta) {
 		err = pathcall_meta(&mc, &e);
 		metacall_release(&mc);
-		answer(ps, id, 0, err, 0);
+		answer(ps, id, 0, err);
 		return;
 	}
 	pathcall_run(&pc, &e, &res);
 	pathcall_release(&pc);
-	if (res.cont) {
-		answer(ps, id, 0, 0, SECCOMP_USER_NOTIF_FLAG_CONTINUE);
+	if (res.exec_go) {
+		err = execwatch_run(&e, id, go_on, ps);
+		if (err)
+			answer(ps, id, 0, err);
 	} else if (res.blocking) {
 		err = pathwait_start(ps->cfg.listener, id, res.fd,
 				     res.open_flags, res.cloexec);
 		if (err)
-			answer(ps, id, 0, err, 0);
+			answer(ps, id, 0, err);
 	} else if (res.fd >= 0) {
 		answer_fd(ps, id, res.fd, res.cloexec);
 		close(res.fd);
 	} else {
-		answer(ps, id, res.val, res.err, 0);
+		answer(ps, id, res.val, res.err);
 	}
 }
 
