@@ -135,15 +135,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		return 0;
 	}
-	/* Container mode without pidfd_getfd(): is a send addressed? */
-	{
-		bool addressed = true;
-
-		rc = sockcall_send_addressed(&d, child_mem_read, &m,
-					     &addressed);
-		if (rc && addressed)
-			BUG("an error left a send addressed");
-	}
 	rc = sockcall_decode(&d, &sk, child_mem_read, &m, &c);
 	if (rc) {
 		if (c.msgs || c.nmsgs)

@@ -99,6 +99,48 @@ static int getfd_probe(void)
 	return err;
 }
 
+/*
+ * Without pidfd_getfd() no send is stopped, which holds because no
+ * socket the sandbox can make counts a destination on a send
+ * (seccomp.c, build_container_nogetfd_sends()).  A socket it inherits as
+ * fd 0, 1 or 2 was not made there: one for which a send's destination
+ * counts (a datagram socket, say) is refused.  0, or -1 with *@err.
+ */
+static int std_fds_hold(char **err)
+{
+	int fd, domain, type, proto;
+	socklen_t sl;
+	bool ok;
+
+	for (fd = 0; fd <= 2; fd++) {
+		sl = sizeof(domain);
+		if (getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &domain, &sl) < 0)
+			continue;	/* not a socket (or not open) */
+		sl = sizeof(type);
+		if (getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &sl) < 0)
+			type = -1;
+		sl = sizeof(proto);
+		if (getsockopt(fd, SOL_SOCKET, SO_PROTOCOL, &proto, &sl) < 0)
+			proto = -1;
+		ok = (domain == AF_UNIX &&
+		      (type == SOCK_STREAM || type == SOCK_SEQPACKET)) ||
+		     ((domain == AF_INET || domain == AF_INET6) &&
+		      type == SOCK_STREAM && proto == IPPROTO_TCP);
+		if (!ok) {
+			*err = xasprintf("container mode: fd %d is a socket "
+					 "(family %d, type %d) whose sends "
+					 "could name any destination, and "
+					 "pidfd_getfd() is refused here, so "
+					 "the supervisor cannot judge them: "
+					 "give the command another fd %d (a "
+					 "pipe, a file, a stream socket)",
+					 fd, domain, type, fd);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int container_probe(struct container *c, bool accept_unscoped, char **err)
 {
 	const char *cap;
@@ -144,8 +186,10 @@ int container_probe(struct container *c, bool accept_unscoped, char **err)
 		vx_log("container mode: pidfd_getfd() is refused here (%s; "
 		       "Docker's default profile refuses it without "
 		       "CAP_SYS_PTRACE): connect() and bind() are emulated, "
-		       "addressed sends and datagram unix sockets refused",
-		       strerror(e));
+		       "sendto() with an address and unix sockets other than "
+		       "stream and seqpacket refused", strerror(e));
+		if (std_fds_hold(err) < 0)
+			return -1;
 	} else if (e) {
 		*err = xasprintf("container mode: pidfd_getfd() fails here: %s",
 				 strerror(e));

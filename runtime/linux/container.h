@@ -30,8 +30,9 @@ struct sandbox;
  * @no_getfd: pidfd_getfd() is refused here (Docker's default profile
  *            without CAP_SYS_PTRACE): the listener comes over the
  *            channel, the supervisor emulates connect() and bind() with
- *            sockets of its own installed in the child, and refuses
- *            addressed sends (unixsock.h)
+ *            sockets of its own installed in the child, and no send is
+ *            stopped: the filter leaves no socket for which a send's
+ *            destination counts (unixsock.h, seccomp.c)
  */
 struct container {
 	struct container_rules rules;

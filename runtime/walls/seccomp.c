@@ -536,7 +536,16 @@ static const uint32_t deny_container_type[][2] = {
 #endif
 #define TCP_FASTOPEN_CONNECT_OPT 30
 
-static int build_container(scmp_filter_ctx ctx, const char **what)
+static int build_container_nogetfd_sends(scmp_filter_ctx ctx,
+					 const char **what);
+
+/*
+ * @getfd: the supervisor can take the child's sockets (pidfd_getfd())
+ * and makes every addressed call on copies; without, see
+ * build_container_nogetfd_sends().
+ */
+static int build_container_common(scmp_filter_ctx ctx, const char **what,
+				  bool getfd)
 {
 	static const unsigned inet[] = { AF_INET, AF_INET6 };
 	static const unsigned proto[] = { 132 /* SCTP */, IPPROTO_MPTCP };
@@ -545,7 +554,8 @@ static int build_container(scmp_filter_ctx ctx, const char **what)
 	int rc = build_deny(ctx, what);
 
 	if (rc >= 0)
-		rc = build_notify(ctx, what);
+		rc = getfd ? build_notify(ctx, what) :
+			     build_container_nogetfd_sends(ctx, what);
 	if (rc >= 0)
 		rc = build_notify_bind(ctx, what);
 	if (rc >= 0) {
@@ -629,28 +639,59 @@ static int build_container(scmp_filter_ctx ctx, const char **what)
 	return rc < 0 ? rc : build_chattr(ctx, what);
 }
 
+static int build_container(scmp_filter_ctx ctx, const char **what)
+{
+	return build_container_common(ctx, what, true);
+}
+
+/* Unix socket types but SOCK_STREAM (1) and SOCK_SEQPACKET (5), in
+ * blocks of the low four bits. */
+static const uint32_t deny_unix_dgram_type[][2] = {
+	{ 0xf, 0 }, { 0xe, 2 }, { 0xf, 4 }, { 0xe, 6 }, { 0x8, 8 },
+};
+
 /*
  * Container mode where the supervisor cannot take the child's sockets
- * (pidfd_getfd() refused): it lets an unaddressed send go on as the
- * child made it (SECCOMP_USER_NOTIF_FLAG_CONTINUE), which is sound only
- * where the kernel then ignores or refuses an address the child could
- * slip in after the check: never for a datagram unix socket, never with
- * MSG_FASTOPEN (connect-on-send).  Those are refused here.
+ * (pidfd_getfd() refused, as Docker's default profile does).  A send
+ * cannot be made for the child on copies, and letting the child's own
+ * send go on after a look at its msghdr would let the kernel read it
+ * again (a name added meanwhile: doc/launcher.md, "What continues").
+ * So no send is stopped at all, and what makes that sound is decided
+ * here, on registers: no socket exists for which a destination on a
+ * send counts.  A unix socket is SOCK_STREAM or SOCK_SEQPACKET (the
+ * kernel makes SOCK_RAW a datagram one: refused too), which refuse or
+ * ignore a name on a send; an inet socket is TCP (build_container_
+ * common()), which ignores one unless MSG_FASTOPEN (refused); netlink
+ * is the route family, whose other destinations need a capability the
+ * sandbox lacks.  sendto() with an address is refused outright, as
+ * before.  connect(), bind() and listen() are still stopped and made on
+ * the supervisor's own sockets (unixsock_emul.c).
  */
-static int build_container_nogetfd(scmp_filter_ctx ctx, const char **what)
+static int build_container_nogetfd_sends(scmp_filter_ctx ctx,
+					 const char **what)
 {
 	struct scmp_arg_cmp c[2];
-	int rc = build_container(ctx, what);
+	size_t i;
+	int rc;
 
-	c[0] = SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu, AF_UNIX);
-	c[1] = SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf, SOCK_DGRAM);
-	if (rc >= 0) {
+	*what = "connect";
+	rc = rule(ctx, SCMP_ACT_NOTIFY, "connect", 0, NULL);
+	for (i = 0; rc >= 0 && i < array_size(deny_unix_dgram_type); i++) {
+		c[0] = SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu, AF_UNIX);
+		c[1] = SCMP_A1(SCMP_CMP_MASKED_EQ, deny_unix_dgram_type[i][0],
+			       deny_unix_dgram_type[i][1]);
 		*what = "socket";
 		rc = rule(ctx, SCMP_ACT_ERRNO(EPERM), "socket", 2, c);
+		if (rc >= 0) {
+			*what = "socketpair";
+			rc = rule(ctx, SCMP_ACT_ERRNO(EPERM), "socketpair", 2,
+				  c);
+		}
 	}
 	if (rc >= 0) {
-		*what = "socketpair";
-		rc = rule(ctx, SCMP_ACT_ERRNO(EPERM), "socketpair", 2, c);
+		*what = "sendto";
+		c[0] = SCMP_A4(SCMP_CMP_NE, 0);
+		rc = rule(ctx, SCMP_ACT_ERRNO(EACCES), "sendto", 1, c);
 	}
 	if (rc >= 0) {
 		*what = "sendto";
@@ -668,6 +709,11 @@ static int build_container_nogetfd(scmp_filter_ctx ctx, const char **what)
 		rc = rule(ctx, SCMP_ACT_ERRNO(EPERM), "sendmmsg", 1, c);
 	}
 	return rc;
+}
+
+static int build_container_nogetfd(scmp_filter_ctx ctx, const char **what)
+{
+	return build_container_common(ctx, what, false);
 }
 
 int seccomp_container_build(struct seccomp_prog *container,

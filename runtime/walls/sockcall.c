@@ -406,47 +406,6 @@ static int decode_mmsg(struct dec *x, struct sockcall *out)
 	return 0;
 }
 
-int sockcall_send_addressed(const struct seccomp_data *d, sockcall_read_fn rd,
-			    void *ctx, bool *addressed)
-{
-	unsigned nr = (unsigned)d->nr & ~X32_BIT;
-	enum sockcall_kind kind;
-	struct mmsghdr64 mm;
-	struct msghdr64 h;
-	uint64_t i, vlen;
-	int fd, rc;
-
-	*addressed = false;
-	rc = sockcall_fd(d, &kind, &fd);
-	if (rc)
-		return rc;
-	if (kind != SOCKCALL_SEND)
-		return EINVAL;
-	if (d->arch != AUDIT_ARCH_X86_64 || nr == __NR_sendto) {
-		/* sendto(): an address needs a pointer and a length. */
-		*addressed = d->args[4] && (uint32_t)d->args[5];
-		return 0;
-	}
-	if (nr == __NR_sendmsg || nr == 518) {
-		rc = rd(ctx, d->args[1], &h, sizeof(h));
-		if (rc)
-			return rc;
-		*addressed = h.name && h.namelen;
-		return 0;
-	}
-	/* sendmmsg(): every message the kernel would look at. */
-	vlen = (uint32_t)d->args[2];
-	if (vlen > SOCKCALL_VLEN_MAX)
-		vlen = SOCKCALL_VLEN_MAX;
-	for (i = 0; i < vlen && !*addressed; i++) {
-		rc = rd(ctx, d->args[1] + i * sizeof(mm), &mm, sizeof(mm));
-		if (rc)
-			return i ? 0 : rc;
-		*addressed = mm.hdr.name && mm.hdr.namelen;
-	}
-	return 0;
-}
-
 int sockcall_decode(const struct seccomp_data *d,
 		    const struct sockcall_sock *sk, sockcall_read_fn rd,
 		    void *ctx, struct sockcall *out)

@@ -147,15 +147,6 @@ struct sockcall_sock {
 };
 
 /*
- * sockcall_send_addressed - does the send of @d name a destination (a
- * sendto() address, a sendmsg() msg_name, any sendmmsg() message's)?
- * The container supervisor without pidfd_getfd() refuses those and lets
- * the others go on.  0 with *@addressed, or an errno for the child.
- */
-int sockcall_send_addressed(const struct seccomp_data *d, sockcall_read_fn rd,
-			    void *ctx, bool *addressed);
-
-/*
  * sockcall_fd - the call of @d and its socket fd: 0 with *@kind and *@fd
  * set; ENOSYS for a call this filter never stops; EACCES for an x32 or
  * i386 sendmsg()/sendmmsg() (their structs are not decoded).

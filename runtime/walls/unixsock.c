@@ -22,8 +22,8 @@
  * The supervisor is split by responsibility (unixsock_int.h lists the
  * files).  Here: receiving (from the listener, or handed over by the
  * supervised paths' thread), preparing the op (prepare(): the child's
- * socket and call), dispatching it (handle(): performed, queued for a
- * retry, or let go on), container mode's metadata calls
+ * socket and call), dispatching it (handle(): performed, or queued for
+ * a retry), container mode's metadata calls
  * (handle_metacall(); the decoding and the change are metacall.c's),
  * the answers, and the supervisor's life.  What the op is then made of
  * lives beside: its destination (unixsock_dest.c), container mode's
@@ -84,23 +84,6 @@ int us_notif_valid(const struct unixsock *us, uint64_t id)
 	uint64_t v = id;
 
 	return ioctl(us->w.fd, SECCOMP_IOCTL_NOTIF_ID_VALID, &v) == 0;
-}
-
-/*
- * Let the call go on as the child made it.  Only for what no address
- * slipped in after the check can redirect (us_prepare_emulated()).
- */
-static void respond_continue(struct unixsock *us, uint64_t id)
-{
-	struct seccomp_notif_resp *resp = us->resp;
-
-	memset(resp, 0, us->resp_size);
-	resp->id = id;
-	resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
-	if (ioctl(us->w.fd, SECCOMP_IOCTL_NOTIF_SEND, resp) < 0)
-		us->stats.gone++;
-	else
-		us->stats.handled++;
 }
 
 void us_respond(struct unixsock *us, uint64_t id, int64_t val, int err)
@@ -343,12 +326,6 @@ static void handle(struct loop *lp, struct unixsock *us)
 	/* Every read of the child is over: was it the right child? */
 	if (!us_notif_valid(us, op->id)) {
 		us->stats.gone++;
-		us_op_free(op);
-		return;
-	}
-	if (!err && op->cont) {
-		/* An unaddressed send, without pidfd_getfd(): as made. */
-		respond_continue(us, op->id);
 		us_op_free(op);
 		return;
 	}

@@ -6,8 +6,11 @@
  * bind() are made on a socket of the supervisor's own (the family from
  * the address, the type from /proc, the child's O_NONBLOCK), installed
  * over the child's fd with SECCOMP_IOCTL_NOTIF_ADDFD when the call
- * succeeds; a socket so bound is kept until the child listens on it.  A
- * send with an address is refused, one without goes on as made.  Apart
+ * succeeds; a socket so bound is kept until the child listens on it.
+ * Sends are not stopped in this posture at all (seccomp.c,
+ * build_container_nogetfd_sends(): no socket the sandbox can hold
+ * counts a destination on a send); one that came here anyway would be
+ * refused.  Apart
  * because it replaces the ordinary preparation (unixsock.c's prepare())
  * for one posture only, with state (the bound sockets) of its own.
  */
@@ -131,9 +134,9 @@ static void bound_add(struct unixsock *us, int sock)
 }
 
 /*
- * prepare() without pidfd_getfd(): a send is judged by whether it names
- * a destination; connect() and bind() get a socket of the supervisor's
- * own; listen() the copy of one it bound.
+ * prepare() without pidfd_getfd(): connect() and bind() get a socket of
+ * the supervisor's own; listen() the copy of one it bound; a send, which
+ * the filter does not stop here, is refused.
  */
 int us_prepare_emulated(struct unixsock *us, struct op *op,
 			const struct seccomp_data *d)
@@ -142,7 +145,6 @@ int us_prepare_emulated(struct unixsock *us, struct op *op,
 	enum sockcall_kind kind;
 	uint64_t ino = 0;
 	uint16_t family = AF_UNSPEC;
-	bool addressed;
 	size_t i;
 	int fd, rc, fl;
 
@@ -151,15 +153,8 @@ int us_prepare_emulated(struct unixsock *us, struct op *op,
 		rc = child_socket_ino(op->tid, fd, &ino);
 	if (rc)
 		return rc;
-	if (kind == SOCKCALL_SEND) {
-		rc = sockcall_send_addressed(d, us_read_child, op, &addressed);
-		if (rc)
-			return rc;
-		if (addressed)
-			return EACCES;
-		op->cont = true;
-		return 0;
-	}
+	if (kind == SOCKCALL_SEND)
+		return EACCES;
 	memset(&sk, 0, sizeof(sk));
 	if (kind == SOCKCALL_LISTEN) {
 		for (i = 0; i < us->nbound && us->bound[i].ino != ino; i++)

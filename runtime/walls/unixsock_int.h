@@ -82,8 +82,6 @@ struct dest {
  * @done: messages sent so far; @sent: bytes sent of each
  * @bind_dir, @bind_name, @umask: a pathname bind: the directory (O_PATH),
  *         the name in it, the child's umask
- * @cont: without pidfd_getfd(), an unaddressed send: let it go on as
- *        the child made it
  * @emulated: without pidfd_getfd(): @sock is the supervisor's own, to be
  *            installed over the child's fd @child_fd (with O_CLOEXEC when
  *            @child_cloexec) once the call succeeds (unixsock_emul.c)
@@ -108,7 +106,6 @@ struct op {
 	int bind_dir;
 	char *bind_name;
 	mode_t umask;
-	bool cont;
 	bool emulated;
 	int child_fd;
 	bool child_cloexec;
