@@ -85,13 +85,24 @@ struct rcase {
 	bool (*setup)(const struct rcase *c, char **why);
 	enum outcome (*attempt)(const struct rcase *c);
 	int arg;	/* which call of a family */
+	/* instead of flipping memory, what the second thread or process
+	 * does in a loop (NULL: flip) */
+	void (*racer)(void);
 };
+
+static const struct rcase *current;
+
+static void unix_addr(struct sockaddr_un *sa, const char *path);
 
 /* ------------------------------------------------------------------ */
 /* the flipper */
 
 static void flip_loop(void)
 {
+	if (current && current->racer) {
+		current->racer();
+		return;
+	}
 	while (!atomic_load_explicit(&ar->stop, memory_order_relaxed)) {
 		if (!atomic_load_explicit(&ar->run, memory_order_relaxed)) {
 			sched_yield();
@@ -478,6 +489,59 @@ static enum outcome try_bind(const struct rcase *c)
 		  sizeof(struct sockaddr_un));
 	close(s);
 	return made(rc);
+}
+
+/*
+ * bind() in a directory that a second thread renames back and forth to
+ * a denied place (W/bk/keys, where the keys/NAME.pem deny row reaches): a bind judged
+ * in W/bd must never leave its socket at W/bk/keys/x.pem.
+ */
+static char *p_bd, *p_bk_keys, *p_bd_sock, *p_bk_sock;
+
+static void rename_racer(void)
+{
+	while (!atomic_load_explicit(&ar->stop, memory_order_relaxed)) {
+		(void)rename(p_bd, p_bk_keys);
+		(void)rename(p_bk_keys, p_bd);
+	}
+}
+
+static bool setup_bind_rename(const struct rcase *c, char **why)
+{
+	(void)c;
+	free(p_bd);
+	free(p_bk_keys);
+	free(p_bd_sock);
+	free(p_bk_sock);
+	p_bd = wpath("bd");
+	p_bk_keys = wpath("bk/keys");
+	p_bd_sock = wpath("bd/x.pem");
+	p_bk_sock = wpath("bk/keys/x.pem");
+	if ((mkdir(p_bd, 0755) < 0 && errno != EEXIST) ||
+	    (mkdir(wpath("bk"), 0755) < 0 && errno != EEXIST)) {
+		*why = xasprintf("mkdir: %s", strerror(errno));
+		return false;
+	}
+	atomic_store(&ar->run, 1);
+	return true;
+}
+
+static enum outcome try_bind_rename(const struct rcase *c)
+{
+	struct sockaddr_un sa;
+	int s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	long rc;
+
+	(void)c;
+	if (s < 0)
+		return TRY_REFUSED;
+	unix_addr(&sa, p_bd_sock);
+	rc = bind(s, (struct sockaddr *)&sa, sizeof(sa));
+	close(s);
+	if (exists(p_bk_sock))
+		return TRY_WON;
+	(void)unlink(p_bd_sock);
+	return rc < 0 ? TRY_REFUSED : TRY_OK;
 }
 
 /* link() whose source flips between ok.txt and .env: read the link. */
@@ -975,6 +1039,8 @@ static const struct rcase cases[] = {
 	{ "execve", setup_exec, try_exec, 0 },
 	{ "execveat", setup_exec, try_exec, 1 },
 	{ "bind", setup_bind, try_bind, 0 },
+	{ "bind-rename", setup_bind_rename, try_bind_rename, 0,
+	  rename_racer },
 	{ "connect", setup_connect, try_connect, 0 },
 	{ "sendto", setup_send, try_send, 0 },
 	{ "sendmsg-name", setup_send, try_send, 1 },
@@ -998,6 +1064,7 @@ static void run_case(const struct rcase *c)
 	double end;
 	bool exec_case = c->attempt == try_exec;
 
+	current = c;
 	/* an exec's child flips for itself when a thread must do it */
 	if (exec_case && !shared)
 		atomic_store(&ar->stop, 0);

@@ -9,6 +9,11 @@
  *   sup_attack deny DIR P108  the attacks of a net-deny sandbox; DIR is
  *                          writable and holds the host's sockets, P108
  *                          a host socket's 108-byte name
+ *   sup_attack flood DIR   1100 threads in a blocking connect() to a
+ *                          listener that never accepts (the supervisor's
+ *                          bound on calls waiting: "flood-enobufs N")
+ *   sup_attack bind108 DIR  bind() of a 108-byte relative name without a
+ *                          NUL, in DIR
  *   sup_attack open DIR TAG  net open: bind() of an abstract name (made
  *                          unique by TAG) and of a path in DIR, kept
  *                          until DIR/done appears
@@ -17,6 +22,8 @@
 #include <vbox.h>
 
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <sys/socket.h>
@@ -44,6 +51,7 @@ static void say(const char *name, long rc)
 		case EPERM: e = "EPERM"; break;
 		case EFAULT: e = "EFAULT"; break;
 		case EBADF: e = "EBADF"; break;
+		case ENOBUFS: e = "ENOBUFS"; break;
 		case EADDRINUSE: e = "EADDRINUSE"; break;
 		case ETOOMANYREFS: e = "ETOOMANYREFS"; break;
 		default: e = strerror(errno); break;
@@ -88,6 +96,27 @@ static void path108(const char *path)
 	sa.sun_family = AF_UNIX;
 	memcpy(sa.sun_path, path, sizeof(sa.sun_path));
 	say("path108", connect(fd, (struct sockaddr *)&sa, sizeof(sa)));
+	close(fd);
+}
+
+/*
+ * bind() of a relative name of exactly 108 bytes, without a NUL: legal
+ * for the kernel (an address of sizeof(struct sockaddr_un)), made in
+ * @dir.
+ */
+static void bind108(const char *dir)
+{
+	struct sockaddr_un sa;
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	if (chdir(dir) < 0) {
+		say("bind108-chdir", -1);
+		return;
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sun_family = AF_UNIX;
+	memset(sa.sun_path, 'b', sizeof(sa.sun_path));
+	say("bind108", bind(fd, (struct sockaddr *)&sa, sizeof(sa)));
 	close(fd);
 }
 
@@ -309,6 +338,60 @@ static void open_binds(const char *dir, const char *tag)
 		usleep(50000);
 }
 
+/*
+ * More threads than the supervisor keeps calls waiting for, each in a
+ * blocking connect() to a listener that never accepts (backlog full):
+ * past the bound the calls fail with ENOBUFS, and vbox-exec lives on.
+ * Prints "flood-enobufs N".
+ */
+#define FLOOD_THREADS 1100
+static atomic_int flood_enobufs;
+static const char *flood_path;
+
+static void *flood_one(void *arg)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	(void)arg;
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", flood_path);
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 &&
+	    errno == ENOBUFS)
+		atomic_fetch_add(&flood_enobufs, 1);
+	return NULL;
+}
+
+static void flood(const char *dir)
+{
+	static char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	pthread_attr_t attr;
+	pthread_t t;
+	int l = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0), i;
+
+	if (snprintf(path, sizeof(path), "%s/flood.sock", dir) >=
+	    (int)sizeof(path))
+		return;
+	flood_path = path;
+	memcpy(sa.sun_path, path, sizeof(path));
+	(void)unlink(path);
+	if (bind(l, (struct sockaddr *)&sa, sizeof(sa)) < 0 || listen(l, 0) < 0) {
+		say("flood-listen", -1);
+		return;
+	}
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, 64 << 10);
+	for (i = 0; i < FLOOD_THREADS; i++)
+		if (pthread_create(&t, &attr, flood_one, NULL) != 0)
+			break;
+	/* the calls past the bound fail at once; the others wait on */
+	for (i = 0; i < 600 && atomic_load(&flood_enobufs) == 0; i++)
+		usleep(50000);
+	usleep(200000);
+	printf("flood-enobufs %d\n", atomic_load(&flood_enobufs));
+	fflush(stdout);
+}
+
 int main(int argc, char **argv)
 {
 	unsigned len;
@@ -326,6 +409,11 @@ int main(int argc, char **argv)
 		mmsg();
 		big();
 		peer(argv[2]);
+	} else if (strcmp(argv[1], "flood") == 0) {
+		flood(argv[2]);
+		_exit(END_STATUS);	/* the waiting threads with it */
+	} else if (strcmp(argv[1], "bind108") == 0) {
+		bind108(argv[2]);
 	} else if (strcmp(argv[1], "open") == 0) {
 		open_binds(argv[2], argc > 3 ? argv[3] : "x");
 	}

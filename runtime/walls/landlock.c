@@ -311,3 +311,22 @@ int landlock_restrict_read_only(const char *const *files, unsigned n,
 	return ruleset_apply(rs, abi, files, n, LL_FS_READ_FILE,
 			     LL_FS_READ_FILE, what);
 }
+
+int landlock_scope_signals(const char **what)
+{
+	struct ll_ruleset_attr attr;
+	int rs;
+
+	*what = "landlock_create_ruleset (signal scope: ABI 6)";
+	if (landlock_abi() < 6) {
+		errno = EOPNOTSUPP;
+		return -1;
+	}
+	memset(&attr, 0, sizeof(attr));
+	attr.scoped = LL_SCOPE_SIGNAL;
+	rs = (int)syscall(SYS_landlock_create_ruleset, &attr, sizeof(attr),
+			  0U);
+	if (rs < 0)
+		return -1;
+	return ruleset_apply(rs, 6, NULL, 0, 0, 0, what) < 0 ? -1 : 0;
+}

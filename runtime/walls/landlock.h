@@ -63,4 +63,14 @@ struct landlock_rule {
 int landlock_restrict_rules(const struct landlock_rule *rules, unsigned n,
 			    int abi_max, const char **what);
 
+/*
+ * landlock_scope_signals - a domain that restricts nothing but signals:
+ * the calling thread (and what it starts) may then signal only processes
+ * of its own domain or of domains nested below it, and those below it
+ * cannot signal it (nor trace it: Landlock's ptrace rule).  Container
+ * mode's init guards the tree in one (runtime/init/init.c).  0, or -1
+ * with errno (EOPNOTSUPP below ABI 6) and *@what.  Async-signal-safe.
+ */
+int landlock_scope_signals(const char **what);
+
 #endif /* VBOX_WALLS_LANDLOCK_H */

@@ -36,6 +36,7 @@ struct pathsup {
 	struct seccomp_notif *req;
 	struct seccomp_notif_resp *resp;
 	struct child_fds fds;	/* the last caller's pidfd */
+	pthread_mutex_t names;	/* pathsup_names_lock() */
 	atomic_ulong handled;	/* read by the loop for --log */
 	atomic_ulong refused;
 	atomic_ulong gone;
@@ -161,13 +162,16 @@ static void serve_one(struct pathsup *ps)
 		answer(ps, id, 0, err);
 		return;
 	}
+	pthread_mutex_lock(&ps->names);
 	if (meta) {
 		err = pathcall_meta(&mc, &e);
+		pthread_mutex_unlock(&ps->names);
 		metacall_release(&mc);
 		answer(ps, id, 0, err);
 		return;
 	}
 	pathcall_run(&pc, &e, &res);
+	pthread_mutex_unlock(&ps->names);
 	pathcall_release(&pc);
 	if (res.exec_go) {
 		err = execwatch_run(&e, id, go_on, ps);
@@ -219,6 +223,7 @@ static void *serve(void *arg)
 {
 	struct pathsup *ps = arg;
 	struct seccomp_notif *copy;
+	int err;
 
 	while (!atomic_load(&ps->stop)) {
 		memset(ps->req, 0, ps->cfg.req_size);
@@ -235,7 +240,11 @@ static void *serve(void *arg)
 		}
 		copy = xmalloc(ps->cfg.req_size);
 		memcpy(copy, ps->req, ps->cfg.req_size);
-		ps->cfg.forward(ps->cfg.forward_ctx, copy);
+		err = ps->cfg.forward(ps->cfg.forward_ctx, copy);
+		if (err) {
+			free(copy);
+			answer(ps, ps->req->id, 0, err);
+		}
 	}
 	return NULL;
 }
@@ -269,6 +278,7 @@ struct pathsup *pathsup_start(const struct pathsup_config *cfg, char **err)
 
 	ps->cfg = *cfg;
 	ps->fds.pidfd = -1;
+	pthread_mutex_init(&ps->names, NULL);
 	ps->req = xzalloc(cfg->req_size);
 	ps->resp = xzalloc(cfg->resp_size);
 	memset(&sa, 0, sizeof(sa));
@@ -292,10 +302,21 @@ struct pathsup *pathsup_start(const struct pathsup_config *cfg, char **err)
 	}
 	return ps;
 fail:
+	pthread_mutex_destroy(&ps->names);
 	free(ps->req);
 	free(ps->resp);
 	free(ps);
 	return NULL;
+}
+
+void pathsup_names_lock(struct pathsup *ps)
+{
+	pthread_mutex_lock(&ps->names);
+}
+
+void pathsup_names_unlock(struct pathsup *ps)
+{
+	pthread_mutex_unlock(&ps->names);
 }
 
 void pathsup_counts(const struct pathsup *ps, unsigned long *handled,
@@ -328,6 +349,7 @@ void pathsup_stop(struct pathsup *ps)
 		return;
 	}
 	child_fds_release(&ps->fds);
+	pthread_mutex_destroy(&ps->names);
 	free(ps->req);
 	free(ps->resp);
 	free(ps);

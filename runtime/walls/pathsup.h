@@ -32,7 +32,9 @@ struct seccomp_notif;
  * @judge, @below, @judge_ctx: the table (pathjudge.h; its notices must be
  *            safe to call from this thread and the loop's)
  * @forward: called on this thread with every other notification (a copy
- *           of @req_size bytes the callee takes over: caller frees)
+ *           of @req_size bytes the callee takes over: caller frees); 0,
+ *           or an errno to answer the call with (the copy is then this
+ *           thread's to free)
  * @forward_ctx: for @forward
  * @req_size, @resp_size: the kernel's sizes (SECCOMP_GET_NOTIF_SIZES)
  */
@@ -42,7 +44,7 @@ struct pathsup_config {
 	pathcall_judge_fn judge;
 	pathcall_below_fn below;
 	void *judge_ctx;
-	void (*forward)(void *ctx, struct seccomp_notif *req);
+	int (*forward)(void *ctx, struct seccomp_notif *req);
 	void *forward_ctx;
 	size_t req_size;
 	size_t resp_size;
@@ -50,6 +52,15 @@ struct pathsup_config {
 
 /* pathsup_start - start the thread.  NULL with *@err on failure. */
 struct pathsup *pathsup_start(const struct pathsup_config *cfg, char **err);
+
+/*
+ * pathsup_names_lock, pathsup_names_unlock - held by the paths thread
+ * around every call it judges and makes, and by whoever else makes a
+ * name for the sandbox (a pathname bind() on the loop): a name is never
+ * changed between another call's judgement and its making.
+ */
+void pathsup_names_lock(struct pathsup *ps);
+void pathsup_names_unlock(struct pathsup *ps);
 
 /* pathsup_counts - calls answered, refused, and whose caller went away. */
 void pathsup_counts(const struct pathsup *ps, unsigned long *handled,

@@ -307,7 +307,7 @@ static void handle_metacall(struct unixsock *us, struct op *op)
 }
 
 /* One notification received into us->req: answer it or queue it. */
-static void handle(struct loop *lp, struct unixsock *us)
+static void handle_one(struct loop *lp, struct unixsock *us)
 {
 	struct op *op;
 	int64_t res = 0;
@@ -334,9 +334,20 @@ static void handle(struct loop *lp, struct unixsock *us)
 		return;
 	}
 	err = us_perform(op, &res);
+	if (err == EAGAIN && op->blocking && us->nops >= OPS_WAITING_MAX) {
+		/* Each is a thread of the child blocked in its call: past
+		 * the bound, the call fails as a full queue does. */
+		if (!us->said_full)
+			fprintf(stderr, "vbox: %d socket calls of the sandbox "
+				"wait already; more fail with ENOBUFS\n",
+				OPS_WAITING_MAX);
+		us->said_full = true;
+		err = ENOBUFS;
+	}
 	if (err == EAGAIN && op->blocking) {
 		/* The child blocks; retry until it can go on. */
 		op->delay = OP_RETRY_FIRST_MS;
+		op->since = loop_now_ms();
 		loop_timer_init(&op->timer, us_on_retry, op);
 		loop_timer_arm(lp, &op->timer, loop_now_ms() + op->delay);
 		/*
@@ -352,20 +363,52 @@ static void handle(struct loop *lp, struct unixsock *us)
 		}
 		op->next = us->ops;
 		us->ops = op;
+		us->nops++;
 		return;
 	}
 	us_op_finish(op, res, err);
 }
 
-/* pathsup.h's forward: on the paths thread, queue @req for the loop. */
-static void fwd_push(void *ctx, struct seccomp_notif *req)
+/*
+ * With supervised paths, a pathname bind() makes a name, as the paths
+ * thread's calls do: it is judged and made under their names lock, so
+ * no rename moves its directory between its judgement and its making.
+ * (A bind never waits: the lock is held for microseconds.)
+ */
+static void handle(struct loop *lp, struct unixsock *us)
+{
+	enum sockcall_kind kind;
+	int fd;
+	bool names = us->paths &&
+		     sockcall_fd(&us->req->data, &kind, &fd) == 0 &&
+		     kind == SOCKCALL_BIND;
+
+	if (names)
+		pathsup_names_lock(us->paths);
+	handle_one(lp, us);
+	if (names)
+		pathsup_names_unlock(us->paths);
+}
+
+/*
+ * pathsup.h's forward: on the paths thread, queue @req for the loop.
+ * ENOBUFS past FWD_MAX (the loop is that far behind; each entry is a
+ * thread of the child blocked in its call).
+ */
+static int fwd_push(void *ctx, struct seccomp_notif *req)
 {
 	struct unixsock *us = ctx;
-	struct fwd *f = xzalloc(sizeof(*f));
+	struct fwd *f;
 	uint64_t one = 1;
 
-	f->req = req;
 	pthread_mutex_lock(&us->fwd_lock);
+	if (us->nfwd >= FWD_MAX) {
+		pthread_mutex_unlock(&us->fwd_lock);
+		return ENOBUFS;
+	}
+	us->nfwd++;
+	f = xzalloc(sizeof(*f));
+	f->req = req;
 	if (us->fwd_tail)
 		us->fwd_tail->next = f;
 	else
@@ -374,6 +417,7 @@ static void fwd_push(void *ctx, struct seccomp_notif *req)
 	pthread_mutex_unlock(&us->fwd_lock);
 	/* An eventfd's counter only fails to grow past 2^64 - 2. */
 	(void)!write(us->fwd_fd, &one, sizeof(one));
+	return 0;
 }
 
 static struct fwd *fwd_take_all(struct unixsock *us)
@@ -383,6 +427,7 @@ static struct fwd *fwd_take_all(struct unixsock *us)
 	pthread_mutex_lock(&us->fwd_lock);
 	all = us->fwd_head;
 	us->fwd_head = us->fwd_tail = NULL;
+	us->nfwd = 0;
 	pthread_mutex_unlock(&us->fwd_lock);
 	return all;
 }

@@ -201,6 +201,9 @@ int us_prepare_emulated(struct unixsock *us, struct op *op,
 		(void)setsockopt(op->sock, SOL_SOCKET, SO_REUSEADDR, &(int){ 1 },
 				 sizeof(int));
 	op->sockfl = fcntl(op->sock, F_GETFL);
+	/* a blocking caller's connect is made without blocking the loop,
+	 * and retried (unixsock_perform.c), as for a taken socket */
+	op->blocking = !(fl >= 0 && (fl & O_NONBLOCK));
 	op->emulated = true;
 	return 0;
 }

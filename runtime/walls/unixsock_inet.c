@@ -9,7 +9,8 @@
  * remembered here when listen() succeeds, and checked against the
  * kernel's list of TCP listeners (listeners.c, sock_diag) at each
  * connect.  Apart because it is the one part of the supervisor that
- * judges network addresses, not names or fds.
+ * judges network addresses, not names or fds.  In any posture, a port
+ * someone outside the sandbox listens on is never joined (SO_REUSEPORT).
  */
 #include <vbox.h>
 
@@ -133,39 +134,80 @@ int us_judge_inet(const struct op *op, const struct sockcall_msg *m)
 }
 
 /*
- * Container mode under net deny: listen() on an inet socket bound to a
- * loopback address only (an unbound one would be bound to every address
- * by the kernel, reachable from other hosts).  0 or EACCES.
+ * Container mode: does anyone but the sandbox listen on TCP @port?  The
+ * sandbox shares the host's network namespace, and a socket with
+ * SO_REUSEPORT of the same uid may listen beside a host service's and
+ * take about half of its connections: a port someone else listens on is
+ * never joined.  0, or EADDRINUSE (also when the kernel's list cannot
+ * be read or is longer than we look).
+ */
+static int others_listen(const struct unixsock *us, uint16_t port,
+			 uint64_t self)
+{
+	uint64_t ino[16];
+	size_t i, n;
+
+	if (tcp_listeners(port, ino, array_size(ino), &n) < 0 ||
+	    n > array_size(ino))
+		return EADDRINUSE;
+	for (i = 0; i < n; i++)
+		if (ino[i] != self && !own_ino(us, ino[i]))
+			return EADDRINUSE;
+	return 0;
+}
+
+/* The port @sock is bound to, its inode; false when not an inet one. */
+static bool inet_bound(int sock, struct sockaddr_storage *sa, uint64_t *ino)
+{
+	socklen_t len = sizeof(*sa);
+	struct stat st;
+
+	memset(sa, 0, sizeof(*sa));
+	if (getsockname(sock, (struct sockaddr *)sa, &len) < 0 ||
+	    !inet_family(sa->ss_family) || fstat(sock, &st) < 0)
+		return false;
+	*ino = (uint64_t)st.st_ino;
+	return true;
+}
+
+/*
+ * Container mode: listen() on an inet socket whose port no one else
+ * listens on (others_listen()); under net deny, bound to a loopback
+ * address only (an unbound one would be bound to every address by the
+ * kernel, reachable from other hosts).  0, EACCES or EADDRINUSE.
  */
 int us_judge_listen(const struct op *op)
 {
 	struct sockaddr_storage sa;
-	socklen_t len = sizeof(sa);
+	uint64_t ino;
 
-	if (!op->us->cfg.container || !op->us->cfg.admit_inet)
+	if (!op->us->cfg.container || !inet_bound(op->sock, &sa, &ino))
 		return 0;
-	memset(&sa, 0, sizeof(sa));
-	if (getsockname(op->sock, (struct sockaddr *)&sa, &len) < 0)
-		return errno;
-	if (!inet_family(sa.ss_family))
-		return 0;
-	if (inet_port(&sa) == 0 || !inet_loopback(&sa))
+	if (op->us->cfg.admit_inet &&
+	    (inet_port(&sa) == 0 || !inet_loopback(&sa)))
 		return EACCES;
-	return 0;
+	return inet_port(&sa) ? others_listen(op->us, inet_port(&sa), ino) : 0;
 }
 
-/* A listen() made: remember a loopback port (container mode). */
-void us_listened(struct op *op)
+/*
+ * A listen() made (container mode): looked at once more, since a host
+ * service may have started beside it meanwhile; then a loopback port is
+ * remembered as the sandbox's own.  0, or EADDRINUSE with the socket's
+ * listening undone.
+ */
+int us_listened(struct op *op)
 {
 	struct sockaddr_storage sa;
-	socklen_t len = sizeof(sa);
+	uint64_t ino;
 
-	struct stat st;
-
-	memset(&sa, 0, sizeof(sa));
-	if (op->us->cfg.container &&
-	    getsockname(op->sock, (struct sockaddr *)&sa, &len) == 0 &&
-	    inet_family(sa.ss_family) && inet_loopback(&sa) &&
-	    fstat(op->sock, &st) == 0)
-		own_listener_add(op->us, inet_port(&sa), (uint64_t)st.st_ino);
+	if (!op->us->cfg.container || !inet_bound(op->sock, &sa, &ino))
+		return 0;
+	if (others_listen(op->us, inet_port(&sa), ino)) {
+		/* a TCP listener shut down for reading listens no more */
+		(void)shutdown(op->sock, SHUT_RD);
+		return EADDRINUSE;
+	}
+	if (inet_loopback(&sa))
+		own_listener_add(op->us, inet_port(&sa), ino);
+	return 0;
 }

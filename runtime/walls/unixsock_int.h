@@ -38,6 +38,15 @@
 
 #define OP_RETRY_FIRST_MS 0.2
 #define OP_RETRY_MAX_MS 20.0
+/* A call that waited this long is retried less often, up to the second
+ * bound: hundreds of waiting calls must not keep the supervisor busy. */
+#define OP_RETRY_SLOW_AFTER_MS 1000.0
+#define OP_RETRY_SLOW_MAX_MS 100.0
+/* Calls waiting to be retried at most (then ENOBUFS), and notifications
+ * the paths thread hands the loop at most: each is a thread of the child
+ * blocked in its call, so the bound is on memory, not on the child. */
+#define OPS_WAITING_MAX 256
+#define FWD_MAX 4096
 
 struct fwd;
 struct own_listener;
@@ -71,6 +80,7 @@ struct dest {
  *         answer goes out when the connection is made, not at the next
  *         retry (@watching: added to the loop)
  * @delay: the next retry's delay
+ * @since: when it began to wait (loop_now_ms())
  * @id: the notification
  * @tid: the calling thread (host pid)
  * @sock: the child's socket, taken
@@ -93,6 +103,7 @@ struct op {
 	struct loop_watch ready;
 	bool watching;
 	double delay;
+	double since;
 	uint64_t id;
 	pid_t tid;
 	int sock;
@@ -133,6 +144,8 @@ struct unixsock {
 	struct seccomp_notif_resp *resp;
 	size_t resp_size;
 	struct op *ops;		/* waiting for a retry */
+	size_t nops;		/* on @ops */
+	bool said_full;		/* the ENOBUFS line was printed */
 	bool have_caps;
 	struct __user_cap_data_struct caps[2];	/* as vbox-exec started */
 	int root_fd;		/* the sandbox's root, from its init */
@@ -151,6 +164,7 @@ struct unixsock {
 	struct loop_watch fwd_w;
 	pthread_mutex_t fwd_lock;
 	struct fwd *fwd_head, *fwd_tail;
+	size_t nfwd;			/* on it */
 	struct unixsock_stats total;	/* for unixsock_stats() */
 	bool watching;			/* the loop waits on the listener */
 };
@@ -172,11 +186,12 @@ void us_op_free(struct op *op);
 /* unixsock_dest.c: message @i's destination and fds.  0 or an errno. */
 int us_take_dest(struct op *op, size_t i);
 
-/* unixsock_inet.c: container mode's judgements, 0 or EACCES (or an
- * errno of getsockname()), and a listen() made remembered */
+/* unixsock_inet.c: container mode's judgements, 0 or EACCES (or
+ * EADDRINUSE: a port someone else listens on), and a listen() made
+ * looked at again and remembered (0 or EADDRINUSE, undone) */
 int us_judge_inet(const struct op *op, const struct sockcall_msg *m);
 int us_judge_listen(const struct op *op);
-void us_listened(struct op *op);
+int us_listened(struct op *op);
 
 /* unixsock_perform.c: the call made (0 with *@res, EAGAIN: would block,
  * or an errno), finished (answered, @op freed), retried */

@@ -33,15 +33,22 @@ static int bind_path(struct op *op)
 {
 	struct sockaddr_un sun;
 	size_t n = strlen(op->bind_name);
+	socklen_t len;
 	mode_t old;
 	int err = 0;
 
-	/* The name came from a sun_path: it fits. */
-	if (n >= sizeof(sun.sun_path))
-		BUG("bind name of %zu bytes", n);
+	/*
+	 * The name came from the child's sun_path, which may fill all 108
+	 * bytes without a NUL (a relative name the kernel takes as is): it
+	 * is passed the same way, without one.
+	 */
+	if (n > sizeof(sun.sun_path))
+		return ENAMETOOLONG;	/* cannot be: decoded from a sun_path */
 	memset(&sun, 0, sizeof(sun));
 	sun.sun_family = AF_UNIX;
 	memcpy(sun.sun_path, op->bind_name, n);
+	len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + n +
+			  (n < sizeof(sun.sun_path) ? 1 : 0));
 	/*
 	 * vbox-exec is one thread: its working directory and umask are
 	 * the child's for the call, then its own again.  The directory is
@@ -50,8 +57,7 @@ static int bind_path(struct op *op)
 	if (fchdir(op->bind_dir) < 0)
 		return errno;
 	old = umask(op->umask);
-	if (bind(op->sock, (struct sockaddr *)&sun,
-		 (socklen_t)(offsetof(struct sockaddr_un, sun_path) + n + 1)) < 0)
+	if (bind(op->sock, (struct sockaddr *)&sun, len) < 0)
 		err = errno;
 	umask(old);
 	if (op->us->have_caps)
@@ -149,8 +155,7 @@ int us_perform(struct op *op, int64_t *res)
 			return err;
 		if (listen(op->sock, op->call.backlog) < 0)
 			return errno;
-		us_listened(op);
-		return 0;
+		return us_listened(op);
 	case SOCKCALL_CONNECT:
 		/* Never block the loop: a blocking socket is non-blocking
 		 * for the call, and retried (us_on_retry()) while it would
@@ -226,6 +231,7 @@ static void op_unlink(struct unixsock *us, struct op *op)
 	for (pp = &us->ops; *pp; pp = &(*pp)->next) {
 		if (*pp == op) {
 			*pp = op->next;
+			us->nops--;
 			return;
 		}
 	}
@@ -272,11 +278,13 @@ static bool op_retry(struct unixsock *us, struct op *op)
 void us_on_retry(struct loop *lp, struct loop_timer *t)
 {
 	struct op *op = t->ctx;
+	double max;
 
 	if (op_retry(op->us, op))
 		return;
-	op->delay = op->delay * 2 > OP_RETRY_MAX_MS ? OP_RETRY_MAX_MS :
-						     op->delay * 2;
+	max = loop_now_ms() - op->since > OP_RETRY_SLOW_AFTER_MS ?
+	      OP_RETRY_SLOW_MAX_MS : OP_RETRY_MAX_MS;
+	op->delay = op->delay * 2 > max ? max : op->delay * 2;
 	loop_timer_arm(lp, &op->timer, loop_now_ms() + op->delay);
 }
 
