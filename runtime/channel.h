@@ -100,6 +100,9 @@ enum ch_type {
  *                      pidfd_getfd() is refused: the command's process
  *                      sends the listener itself (CH_LISTENER_FD) before
  *                      CH_STARTED
+ * @CH_A_GUARD: CH_SETUP: u32 flags (CH_GUARD_*); container mode: the init
+ *              stays as the tree's guard (a subreaper that forks the
+ *              command and ends the whole tree when vbox-exec dies)
  * @CH_A_LISTEN: CH_SETUP: u32 port; the init listens on 127.0.0.1:port
  *               and [::1]:port in the sandbox's network namespace and
  *               sends the sockets back (CH_FD_LISTEN) for the egress
@@ -115,8 +118,13 @@ enum ch_attr {
 	CH_A_IDMAP = 7,
 	CH_A_LISTENER = 8,
 	CH_A_HAND_LISTENER = 9,
+	CH_A_GUARD = 10,
 	CH_A_LISTEN = 16,
 };
+
+/* CH_A_GUARD's flags: the guard's own domain scopes signals (the
+ * command's walls use Landlock ABI 6 or later). */
+#define CH_GUARD_SCOPED 1u
 
 /**
  * enum ch_fd_role - what an attached fd is for (CH_A_FD); numbers are

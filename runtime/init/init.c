@@ -58,6 +58,7 @@
 
 #include "channel.h"
 #include "exit_codes.h"
+#include "guard.h"
 #include "steps.h"
 #include "walls/walls.h"
 
@@ -95,6 +96,8 @@ struct setup {
 	uint32_t gid;
 	int walls_fd;
 	bool hand_listener;
+	bool guard;
+	uint32_t guard_flags;
 	uint16_t ports[LISTEN_MAX];
 	size_t nports;
 	int fds[CH_MAX_FDS];
@@ -230,6 +233,11 @@ static void read_setup(struct setup *s)
 			break;
 		case CH_A_HAND_LISTENER:
 			s->hand_listener = true;
+			break;
+		case CH_A_GUARD:
+			if (ch_u32(&a, &s->guard_flags) < 0)
+				fail("bad guard flags in the setup");
+			s->guard = true;
 			break;
 		case CH_A_LISTEN: {
 			uint32_t port;
@@ -588,9 +596,10 @@ static int exec_command(char **argv, int walls_fd, bool hand_listener)
 		listener_handed(helper, pipe_fds, listener);
 	}
 	/*
-	 * Not PID 1 (container mode): this process is about to become the
-	 * command, and no init is left to protect; the exec would make it
-	 * dumpable again in any case.  vbox-exec, an ordinary user's
+	 * Not PID 1 (container mode): this process, the guard's child, is
+	 * about to become the command; the exec would make it dumpable
+	 * again in any case (the guard stays undumpable).  vbox-exec, an
+	 * ordinary user's
 	 * process there, must take its listener (pidfd_getfd()) and read
 	 * its calls' memory, which a non-dumpable process refuses.
 	 */
@@ -670,6 +679,34 @@ static __attribute__((noreturn)) void run_as_init(char **argv, int walls_fd)
 	}
 }
 
+/*
+ * Container mode: the command is a child of this process, which guards
+ * the tree (guard.h) and passes the command's status.
+ */
+static __attribute__((noreturn)) void run_as_guard(char **argv,
+						   const struct setup *s)
+{
+	char err[256];
+	pid_t pid;
+
+	if (guard_prepare(s->guard_flags & CH_GUARD_SCOPED, err,
+			  sizeof(err)) < 0)
+		fail("%s", err);
+	pid = fork();
+	if (pid < 0)
+		fail("fork: %s", strerror(errno));
+	if (pid == 0) {
+		guard_child();
+		_exit(exec_command(argv, s->walls_fd, s->hand_listener));
+	}
+	if (channel >= 0)
+		close(channel);
+	channel = -1;
+	if (s->walls_fd >= 0)
+		close(s->walls_fd);
+	guard_wait(pid);
+}
+
 int main(int argc, char **argv)
 {
 	struct setup setup;
@@ -700,6 +737,8 @@ int main(int argc, char **argv)
 		report_ready(&setup);
 	if (getpid() == 1)
 		run_as_init(argv, setup.walls_fd);
+	if (setup.guard)
+		run_as_guard(argv, &setup);
 	_exit(exec_command(argv, setup.walls_fd, setup.hand_listener));
 
 usage:

@@ -144,6 +144,8 @@ int init_link_setup(struct init_link *l, const struct launch_request *req,
 		ret = ch_put_fd(m, CH_FD_WALLS, l->walls_fd);
 	if (ret == 0 && l->hand_listener)
 		ret = ch_put(m, CH_A_HAND_LISTENER, NULL, 0);
+	if (ret == 0 && l->guard)
+		ret = ch_put_u32(m, CH_A_GUARD, l->guard_flags);
 	/* the egress proxy's ports (runtime/linux/bridge.c) */
 	for (i = 0; ret == 0 && i < l->nlisten; i++)
 		ret = ch_put_u32(m, CH_A_LISTEN, l->listen_ports[i]);

@@ -55,6 +55,8 @@ typedef void (*init_link_fn)(struct init_link *l, void *ctx);
  *            number in the command's process (-1: none)
  * @hand_listener: ask the init to send the listener itself
  *                 (CH_A_HAND_LISTENER: pidfd_getfd() is refused here)
+ * @guard: container mode: ask the init to stay as the tree's guard
+ *         (CH_A_GUARD), with @guard_flags (CH_GUARD_*)
  * @listener_fd: the listener CH_LISTENER_FD brought (owned; -1: none)
  * @on_started: called once when @started becomes true
  * @ctx: for @on_ready, @on_started and @on_listener
@@ -80,6 +82,8 @@ struct init_link {
 	int walls_fd;
 	int listener;
 	bool hand_listener;
+	bool guard;
+	uint32_t guard_flags;
 	int listener_fd;
 	init_link_fn on_started;
 	void *ctx;

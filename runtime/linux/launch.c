@@ -641,6 +641,14 @@ static int launch_container(struct tree *t, const struct launch_request *req)
 	t->link.on_started = tree_on_started;
 	t->link.ctx = t;
 	t->link.hand_listener = c.no_getfd;
+	/* no PID namespace: the init guards the tree (init/guard.h) */
+	t->link.guard = true;
+	t->link.guard_flags = c.abi >= 6 ? CH_GUARD_SCOPED : 0;
+	vx_log("container mode: the init guards the tree: a subreaper that "
+	       "ends it when the command ends or vbox-exec dies, %s",
+	       c.abi >= 6 ? "in a domain that scopes signals (the command "
+	       "can neither signal nor trace it)" : "not protected from the "
+	       "command below Landlock ABI 6 (signals not scoped)");
 	if (init_link_setup(&t->link, req, &sa, &err) < 0)
 		goto fail_started;
 	status = wait_tree(t, req);

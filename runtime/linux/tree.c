@@ -173,8 +173,14 @@ static int supervisor_take(struct tree *t, int num)
 	}
 	cfg.pathname_open = t->walls.pathname_open;
 	cfg.refuse_abstract = t->walls.refuse_abstract;
-	cfg.init_pid = t->init_pid;
-	cfg.init_pidfd = t->init_pidfd;
+	/*
+	 * The sandbox's root, read from /proc/PID/root: of the init in
+	 * namespace mode; in container mode of the command, since the init
+	 * there is the tree's guard, not dumpable, whose root an ordinary
+	 * user cannot read (the same root: the command has no other).
+	 */
+	cfg.init_pid = t->ct ? t->cmd_pid : t->init_pid;
+	cfg.init_pidfd = t->ct ? t->cmd_pidfd : t->init_pidfd;
 	cfg.container = t->ct ? &t->ct->rules : NULL;
 	cfg.admit_inet = t->ct && t->ct->net_deny ? container_admit : NULL;
 	cfg.admit_ctx = t->ct;
