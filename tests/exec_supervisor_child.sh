@@ -6,6 +6,9 @@
 # continues", "Nothing outlives vbox-exec").  As root and as uid 65534,
 # judged from the host:
 #
+#   - under supervised rows, a program a debugger traces cannot exec
+#     (EPERM, said on stderr: its exec cannot be watched), an untraced
+#     one can, and without supervised rows the traced one can too;
 #   - bind() of a relative unix name of exactly 108 bytes without a NUL
 #     (legal for the kernel) makes that socket and vbox-exec exits with
 #     the child's status, in namespace mode with supervised rows, under
@@ -98,6 +101,23 @@ for who in $users; do
 			sed 's/^/#   /' err | head -n 5
 		fi
 	done
+done
+
+# ---- a traced program's exec under supervised rows ---------------------
+for who in $users; do
+	run as_user "$who" timeout -s KILL 60 "$VBOX_EXEC" --timeout=60 \
+		sup.plan -- "$workdir/sup_attack" traced-exec "$W"
+	if grep -qx "traced-exec EPERM" out && grep -qx "untraced-exec ok" out &&
+		grep -q "^vbox: refused exec in the sandbox .*traces it already" err; then
+		ok "traced exec, $who: refused (EPERM, said on stderr); an untraced one runs"
+	else
+		not_ok "traced exec, $who: $(tr '\n' ' ' <out)"
+		sed 's/^/#   /' err | head -n 5
+	fi
+	run as_user "$who" timeout -s KILL 60 "$VBOX_EXEC" --timeout=60 \
+		deny.plan -- "$workdir/sup_attack" traced-exec "$W"
+	check "traced exec, $who, no supervised rows: a debugger's exec runs" \
+		grep -qx "traced-exec ok" out
 done
 
 # ---- more waiting calls than the bound -------------------------------------

@@ -14,6 +14,8 @@
  *                          bound on calls waiting: "flood-enobufs N")
  *   sup_attack bind108 DIR  bind() of a 108-byte relative name without a
  *                          NUL, in DIR
+ *   sup_attack traced-exec DIR  an exec by a child a debugger traces
+ *                          (PTRACE_TRACEME), and one by an untraced one
  *   sup_attack open DIR TAG  net open: bind() of an abstract name (made
  *                          unique by TAG) and of a path in DIR, kept
  *                          until DIR/done appears
@@ -22,14 +24,17 @@
 #include <vbox.h>
 
 #include <errno.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
+#include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define END_STATUS 7
@@ -392,6 +397,41 @@ static void flood(const char *dir)
 	fflush(stdout);
 }
 
+/*
+ * A child that a debugger of the sandbox traces (PTRACE_TRACEME, as gdb
+ * and strace start a program) execs /bin/true: under supervised rows the
+ * exec cannot be watched, so it is refused.  Prints "traced-exec RESULT"
+ * (ok: the exec ran) and, for the control, "untraced-exec RESULT".
+ */
+static void traced_exec(void)
+{
+	int status, traced;
+	pid_t pid;
+
+	for (traced = 1; traced >= 0; traced--) {
+		pid = fork();
+		if (pid == 0) {
+			if (traced && (ptrace(PTRACE_TRACEME, 0, 0, 0) < 0 ||
+				       raise(SIGSTOP) != 0))
+				_exit(3);
+			execl("/bin/true", "true", (char *)NULL);
+			_exit(errno == EPERM ? 4 : 5);
+		}
+		if (pid < 0)
+			return;
+		while (waitpid(pid, &status, 0) == pid && WIFSTOPPED(status))
+			ptrace(PTRACE_CONT, pid, 0,
+			       (void *)(long)(WSTOPSIG(status) == SIGSTOP ||
+					      WSTOPSIG(status) == SIGTRAP ? 0 :
+					      WSTOPSIG(status)));
+		printf("%s %s\n", traced ? "traced-exec" : "untraced-exec",
+		       WIFEXITED(status) && WEXITSTATUS(status) == 0 ? "ok" :
+		       WIFEXITED(status) && WEXITSTATUS(status) == 4 ? "EPERM" :
+		       "other");
+		fflush(stdout);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	unsigned len;
@@ -414,6 +454,8 @@ int main(int argc, char **argv)
 		_exit(END_STATUS);	/* the waiting threads with it */
 	} else if (strcmp(argv[1], "bind108") == 0) {
 		bind108(argv[2]);
+	} else if (strcmp(argv[1], "traced-exec") == 0) {
+		traced_exec();
 	} else if (strcmp(argv[1], "open") == 0) {
 		open_binds(argv[2], argc > 3 ? argv[3] : "x");
 	}
