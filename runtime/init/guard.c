@@ -126,13 +126,56 @@ static pid_t parent_of(const char *pid)
 	return (pid_t)ppid;
 }
 
-/* SIGKILL to every direct child; how many were found. */
+/*
+ * SIGKILL to every direct child named in @list (space-separated pids,
+ * as /proc/PID/task/PID/children has them); how many.
+ */
+static long kill_listed(const char *list)
+{
+	const char *p = list;
+	char *end;
+	long pid, hit = 0;
+
+	for (;;) {
+		while (*p == ' ' || *p == '\n')
+			p++;
+		if (!*p)
+			return hit;
+		pid = strtol(p, &end, 10);
+		if (end == p)
+			return hit;
+		if (pid > 1) {
+			kill((pid_t)pid, SIGKILL);
+			hit++;
+		}
+		p = end;
+	}
+}
+
+/*
+ * SIGKILL to every direct child; how many were found.  The kernel lists
+ * a task's children (CONFIG_PROC_CHILDREN; the guard has one thread);
+ * without that list, every process's parent is read from /proc.
+ */
 static long kill_children(void)
 {
 	struct linux_dirent64 *d;
+	char path[64];
 	long n, off, hit = 0;
-	int proc;
+	int proc, fd;
 
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)self,
+		 (int)self);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		n = read(fd, dents, sizeof(dents) - 1);
+		close(fd);
+		/* a full buffer may have cut the list: scan instead */
+		if (n >= 0 && (size_t)n < sizeof(dents) - 1) {
+			dents[n] = '\0';
+			return kill_listed(dents);
+		}
+	}
 	proc = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (proc < 0)
 		return 0;
@@ -160,10 +203,11 @@ static void end_tree(void)
 	for (round = 0; round < END_ROUNDS; round++) {
 		while (waitpid(-1, NULL, WNOHANG) > 0)
 			;
-		if (kill_children() == 0 && waitpid(-1, NULL, WNOHANG) < 0 &&
-		    errno == ECHILD)
+		/* no child left (the usual end): nothing to look for */
+		if (waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD)
 			return;
-		nanosleep(&ms, NULL);
+		if (kill_children() == 0 && round > 0)
+			nanosleep(&ms, NULL);
 	}
 }
 
