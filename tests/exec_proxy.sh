@@ -203,7 +203,9 @@ proxy_lifecycle() {
 	check "$who: --log names vbox-proxy's pid" [ -n "$ppid_" ]
 	check "$who: vbox-proxy is gone and reaped after the launch" \
 		sh -c '[ -n "$1" ] && [ ! -e "/proc/$1" ]' sh "$ppid_"
-	rm -f go
+	# (err still holds the first launch's log: its "sandbox init" line
+	# must not be taken for this one's)
+	rm -f go err
 	as_user "$who" timeout 120 env AWS_SECRET_ACCESS_KEY=vbox-test-planted \
 		VBOX_TEST_PLANTED=1 RES_OPTIONS=timeout:2 \
 		"$VBOX_EXEC" --log plan -- sh -c 'i=0; while [ ! -e go ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i+1)); done; curl -s -o /dev/null -w "%{http_code}" --noproxy "" --max-time 10 "$1"; echo " curl $?"' \
