@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * names.c - the words for the IR's enums (ir.h, emit.h), shared by the
+ * names.c - the words for the IR's enums (ir.h, landing.h), shared by the
  * compiler, the plan library and vbox-exec, so --log and explain say
  * the same thing.
  */
 #include <vbox.h>
 
-#include "emit.h"
 #include "ir.h"
+#include "landing.h"
 
 const char *effect_name(enum effect effect)
 {

@@ -13,38 +13,13 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "landing.h"
 #include "target_id.h"
 
 struct row;
 struct table;
 struct diag_list;
 struct target_traits;
-
-/**
- * enum landing_kind - how one entry is enforced on a target (doc/targets.md)
- * @LANDING_KERNEL: by the OS mechanism the artifact configures
- * @LANDING_LAUNCH: by the launcher instantiating it at launch time (e.g.
- *                  expanding a glob against the host file system)
- * @LANDING_PROXY: by the launcher's egress proxy
- * @LANDING_ABSORBED: needs nothing: dead, redundant, or an allow whose
- *                    omission only narrows the sandbox
- * @LANDING_RESERVED: an internal entry the launcher adds, not a user row
- * @LANDING_UNSUPPORTED: cannot be enforced faithfully: compile fails
- * @LANDING_SUPERVISED: by the launcher's supervisor judging each path
- *                      system call with the table's own matcher (linux:
- *                      deny and ro rows that mounts made at launch cannot
- *                      hold).  Last, so the values plan.bin stores for the
- *                      others stay what they were.
- */
-enum landing_kind {
-	LANDING_KERNEL,
-	LANDING_LAUNCH,
-	LANDING_PROXY,
-	LANDING_ABSORBED,
-	LANDING_RESERVED,
-	LANDING_UNSUPPORTED,
-	LANDING_SUPERVISED,
-};
 
 /**
  * struct landing - the classification of one row or reserved entry
@@ -170,9 +145,6 @@ void landing_set_free(struct landing_set *set);
 void emit_supervised_notes(const struct emitter *em,
 			   const struct landing_set *set,
 			   struct diag_list *diags);
-
-/* landing_kind_name - "kernel", "launch", "proxy", "absorbed", ... */
-const char *landing_kind_name(enum landing_kind kind);
 
 /* landing_name - @l's label when it has one, else its kind's name. */
 const char *landing_name(const struct landing *l);

@@ -17,8 +17,8 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "emit.h"
 #include "ir.h"
+#include "landing.h"
 #include "plan.h"
 #include "wire.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_bbuf.c - the bounded builder (compiler/bbuf.h): it never holds
+ * test_bbuf.c - the bounded builder (util/bbuf.h): it never holds
  * more than its limit, an append that does not fit is refused whole and
  * marks the builder, and the bytes are NUL-terminated at every moment.
  */

@@ -42,7 +42,7 @@
 
 #include <netinet/in.h>
 
-#include "emit.h"
+#include "landing.h"
 #include "env.h"
 #include "launch.h"
 #include "loop.h"

@@ -17,7 +17,7 @@
 
 #include "bridge.h"
 #include "bwrap.h"
-#include "emit.h"
+#include "landing.h"
 #include "env.h"
 #include "ir.h"
 #include "launch.h"

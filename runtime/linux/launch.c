@@ -42,7 +42,7 @@
 #include "init_link.h"
 #include "nsprobe.h"
 #include "ir.h"
-#include "emit.h"
+#include "landing.h"
 #include "pathjudge.h"
 #include "launch.h"
 #include "plan.h"

@@ -9,7 +9,7 @@
 #include <pthread.h>
 #include <stdio.h>
 
-#include "emit.h"
+#include "landing.h"
 #include "follow.h"
 #include "ir.h"
 #include "launch.h"

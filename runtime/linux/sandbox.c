@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "emit.h"
+#include "landing.h"
 #include "ir.h"
 #include "launch.h"
 #include "linux_artifact.h"

@@ -10,7 +10,7 @@
 
 #include "aclplan.h"
 #include "bbuf.h"
-#include "emit.h"
+#include "landing.h"
 #include "grow.h"
 #include "ir.h"
 #include "plan.h"

@@ -65,7 +65,7 @@ const char *wjson_type_name(enum wjson_type t);
 
 /*
  * wjson_put_string - append @s as a JSON string (quotes, escapes) to the
- * bounded builder @b (compiler/bbuf.h).
+ * bounded builder @b (util/bbuf.h).
  */
 struct bbuf;
 void wjson_put_string(struct bbuf *b, const char *s);
