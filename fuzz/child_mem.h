@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * child_mem.h - the sandboxed child's memory as the supervisor's decoders
- * read it (sockcall_read_fn), for the fuzz targets of those decoders: the
+ * read it (child_read_fn), for the fuzz targets of those decoders: the
  * input's tail mapped at CHILD_MEM_BASE; a read outside it is EFAULT, as
  * for the child.
  */

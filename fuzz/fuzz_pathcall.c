@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * fuzz_pathcall.c - libFuzzer target for the supervisor's decoding of a
- * supervised path call (runtime/walls/pathcall.c): the very code
+ * supervised path call (runtime/supervisor/paths/pathcall.c): the very code
  * vbox-exec runs on a notified open, openat2, mkdir, link, rename,
  * symlink, unlink or execve, fed arbitrary bytes as the seccomp_data and
  * as the child's memory, through a reader like the supervisor's (there
@@ -25,8 +25,8 @@
 #include <sys/syscall.h>
 
 #include "child_mem.h"
-#include "walls/execinterp.h"
-#include "walls/pathcall.h"
+#include "supervisor/paths/execinterp.h"
+#include "supervisor/paths/pathcall.h"
 
 #define HEAD (1 + 6 * 8)
 

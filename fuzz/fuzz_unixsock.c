@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * fuzz_unixsock.c - libFuzzer target for the socket supervisor's decoding
- * of a notification (runtime/walls/sockcall.c, cmsg_iter.c): the very
+ * of a notification (runtime/supervisor/sockets/sockcall.c, cmsg_iter.c): the very
  * code vbox-exec runs on a supervised connect(), bind(), sendto(),
  * sendmsg() or sendmmsg(), fed arbitrary bytes as the seccomp_data and as
  * the child's memory, through the same reader callback the supervisor
@@ -31,9 +31,9 @@
 #include <sys/un.h>
 
 #include "child_mem.h"
-#include "walls/cmsg_iter.h"
-#include "walls/metacall.h"
-#include "walls/sockcall.h"
+#include "supervisor/sockets/cmsg_iter.h"
+#include "supervisor/metacall.h"
+#include "supervisor/sockets/sockcall.h"
 
 #define HEAD 28
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_unixsock.c - the socket supervisor (runtime/walls/unixsock.c) with
+ * test_unixsock.c - the socket supervisor (runtime/supervisor/sockets/unixsock.c) with
  * real seccomp notifications, real mounts and real listeners.
  *
  * The test is the supervisor; a forked child makes a private mount
@@ -35,10 +35,10 @@
 #include <linux/seccomp.h>
 
 #include "loop.h"
-#include "walls/cmsg_iter.h"
+#include "supervisor/sockets/cmsg_iter.h"
 #include "walls/seccomp.h"
-#include "walls/sockcall.h"
-#include "walls/unixsock.h"
+#include "supervisor/sockets/sockcall.h"
+#include "supervisor/sockets/unixsock.h"
 #include "tap.h"
 
 #define RACE_ROUNDS 2000

@@ -53,7 +53,7 @@
 #include "strv.h"
 #include "supervise.h"
 #include "tree.h"
-#include "walls/unixsock.h"
+#include "supervisor/sockets/unixsock.h"
 #include "walls/walls.h"
 
 /* The terminal on @fd (a copy: caller frees), or NULL. */

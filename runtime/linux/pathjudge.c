@@ -13,7 +13,7 @@
 #include "follow.h"
 #include "ir.h"
 #include "launch.h"
-#include "walls/pathcall_run.h"
+#include "supervisor/paths/pathcall_run.h"
 #include "pathjudge.h"
 #include "plan.h"
 #include "strbuf.h"

@@ -14,7 +14,7 @@
 #include "init_link.h"
 #include "pathjudge.h"
 #include "supervise.h"
-#include "walls/unixsock.h"
+#include "supervisor/sockets/unixsock.h"
 #include "walls/walls.h"
 
 /**

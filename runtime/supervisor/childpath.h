@@ -10,8 +10,8 @@
  *
  * Each function returns 0 or the errno the child should get.
  */
-#ifndef VBOX_WALLS_CHILDPATH_H
-#define VBOX_WALLS_CHILDPATH_H
+#ifndef VBOX_SUPERVISOR_CHILDPATH_H
+#define VBOX_SUPERVISOR_CHILDPATH_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -111,4 +111,4 @@ void child_fds_release(struct child_fds *c);
 int child_mem_io(pid_t tid, uint64_t addr, void *buf, size_t len,
 		 bool write);
 
-#endif /* VBOX_WALLS_CHILDPATH_H */
+#endif /* VBOX_SUPERVISOR_CHILDPATH_H */

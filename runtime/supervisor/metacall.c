@@ -17,9 +17,9 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include "childmem.h"
 #include "childpath.h"
 #include "metacall.h"
-#include "pathcall.h"
 
 #define X32_BIT 0x40000000u
 #define PAGE 4096u
@@ -81,7 +81,7 @@ bool metacall_is(const struct seccomp_data *d)
 }
 
 /* Times from utime() (two longs), utimes()/futimesat() (two timevals). */
-static int read_times(sockcall_read_fn rd, void *ctx, unsigned nr,
+static int read_times(child_read_fn rd, void *ctx, unsigned nr,
 		      uint64_t addr, struct metacall *mc)
 {
 	int64_t v[4];
@@ -128,7 +128,7 @@ static int read_times(sockcall_read_fn rd, void *ctx, unsigned nr,
 	return 0;
 }
 
-int metacall_decode(const struct seccomp_data *d, sockcall_read_fn rd,
+int metacall_decode(const struct seccomp_data *d, child_read_fn rd,
 		    void *ctx, struct metacall *out)
 {
 	unsigned nr = (unsigned)d->nr & ~X32_BIT;
@@ -145,7 +145,7 @@ int metacall_decode(const struct seccomp_data *d, sockcall_read_fn rd,
 	case BY_PATH:
 	case BY_LPATH:
 		out->nofollow = calls[k].shape == BY_LPATH;
-		rc = pathcall_read_str(rd, ctx, a[0], PATH_MAX - 1, ENAMETOOLONG,
+		rc = child_read_str(rd, ctx, a[0], PATH_MAX - 1, ENAMETOOLONG,
 			      &out->path);
 		argi = 1;
 		break;
@@ -167,7 +167,7 @@ int metacall_decode(const struct seccomp_data *d, sockcall_read_fn rd,
 			if (out->fd == AT_FDCWD)
 				return EFAULT;
 		} else {
-			rc = pathcall_read_str(rd, ctx, a[1], PATH_MAX - 1,
+			rc = child_read_str(rd, ctx, a[1], PATH_MAX - 1,
 				      ENAMETOOLONG, &out->path);
 		}
 		if (!rc && out->path && !out->path[0]) {
@@ -205,7 +205,7 @@ int metacall_decode(const struct seccomp_data *d, sockcall_read_fn rd,
 		break;
 	case METACALL_SETXATTR:
 	case METACALL_REMOVEXATTR:
-		rc = pathcall_read_str(rd, ctx, a[argi], METACALL_XATTR_NAME_MAX, ERANGE,
+		rc = child_read_str(rd, ctx, a[argi], METACALL_XATTR_NAME_MAX, ERANGE,
 			      &out->name);
 		if (!rc && !out->name[0])
 			rc = ERANGE;

@@ -18,8 +18,8 @@
  * through a callback, bounds every string (PATH_MAX, XATTR_NAME_MAX) and
  * value (XATTR_SIZE_MAX), and is fuzzed (fuzz/fuzz_unixsock.c).
  */
-#ifndef VBOX_WALLS_METACALL_H
-#define VBOX_WALLS_METACALL_H
+#ifndef VBOX_SUPERVISOR_METACALL_H
+#define VBOX_SUPERVISOR_METACALL_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -27,7 +27,7 @@
 #include <sys/types.h>
 #include <time.h>
 
-#include "sockcall.h"
+#include "supervisor/childmem.h"
 
 struct seccomp_data;
 
@@ -86,7 +86,7 @@ bool metacall_is(const struct seccomp_data *d);
  * ENAMETOOLONG, ERANGE, E2BIG; ENOSYS for a call it does not take, or
  * from an x32 or i386 entry, which it does not decode).
  */
-int metacall_decode(const struct seccomp_data *d, sockcall_read_fn rd,
+int metacall_decode(const struct seccomp_data *d, child_read_fn rd,
 		    void *ctx, struct metacall *out);
 
 void metacall_release(struct metacall *mc);
@@ -105,4 +105,4 @@ int metacall_run(const struct metacall *mc, pid_t tid,
  */
 int metacall_apply(const struct metacall *mc, int fd);
 
-#endif /* VBOX_WALLS_METACALL_H */
+#endif /* VBOX_SUPERVISOR_METACALL_H */

@@ -505,7 +505,7 @@ static const char *const deny_container_eperm[] = {
 	"mq_getsetattr",
 };
 
-/* Metadata calls container mode supervises (runtime/walls/metacall.h). */
+/* Metadata calls container mode supervises (runtime/supervisor/metacall.h). */
 static const char *const container_meta[] = {
 	"chmod", "fchmod", "fchmodat", "chown", "fchown", "lchown",
 	"fchownat", "utime", "utimes", "futimesat", "utimensat",

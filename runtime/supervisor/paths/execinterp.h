@@ -6,8 +6,8 @@
  * it without a call the filter sees.  Pure: the file is read through a
  * callback, every size is bounded, and it is fuzzed (fuzz_pathcall.c).
  */
-#ifndef VBOX_WALLS_EXECINTERP_H
-#define VBOX_WALLS_EXECINTERP_H
+#ifndef VBOX_SUPERVISOR_EXECINTERP_H
+#define VBOX_SUPERVISOR_EXECINTERP_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -36,4 +36,4 @@ typedef long (*execinterp_read_fn)(void *ctx, uint64_t off, void *buf,
 int execinterp_name(execinterp_read_fn rd, void *ctx, char **out,
 		    int *script);
 
-#endif /* VBOX_WALLS_EXECINTERP_H */
+#endif /* VBOX_SUPERVISOR_EXECINTERP_H */

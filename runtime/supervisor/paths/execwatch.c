@@ -23,7 +23,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "childpath.h"
+#include "supervisor/childpath.h"
 #include "execwatch.h"
 #include "pathcall_int.h"
 #include "pathcall_run.h"

@@ -17,8 +17,8 @@
  * denies ends the program with SIGKILL before it runs.  The tracer then
  * detaches; the thread is traced for the length of one execve() only.
  */
-#ifndef VBOX_WALLS_EXECWATCH_H
-#define VBOX_WALLS_EXECWATCH_H
+#ifndef VBOX_SUPERVISOR_EXECWATCH_H
+#define VBOX_SUPERVISOR_EXECWATCH_H
 
 #include <stdint.h>
 #include <sys/types.h>
@@ -45,4 +45,4 @@ typedef int (*execwatch_go_fn)(void *ctx, uint64_t id);
 int execwatch_run(const struct pathcall_env *env, uint64_t id,
 		  execwatch_go_fn go, void *go_ctx);
 
-#endif /* VBOX_WALLS_EXECWATCH_H */
+#endif /* VBOX_SUPERVISOR_EXECWATCH_H */

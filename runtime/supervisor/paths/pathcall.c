@@ -84,41 +84,8 @@ bool pathcall_is(const struct seccomp_data *d)
 	return find(d) != NULL;
 }
 
-int pathcall_read_str(sockcall_read_fn rd, void *ctx, uint64_t addr,
-		      size_t max, int toolong, char **out)
-{
-	char *buf = NULL, *nul;
-	size_t have = 0, chunk;
-	int rc;
-
-	*out = NULL;
-	if (!addr)
-		return EFAULT;
-	for (;;) {
-		chunk = PAGE - (size_t)((addr + have) % PAGE);
-		if (chunk > max + 1 - have)
-			chunk = max + 1 - have;
-		buf = xrealloc(buf, have + chunk + 1);
-		rc = rd(ctx, addr + have, buf + have, chunk);
-		if (rc) {
-			free(buf);
-			return rc == ESRCH ? ESRCH : EFAULT;
-		}
-		nul = memchr(buf + have, '\0', chunk);
-		have += chunk;
-		if (nul) {
-			*out = buf;
-			return 0;
-		}
-		if (have > max) {
-			free(buf);
-			return toolong;
-		}
-	}
-}
-
 /* openat2()'s struct open_how, as the kernel copies it: 0 or an errno. */
-static int read_how(sockcall_read_fn rd, void *ctx, uint64_t addr,
+static int read_how(child_read_fn rd, void *ctx, uint64_t addr,
 		    uint64_t size, struct pathcall *out)
 {
 	unsigned char buf[PAGE];
@@ -179,7 +146,7 @@ static int check_flags(const struct pathcall *pc)
 	return pc->flags & ~ok ? EINVAL : 0;
 }
 
-int pathcall_decode(const struct seccomp_data *d, sockcall_read_fn rd,
+int pathcall_decode(const struct seccomp_data *d, child_read_fn rd,
 		    void *ctx, struct pathcall *out)
 {
 	const struct shape *s = find(d);
@@ -213,10 +180,10 @@ int pathcall_decode(const struct seccomp_data *d, sockcall_read_fn rd,
 		out->dirfd[1] = (int)(uint32_t)a[s->dir1];
 	if (s->op == PATHCALL_SYMLINK) {
 		/* symlink(target, linkpath): the name made is the path. */
-		rc = pathcall_read_str(rd, ctx, a[s->path0], PATH_MAX - 1,
+		rc = child_read_str(rd, ctx, a[s->path0], PATH_MAX - 1,
 				       ENAMETOOLONG, &out->target);
 		if (!rc)
-			rc = pathcall_read_str(rd, ctx, a[s->path1],
+			rc = child_read_str(rd, ctx, a[s->path1],
 					       PATH_MAX - 1, ENAMETOOLONG,
 					       &out->path[0]);
 		out->dirfd[0] = out->dirfd[1];
@@ -230,7 +197,7 @@ int pathcall_decode(const struct seccomp_data *d, sockcall_read_fn rd,
 
 		if (arg < 0)
 			break;
-		rc = pathcall_read_str(rd, ctx, a[arg], PATH_MAX - 1,
+		rc = child_read_str(rd, ctx, a[arg], PATH_MAX - 1,
 				       ENAMETOOLONG, &out->path[k]);
 		/* "" names the directory fd only with AT_EMPTY_PATH. */
 		if (!rc && !out->path[k][0] &&

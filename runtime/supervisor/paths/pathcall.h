@@ -19,13 +19,13 @@
  * every one (PATH_MAX, struct open_how's size) and is fuzzed
  * (fuzz/fuzz_pathcall.c).  pathcall_run.h makes the calls.
  */
-#ifndef VBOX_WALLS_PATHCALL_H
-#define VBOX_WALLS_PATHCALL_H
+#ifndef VBOX_SUPERVISOR_PATHCALL_H
+#define VBOX_SUPERVISOR_PATHCALL_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "sockcall.h"
+#include "supervisor/childmem.h"
 
 struct seccomp_data;
 
@@ -78,18 +78,9 @@ bool pathcall_is(const struct seccomp_data *d);
  * AT_EMPTY_PATH); ENOSYS from an x32 or i386 entry, which it does not
  * decode (refused: doc/launcher.md).
  */
-int pathcall_decode(const struct seccomp_data *d, sockcall_read_fn rd,
+int pathcall_decode(const struct seccomp_data *d, child_read_fn rd,
 		    void *ctx, struct pathcall *out);
 
 void pathcall_release(struct pathcall *pc);
 
-/*
- * pathcall_read_str - a NUL-terminated string of at most @max bytes
- * before its NUL at @addr, read page by page through @rd (a string that
- * ends just before an unmapped page is fine).  0 with *@out (caller
- * frees), or EFAULT, or @toolong.  Shared with metacall.c.
- */
-int pathcall_read_str(sockcall_read_fn rd, void *ctx, uint64_t addr,
-		      size_t max, int toolong, char **out);
-
-#endif /* VBOX_WALLS_PATHCALL_H */
+#endif /* VBOX_SUPERVISOR_PATHCALL_H */

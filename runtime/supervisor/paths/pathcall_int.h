@@ -2,11 +2,12 @@
 /*
  * pathcall_int.h - what pathcall_run.c and pathcall_open.c share: a
  * path made absolute as the sandbox names it, resolved in its root, and
- * the file reached judged (pathcall_run.c's head comment says how).
- * Internal to the supervised path calls.
+ * the file reached judged (pathcall_resolve.c, whose head comment says
+ * how), and the opens (pathcall_open.c), which pathcall_run.c
+ * dispatches to.  Internal to the supervised path calls.
  */
-#ifndef VBOX_WALLS_PATHCALL_INT_H
-#define VBOX_WALLS_PATHCALL_INT_H
+#ifndef VBOX_SUPERVISOR_PATHCALL_INT_H
+#define VBOX_SUPERVISOR_PATHCALL_INT_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -62,4 +63,4 @@ int pc_creator(const struct pathcall_env *e, mode_t *mask);
 void pathcall_open(const struct pathcall *pc, const struct pathcall_env *e,
 		   struct pathcall_result *res);
 
-#endif /* VBOX_WALLS_PATHCALL_INT_H */
+#endif /* VBOX_SUPERVISOR_PATHCALL_INT_H */

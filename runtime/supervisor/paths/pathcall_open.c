@@ -19,7 +19,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "childpath.h"
+#include "supervisor/childpath.h"
 #include "pathcall.h"
 #include "pathcall_int.h"
 #include "pathcall_run.h"

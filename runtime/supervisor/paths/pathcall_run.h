@@ -5,8 +5,8 @@
  * for the child, judge the file reached (or the name made), make the call
  * on exactly that, and say what the child gets.
  */
-#ifndef VBOX_WALLS_PATHCALL_RUN_H
-#define VBOX_WALLS_PATHCALL_RUN_H
+#ifndef VBOX_SUPERVISOR_PATHCALL_RUN_H
+#define VBOX_SUPERVISOR_PATHCALL_RUN_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -90,4 +90,4 @@ void pathcall_run(const struct pathcall *pc, const struct pathcall_env *env,
  */
 int pathcall_meta(const struct metacall *mc, const struct pathcall_env *env);
 
-#endif /* VBOX_WALLS_PATHCALL_RUN_H */
+#endif /* VBOX_SUPERVISOR_PATHCALL_RUN_H */

@@ -17,10 +17,10 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "childpath.h"
+#include "supervisor/childpath.h"
 #include "execwatch.h"
 #include "exit_codes.h"
-#include "metacall.h"
+#include "supervisor/metacall.h"
 #include "pathcall.h"
 #include "pathsup.h"
 #include "pathwait.h"

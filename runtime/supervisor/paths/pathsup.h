@@ -14,8 +14,8 @@
  * effective capability and a file-system context of its own (its umask
  * is the child's around a creation, never the loop's).
  */
-#ifndef VBOX_WALLS_PATHSUP_H
-#define VBOX_WALLS_PATHSUP_H
+#ifndef VBOX_SUPERVISOR_PATHSUP_H
+#define VBOX_SUPERVISOR_PATHSUP_H
 
 #include <stddef.h>
 
@@ -73,4 +73,4 @@ void pathsup_counts(const struct pathsup *ps, unsigned long *handled,
  */
 void pathsup_stop(struct pathsup *ps);
 
-#endif /* VBOX_WALLS_PATHSUP_H */
+#endif /* VBOX_SUPERVISOR_PATHSUP_H */

@@ -6,8 +6,8 @@
  * thread opens exactly it (through /proc/self/fd of an O_PATH fd) and
  * answers the notification.  At most PATHWAIT_MAX wait at once.
  */
-#ifndef VBOX_WALLS_PATHWAIT_H
-#define VBOX_WALLS_PATHWAIT_H
+#ifndef VBOX_SUPERVISOR_PATHWAIT_H
+#define VBOX_SUPERVISOR_PATHWAIT_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -24,4 +24,4 @@
 int pathwait_start(int listener, uint64_t id, int fd, int flags,
 		   bool cloexec);
 
-#endif /* VBOX_WALLS_PATHWAIT_H */
+#endif /* VBOX_SUPERVISOR_PATHWAIT_H */

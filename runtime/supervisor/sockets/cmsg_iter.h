@@ -20,8 +20,8 @@
  * declares cmsg_len as 32 bits with padding, which would hide the upper
  * half the kernel reads.  Pure code: no allocation, no system call.
  */
-#ifndef VBOX_WALLS_CMSG_ITER_H
-#define VBOX_WALLS_CMSG_ITER_H
+#ifndef VBOX_SUPERVISOR_CMSG_ITER_H
+#define VBOX_SUPERVISOR_CMSG_ITER_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -88,4 +88,4 @@ int cmsg_iter_next(struct cmsg_iter *it, struct cmsg_item *c);
  */
 size_t cmsg_rights_count(size_t data_len);
 
-#endif /* VBOX_WALLS_CMSG_ITER_H */
+#endif /* VBOX_SUPERVISOR_CMSG_ITER_H */

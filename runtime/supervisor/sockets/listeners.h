@@ -6,8 +6,8 @@
  * port is still one of its own, never to a host service that took the
  * port after the sandbox let it go.
  */
-#ifndef VBOX_WALLS_LISTENERS_H
-#define VBOX_WALLS_LISTENERS_H
+#ifndef VBOX_SUPERVISOR_LISTENERS_H
+#define VBOX_SUPERVISOR_LISTENERS_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -19,4 +19,4 @@
  */
 int tcp_listeners(uint16_t port, uint64_t *ino, size_t max, size_t *n);
 
-#endif /* VBOX_WALLS_LISTENERS_H */
+#endif /* VBOX_SUPERVISOR_LISTENERS_H */

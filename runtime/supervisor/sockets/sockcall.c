@@ -62,7 +62,7 @@ struct mmsghdr64 {
 struct dec {
 	const struct seccomp_data *d;
 	const struct sockcall_sock *sk;
-	sockcall_read_fn rd;
+	child_read_fn rd;
 	void *ctx;
 	enum sockcall_kind kind;
 	size_t total;
@@ -407,7 +407,7 @@ static int decode_mmsg(struct dec *x, struct sockcall *out)
 }
 
 int sockcall_decode(const struct seccomp_data *d,
-		    const struct sockcall_sock *sk, sockcall_read_fn rd,
+		    const struct sockcall_sock *sk, child_read_fn rd,
 		    void *ctx, struct sockcall *out)
 {
 	struct dec x = { d, sk, rd, ctx, SOCKCALL_SEND, 0, 0, true, false };

@@ -37,13 +37,15 @@
  * under SCM_MAX_FD; a later message that does not fit is left for the
  * caller's next call (the count returned says how many were sent).
  */
-#ifndef VBOX_WALLS_SOCKCALL_H
-#define VBOX_WALLS_SOCKCALL_H
+#ifndef VBOX_SUPERVISOR_SOCKCALL_H
+#define VBOX_SUPERVISOR_SOCKCALL_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/socket.h>
+
+#include "supervisor/childmem.h"
 
 struct seccomp_data;
 
@@ -53,13 +55,6 @@ struct seccomp_data;
 #define SOCKCALL_TOTAL_MAX (4u << 20)
 #define SOCKCALL_IOV_MAX 1024		/* UIO_MAXIOV */
 #define SOCKCALL_VLEN_MAX 1024		/* sendmmsg(): UIO_MAXIOV */
-
-/*
- * Read @len bytes of the child's memory at @addr into @buf: 0, or the
- * errno for the child (EFAULT; ESRCH when it is gone).
- */
-typedef int (*sockcall_read_fn)(void *ctx, uint64_t addr, void *buf,
-				size_t len);
 
 enum sockcall_kind {
 	SOCKCALL_CONNECT,
@@ -161,10 +156,10 @@ int sockcall_fd(const struct seccomp_data *d, enum sockcall_kind *kind,
  * (*@out is then released already).
  */
 int sockcall_decode(const struct seccomp_data *d,
-		    const struct sockcall_sock *sk, sockcall_read_fn rd,
+		    const struct sockcall_sock *sk, child_read_fn rd,
 		    void *ctx, struct sockcall *out);
 
 /* sockcall_release - free what sockcall_decode() allocated in @c. */
 void sockcall_release(struct sockcall *c);
 
-#endif /* VBOX_WALLS_SOCKCALL_H */
+#endif /* VBOX_SUPERVISOR_SOCKCALL_H */

@@ -34,14 +34,14 @@
  * A blocking call that would block is retried from a timer, so the loop
  * never blocks; the child stays in its call meanwhile.
  */
-#ifndef VBOX_WALLS_UNIXSOCK_H
-#define VBOX_WALLS_UNIXSOCK_H
+#ifndef VBOX_SUPERVISOR_UNIXSOCK_H
+#define VBOX_SUPERVISOR_UNIXSOCK_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "pathcall_run.h"
+#include "supervisor/paths/pathcall_run.h"
 
 struct container_rules;
 struct loop;
@@ -117,4 +117,4 @@ struct unixsock *unixsock_alloc(struct loop *lp, int listener,
 void unixsock_free(struct unixsock *us);
 const struct unixsock_stats *unixsock_stats(struct unixsock *us);
 
-#endif /* VBOX_WALLS_UNIXSOCK_H */
+#endif /* VBOX_SUPERVISOR_UNIXSOCK_H */

@@ -27,8 +27,8 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "childpath.h"
-#include "container_rules.h"
+#include "supervisor/childpath.h"
+#include "walls/container_rules.h"
 #include "sockcall.h"
 #include "strbuf.h"
 #include "unixsock.h"

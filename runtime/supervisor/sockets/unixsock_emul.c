@@ -25,7 +25,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "childpath.h"
+#include "supervisor/childpath.h"
 #include "sockcall.h"
 #include "unixsock.h"
 #include "unixsock_int.h"

@@ -3,12 +3,15 @@
  * unixsock_int.h - what the socket supervisor's files share (unixsock.h
  * is the launcher's view): the supervisor (struct unixsock), the
  * notification being answered (struct op) and the functions each file
- * gives the others.  Internal to runtime/walls/unixsock*.c:
+ * gives the others.  Internal to runtime/supervisor/sockets/unixsock*.c:
  *
- *   unixsock.c          the notification loop and its answers: receiving
- *                       (from the listener, or handed over by the paths
- *                       thread), the op prepared from the child, the
- *                       metadata calls, the lifetime of the supervisor
+ *   unixsock.c          the notification loop: receiving (from the
+ *                       listener, or handed over by the paths thread),
+ *                       the op prepared from the child, the metadata
+ *                       calls, the lifetime of the supervisor
+ *   unixsock_op.c       what every file does with an op: is its caller
+ *                       still there, the answer, the child's memory and
+ *                       fds, the capabilities around a call, the op freed
  *   unixsock_dest.c     a message's destination: a pathname resolved in
  *                       the sandbox's root, a pathname bind() prepared,
  *                       the abstract-socket rules, the fds it sends taken
@@ -20,8 +23,8 @@
  *                       and bind() made on the supervisor's own socket,
  *                       installed over the child's fd
  */
-#ifndef VBOX_WALLS_UNIXSOCK_INT_H
-#define VBOX_WALLS_UNIXSOCK_INT_H
+#ifndef VBOX_SUPERVISOR_UNIXSOCK_INT_H
+#define VBOX_SUPERVISOR_UNIXSOCK_INT_H
 
 #include <linux/capability.h>
 #include <pthread.h>
@@ -31,7 +34,7 @@
 #include <sys/socket.h>
 #include <sys/types.h>
 
-#include "childpath.h"
+#include "supervisor/childpath.h"
 #include "loop.h"
 #include "sockcall.h"
 #include "unixsock.h"
@@ -169,13 +172,13 @@ struct unixsock {
 	bool watching;			/* the loop waits on the listener */
 };
 
-/* unixsock.c: the answers and the op's life */
+/* unixsock_op.c: the answers and the op's life */
 
 /* Is notification @id still pending (its caller waiting in it)? */
 int us_notif_valid(const struct unixsock *us, uint64_t id);
 /* Answer @id with @val, or with the error @err (counted). */
 void us_respond(struct unixsock *us, uint64_t id, int64_t val, int err);
-/* sockcall_read_fn: the child's memory, for @ctx, a struct op. */
+/* child_read_fn: the child's memory, for @ctx, a struct op. */
 int us_read_child(void *ctx, uint64_t addr, void *buf, size_t len);
 /* Take fd @fd of thread @tid into *@out.  0 or an errno. */
 int us_take_fd(struct unixsock *us, pid_t tid, int fd, int *out);
@@ -208,4 +211,4 @@ int us_install(struct op *op);
 /* Close and forget bound socket @i. */
 void us_bound_forget(struct unixsock *us, size_t i);
 
-#endif /* VBOX_WALLS_UNIXSOCK_INT_H */
+#endif /* VBOX_SUPERVISOR_UNIXSOCK_INT_H */

@@ -22,7 +22,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "childpath.h"
+#include "supervisor/childpath.h"
 #include "loop.h"
 #include "sockcall.h"
 #include "unixsock.h"
