@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * cli_common.c - what every vboxc subcommand does after parsing: loading
- * and building the table (struct cli_session), printing diagnostics and
- * the -Werror decision, sanitized deterministic JSON, and closing
- * standard output with its errors reported.
+ * cli_common.c - what every vboxc subcommand does: a usage error said
+ * the one way (cli_usage_error()); after parsing, loading and building
+ * the table (struct cli_session), printing diagnostics and the -Werror
+ * decision, sanitized deterministic JSON, and closing standard output
+ * with its errors reported.
  */
 #include <vbox.h>
 
@@ -277,4 +278,21 @@ int cli_finish_stdout(int status)
 		return CLI_EXIT_FAIL;
 	}
 	return status;
+}
+
+int cli_usage_error(const struct cli_command *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", CLI_PROGNAME);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	if (cmd)
+		fprintf(stderr, "\nTry '%s %s --help' for more information.\n",
+			CLI_PROGNAME, cmd->name);
+	else
+		fprintf(stderr, "\nTry '%s --help' for more information.\n",
+			CLI_PROGNAME);
+	return CLI_EXIT_USAGE;
 }

@@ -234,23 +234,6 @@ void cli_print_help(const struct cli_command *cmd, FILE *out)
 		fprintf(out, "\n%s", cmd->notes);
 }
 
-int cli_usage_error(const struct cli_command *cmd, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: ", CLI_PROGNAME);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	if (cmd)
-		fprintf(stderr, "\nTry '%s %s --help' for more information.\n",
-			CLI_PROGNAME, cmd->name);
-	else
-		fprintf(stderr, "\nTry '%s --help' for more information.\n",
-			CLI_PROGNAME);
-	return CLI_EXIT_USAGE;
-}
-
 /*
  * Does the argument @arg consume the next argument as its value?  Used
  * only to keep "-Werror" rewriting away from option values ("-D -Werror",
