@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * win_host.h - the windows launcher's host side (win_host.c): text
- * conversion, SIDs, ACEs and labels on objects, the state file.
+ * win_host.h - the windows launcher's host side: text conversion, SIDs,
+ * ACEs and labels on objects (win_host.c), the state file (win_state.c).
  * Windows only; everything it decides is in the portable files.
  */
 #ifndef VBOX_WIN_HOST_H
@@ -20,6 +20,8 @@ struct sstate;
 struct wobj;
 struct srec;
 struct state_ops;
+struct wace;
+struct wacl;
 
 wchar_t *utf8_to_wide(const char *s);
 char *wide_to_utf8(const wchar_t *w);
@@ -32,7 +34,6 @@ PSID capability_sid_new(const uint32_t sub[CAPSID_NSUB]);
 char *sid_text(PSID sid);
 
 /* host_read_dacl - @h's DACL as the model, and whether it is protected. */
-struct wacl;
 int host_read_dacl(HANDLE h, SE_OBJECT_TYPE type, struct wacl *m,
 		   bool *protected, char **why);
 
@@ -80,7 +81,5 @@ bool holder_alive(const char *holder);
 int host_state_ops(const char *dir, struct state_ops *ops, char **err);
 void host_state_ops_free(struct state_ops *ops);
 
-/* host_warn - "vbox-exec: warning: …" on stderr (win_main.c). */
-void host_warn(const char *fmt, ...) __printf(1, 2);
 
 #endif /* VBOX_WIN_HOST_H */

@@ -25,7 +25,9 @@
 #include "aclplan.h"
 #include "plan.h"
 #include "win_host.h"
+#include "win_log.h"
 
+/* The launcher's warnings, plainly (win_log.c is not linked here). */
 void host_warn(const char *fmt, ...)
 {
 	va_list ap;
