@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * conn.c - the life of a client connection, from the listener that
- * accepted it (listen.c) to its end: deadlines, judging, resolution,
- * dialling, the upstream handshake, and closing (proxy.h, pconn.h).
+ * accepted it (listen.c) to its end: its events and deadlines, judging,
+ * resolution, dialling, the upstream handshake (proxy.h, pconn.h).
+ * What the protocol does (a request read, a refusal, an established
+ * tunnel or exchange) goes through the connection's operations (struct
+ * pc_ops: http.c, socks.c, relay.c's forward); what every part does
+ * with the connection is pconn.c's.
  */
 #include <vbox.h>
 
@@ -19,325 +23,10 @@
 #include "compat.h"
 #include "pconn.h"
 
-/* Linger after our last reply: enough for a client to read it. */
-#define PC_LINGER_MS 2000.0
-
-/*
- * A log line's bound.  Its parts are bounded already (a request as
- * pc->what, a name of 253 bytes, a verdict with its row's source), so
- * only a plan with a very long source path could pass it.
- */
-#define PC_LOG_MAX 16384
-
-/* A reply's text (403 body, SOCKS5 log) at most. */
-#define PC_TEXT_MAX 8192
-
-
-static const char *proto_name(enum proxy_proto p)
-{
-	return p == PROXY_HTTP ? "http" : p == PROXY_SOCKS5 ? "socks5" :
-							       "forward";
-}
-
-void pc_log(struct pconn *pc, const char *fmt, ...)
-{
-	struct bbuf b;
-	va_list ap;
-
-	if (!pc->px->log)
-		return;
-	bbuf_init_heap(&b, PC_LOG_MAX);
-	bbuf_printf(&b, "proxy[%s]: ", proto_name(pc->proto));
-	va_start(ap, fmt);
-	bbuf_vprintf(&b, fmt, ap);
-	va_end(ap);
-	if (bbuf_ok(&b))
-		pc->px->log(pc->px->log_ctx, b.s);
-	else
-		pc->px->log(pc->px->log_ctx, "proxy: a log line of more than "
-					     "16384 bytes was dropped");
-	bbuf_free(&b);
-}
-
-void px_log(struct proxy *px, const char *fmt, ...)
-{
-	struct bbuf b;
-	va_list ap;
-
-	if (!px->log)
-		return;
-	bbuf_init_heap(&b, PC_LOG_MAX);
-	bbuf_puts(&b, "proxy: ");
-	va_start(ap, fmt);
-	bbuf_vprintf(&b, fmt, ap);
-	va_end(ap);
-	if (bbuf_ok(&b))
-		px->log(px->log_ctx, b.s);
-	bbuf_free(&b);
-}
-
-void pc_touch(struct pconn *pc)
-{
-	pc->last_ms = loop_now_ms();
-}
-
-static void arm(struct pconn *pc, double ms)
-{
-	loop_timer_arm(pc->px->lp, &pc->tm, loop_now_ms() + ms);
-}
-
-void pc_close_upstream(struct pconn *pc)
-{
-	if (pc->ufd < 0)
-		return;
-	loop_watch_remove(pc->px->lp, &pc->uw);
-	close(pc->ufd);
-	pc->ufd = -1;
-}
-
-void pc_free(struct pconn *pc)
-{
-	struct proxy *px = pc->px;
-
-	if (pc->dq)
-		dns_cancel(pc->dq);
-	loop_timer_cancel(px->lp, &pc->tm);
-	relay_free(pc);
-	http_fwd_free(pc);
-	pc_close_upstream(pc);
-	if (pc->cfd >= 0) {
-		loop_watch_remove(px->lp, &pc->cw);
-		close(pc->cfd);
-	}
-	if (pc->have_q)
-		net_target_free(&pc->q);
-	free(pc->hs);
-	free(pc->ubuf);
-	free(pc->in);
-	free(pc->out);
-	if (pc->prev)
-		pc->prev->next = pc->next;
-	else
-		px->conns = pc->next;
-	if (pc->next)
-		pc->next->prev = pc->prev;
-	px->nconns--;
-	free(pc);
-	/* its fds are free: a listener set aside for want of them is
-	 * watched again */
-	proxy_accept_resume(px);
-}
-
-static void reset_fd(int fd)
-{
-	struct linger lg = { .l_onoff = 1, .l_linger = 0 };
-
-	if (fd >= 0)
-		(void)setsockopt(fd, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
-}
-
-/*
- * pc_abort - end both sides with a reset, so that neither peer can take
- * a cut-short stream for a complete one.
- */
-void pc_abort(struct pconn *pc, const char *why)
-{
-	if (why)
-		pc_log(pc, "%s: connection reset: %s",
-		       pc->what[0] ? pc->what : "(no request)", why);
-	reset_fd(pc->cfd);
-	reset_fd(pc->ufd);
-	pc_free(pc);
-}
-
-static void linger_start(struct pconn *pc)
-{
-	pc_close_upstream(pc);
-	if (shutdown(pc->cfd, SHUT_WR) != 0) {
-		pc_free(pc);
-		return;
-	}
-	pc->state = PC_LINGER;
-	arm(pc, PC_LINGER_MS);
-	pc_events(pc);
-}
-
-void pc_events(struct pconn *pc)
-{
-	struct loop *lp = pc->px->lp;
-	uint32_t cev = 0, uev = 0;
-
-	switch (pc->state) {
-	case PC_READ_REQ:
-	case PC_LINGER:
-		cev = LOOP_IN;
-		break;
-	case PC_WRITE:
-		cev = LOOP_OUT;
-		break;
-	case PC_RESOLVE:
-		break;
-	case PC_DIAL:
-		uev = LOOP_OUT;
-		break;
-	case PC_UPHS:
-		uev = pc->hs->nout ? LOOP_OUT : LOOP_IN;
-		break;
-	case PC_TUNNEL:
-		relay_events(pc, &cev, &uev);
-		break;
-	case PC_HTTP:
-		http_fwd_events(pc, &cev, &uev);
-		break;
-	default:
-		BUG("bad state %d", (int)pc->state);
-	}
-	if (pc->cfd >= 0 && loop_watch_modify(lp, &pc->cw, cev) != 0)
-		BUG("loop_watch_modify failed");
-	if (pc->ufd >= 0 && pc->uw.active &&
-	    loop_watch_modify(lp, &pc->uw, uev) != 0)
-		BUG("loop_watch_modify failed");
-}
-
-/* write_out - write the pending reply; true when it is all written */
-static int write_out(struct pconn *pc)
-{
-	while (pc->outoff < pc->outlen) {
-		ssize_t n = send(pc->cfd, pc->out + pc->outoff,
-				 pc->outlen - pc->outoff, MSG_NOSIGNAL);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			if (errno == EAGAIN)
-				return 0;
-			return -1;
-		}
-		pc->outoff += (size_t)n;
-	}
-	free(pc->out);
-	pc->out = NULL;
-	pc->outlen = pc->outoff = 0;
-	return 1;
-}
-
-void pc_read_next(struct pconn *pc)
-{
-	pc->state = PC_READ_REQ;
-	pc->what[0] = '\0';
-	if (pc->have_q) {
-		net_target_free(&pc->q);
-		pc->have_q = false;
-	}
-	pc->naddrs = pc->iaddr = 0;
-	/* the next request may be buffered already: parse it from the
-	 * loop, not from inside this call chain */
-	pc->kick = pc->inlen > 0;
-	arm(pc, pc->kick ? 0 : pc->px->limits.idle_ms);
-	pc_events(pc);
-}
-
-static void after_out(struct pconn *pc)
-{
-	if (pc->after == AFTER_CLOSE)
-		linger_start(pc);
-	else
-		pc_read_next(pc);
-}
-
-void pc_reply(struct pconn *pc, const char *bytes, size_t n,
-	      enum pc_after after)
-{
-	int rc;
-
-	free(pc->out);
-	pc->out = xmalloc(n);
-	memcpy(pc->out, bytes, n);
-	pc->outlen = n;
-	pc->outoff = 0;
-	pc->after = after;
-	pc_close_upstream(pc);
-	rc = write_out(pc);
-	if (rc < 0) {
-		pc_free(pc);
-		return;
-	}
-	if (rc > 0) {
-		after_out(pc);
-		return;
-	}
-	pc->state = PC_WRITE;
-	arm(pc, pc->px->limits.handshake_ms);
-	pc_events(pc);
-}
-
-/**
- * enum pc_fail - why a target cannot be served
- * @FAIL_DENIED: the table says no
- * @FAIL_TARGET: the target is malformed
- * @FAIL_RESOLVE: the name does not resolve
- * @FAIL_CONNECT: no address accepted the connection
- * @FAIL_UPSTREAM: the upstream proxy said no
- * @FAIL_TIMEOUT: too slow
- * @FAIL_RESOURCE: the proxy has no room for it now (fds, tunnel memory)
- */
-enum pc_fail {
-	FAIL_DENIED,
-	FAIL_TARGET,
-	FAIL_RESOLVE,
-	FAIL_CONNECT,
-	FAIL_UPSTREAM,
-	FAIL_TIMEOUT,
-	FAIL_RESOURCE,
-};
-
+/* fail - the target cannot be served: refused as the protocol says it */
 static void fail(struct pconn *pc, enum pc_fail f, const char *text)
 {
-	static const int http_status[] = {
-		[FAIL_DENIED] = 403, [FAIL_TARGET] = 400,
-		[FAIL_RESOLVE] = 502, [FAIL_CONNECT] = 502,
-		[FAIL_UPSTREAM] = 502, [FAIL_TIMEOUT] = 504,
-		[FAIL_RESOURCE] = 503,
-	};
-	int code;
-
-	if (pc->proto == PROXY_FORWARD) {
-		/* a plain forward has no way to say why: it is reset */
-		pc_abort(pc, NULL);
-		return;
-	}
-	if (pc->proto == PROXY_HTTP) {
-		http_refuse(pc, http_status[f], text);
-		return;
-	}
-	switch (f) {
-	case FAIL_DENIED:
-		code = 2;
-		break;
-	case FAIL_TARGET:
-		code = 1;
-		break;
-	case FAIL_RESOLVE:
-		code = 4;
-		break;
-	case FAIL_CONNECT:
-		code = pc->err == ECONNREFUSED	 ? 5 :
-		       pc->err == ENETUNREACH ? 3 :
-						4;
-		break;
-	case FAIL_UPSTREAM:
-		code = pc->hs && pc->hs->reply ? pc->hs->reply : 1;
-		break;
-	case FAIL_TIMEOUT:
-		code = 6;
-		break;
-	case FAIL_RESOURCE:
-		code = 1;
-		break;
-	default:
-		BUG("bad failure %d", (int)f);
-	}
-	socks_refuse(pc, code);
+	pc->ops->refuse(pc, f, text);
 }
 
 /*
@@ -350,7 +39,7 @@ static void deny(struct pconn *pc, const struct verdict *v,
 		 const char *addr, const char *body)
 {
 	const struct judge *j = pc->px->judge;
-	struct bbuf what, why, phrase, hdr;
+	struct bbuf what, why;
 	size_t mlen;
 
 	if (pc->px->deny) {
@@ -376,19 +65,7 @@ static void deny(struct pconn *pc, const struct verdict *v,
 		bbuf_free(&what);
 		bbuf_free(&why);
 	}
-	if (pc->proto != PROXY_HTTP) {
-		fail(pc, FAIL_DENIED, body);
-		return;
-	}
-	bbuf_init_heap(&phrase, PC_TEXT_MAX);
-	verdict_phrase(j, v, addr, &phrase);
-	bbuf_init_heap(&hdr, PC_TEXT_MAX);
-	verdict_header(j, v, addr, &hdr);
-	/* bounded by VERDICT_SOURCE_MAX: whole, or not sent */
-	http_deny(pc, body, bbuf_ok(&phrase) ? phrase.s : NULL,
-		  bbuf_ok(&hdr) ? hdr.s : NULL);
-	bbuf_free(&phrase);
-	bbuf_free(&hdr);
+	pc->ops->deny(pc, v, addr, body);
 }
 
 /* ---- dialling ------------------------------------------------------ */
@@ -396,8 +73,9 @@ static void deny(struct pconn *pc, const struct verdict *v,
 static void established(struct pconn *pc, const unsigned char *extra,
 			size_t n)
 {
-	/* @extra may point into pc->ubuf; @pc may be gone after starting
-	 * the relay or the exchange, so nothing touches it after those */
+	/* @extra may point into pc->ubuf; @pc may be gone after the
+	 * protocol starts the relay or the exchange, so nothing touches it
+	 * after that */
 	unsigned char *ubuf = pc->ubuf;
 	int one = 1;
 
@@ -407,38 +85,11 @@ static void established(struct pconn *pc, const unsigned char *extra,
 	(void)setsockopt(pc->cfd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	free(pc->hs);
 	pc->hs = NULL;
-	if (pc->proto == PROXY_FORWARD || pc->tunnel) {
-		/* the tunnel's stores, before it is answered */
-		int rc = relay_prepare(pc);
-
-		if (rc) {
-			const char *text = rc == -ENOBUFS ?
-				"no room for another tunnel (the proxy's tunnel "
-				"memory is spent)" : "no room for another tunnel "
-				"(out of file descriptors)";
-
-			pc_log(pc, "%s: %s", pc->what, text);
-			fail(pc, FAIL_RESOURCE, text);
-			free(ubuf);
-			return;
-		}
-	}
 	pc_touch(pc);
-	arm(pc, pc->px->limits.idle_ms);
-	if (pc->proto == PROXY_FORWARD) {
-		relay_start(pc, extra, n);
-	} else if (pc->proto == PROXY_SOCKS5) {
-		socks_established(pc);
-		relay_start(pc, extra, n);
-	} else if (pc->tunnel) {
-		http_established(pc);
-		relay_start(pc, extra, n);
-	} else {
-		http_established(pc);
-	}
+	pc_arm(pc, pc->px->limits.idle_ms);
+	pc->ops->established(pc, extra, n);
 	free(ubuf);
 }
-
 static void dial_next(struct pconn *pc);
 
 static void uphs_send(struct pconn *pc)
@@ -532,7 +183,7 @@ static void connected(struct pconn *pc)
 		return;
 	}
 	pc->state = PC_UPHS;
-	arm(pc, pc->px->limits.handshake_ms);
+	pc_arm(pc, pc->px->limits.handshake_ms);
 	uphs_send(pc);
 }
 
@@ -569,10 +220,8 @@ static void on_upstream(struct loop *lp, struct loop_watch *w,
 			uphs_read(pc);
 		return;
 	case PC_TUNNEL:
-		relay_pump(pc);
-		return;
 	case PC_HTTP:
-		http_fwd_pump(pc);
+		pc->ops->pump(pc);
 		return;
 	case PC_READ_REQ:
 	case PC_WRITE:
@@ -616,7 +265,7 @@ static void dial_next(struct pconn *pc)
 			continue;
 		}
 		pc->state = PC_DIAL;
-		arm(pc, pc->px->limits.connect_ms);
+		pc_arm(pc, pc->px->limits.connect_ms);
 		pc_events(pc);
 		return;
 	}
@@ -814,7 +463,7 @@ void pc_go(struct pconn *pc, const char *hostport)
 			return;
 		}
 		pc->state = PC_RESOLVE;
-		arm(pc, pc->px->limits.handshake_ms);
+		pc_arm(pc, pc->px->limits.handshake_ms);
 		pc_events(pc);
 		pc->dq = dns_resolve(&pc->px->dns, pc->q.host, pc->q.port,
 				     on_resolved, pc);
@@ -852,10 +501,7 @@ static void read_client(struct pconn *pc)
 		return;
 	}
 	pc->inlen += (size_t)n;
-	if (pc->proto == PROXY_HTTP)
-		http_on_request(pc);
-	else
-		socks_on_request(pc);
+	pc->ops->on_request(pc);
 }
 
 static void on_client(struct loop *lp, struct loop_watch *w, uint32_t events)
@@ -884,11 +530,11 @@ static void on_client(struct loop *lp, struct loop_watch *w, uint32_t events)
 		read_client(pc);
 		return;
 	case PC_WRITE:
-		rc = write_out(pc);
+		rc = pc_write_out(pc);
 		if (rc < 0)
 			pc_free(pc);
 		else if (rc > 0)
-			after_out(pc);
+			pc_after_out(pc);
 		return;
 	case PC_LINGER: {
 		ssize_t n = recv(pc->cfd, junk, sizeof(junk), 0);
@@ -898,10 +544,8 @@ static void on_client(struct loop *lp, struct loop_watch *w, uint32_t events)
 		return;
 	}
 	case PC_TUNNEL:
-		relay_pump(pc);
-		return;
 	case PC_HTTP:
-		http_fwd_pump(pc);
+		pc->ops->pump(pc);
 		return;
 	case PC_RESOLVE:
 	case PC_DIAL:
@@ -944,11 +588,8 @@ static void on_timer(struct loop *lp, struct loop_timer *t)
 	case PC_READ_REQ:
 		if (pc->kick) {
 			pc->kick = false;
-			arm(pc, pc->px->limits.handshake_ms);
-			if (pc->proto == PROXY_HTTP)
-				http_on_request(pc);
-			else
-				socks_on_request(pc);
+			pc_arm(pc, pc->px->limits.handshake_ms);
+			pc->ops->on_request(pc);
 			return;
 		}
 		pc_free(pc);
@@ -965,13 +606,14 @@ static void on_timer(struct loop *lp, struct loop_timer *t)
 /* ---- a new connection ------------------------------------------------ */
 
 void pc_accepted(struct proxy *px, int fd, enum proxy_proto proto,
-		 uint16_t port)
+		 const struct pc_ops *ops, uint16_t port)
 {
 	struct pconn *pc;
 
 	pc = xcalloc(1, sizeof(*pc));
 	pc->px = px;
 	pc->proto = proto;
+	pc->ops = ops;
 	pc->cfd = fd;
 	pc->ufd = -1;
 	pc->c2u.pipe[0] = pc->c2u.pipe[1] = -1;
@@ -992,7 +634,7 @@ void pc_accepted(struct proxy *px, int fd, enum proxy_proto proto,
 		return;
 	}
 	pc->state = PC_READ_REQ;
-	arm(pc, px->limits.handshake_ms);
+	pc_arm(pc, px->limits.handshake_ms);
 	if (proto == PROXY_FORWARD) {
 		char hp[sizeof("localhost:65535")];
 		struct bbuf b;

@@ -22,6 +22,7 @@
 #include "bbuf.h"
 #include "compat.h"
 #include "httpmsg.h"
+#include "judge.h"
 #include "pconn.h"
 
 /* Upstream bytes held while a response is framed. */
@@ -60,7 +61,7 @@ struct hfwd {
 	bool sent;
 };
 
-void http_fwd_free(struct pconn *pc)
+static void http_fwd_free(struct pconn *pc)
 {
 	struct hfwd *hf = pc->hf;
 
@@ -150,12 +151,12 @@ static void refuse_kept(struct pconn *pc, int status, const char *body,
 	refuse_why(pc, status, body, keep, phrase, decision);
 }
 
-void http_refuse(struct pconn *pc, int status, const char *body)
+static void http_refuse(struct pconn *pc, int status, const char *body)
 {
 	refuse_kept(pc, status, body, NULL, NULL);
 }
 
-void http_deny(struct pconn *pc, const char *body, const char *phrase,
+static void http_deny(struct pconn *pc, const char *body, const char *phrase,
 	       const char *decision)
 {
 	refuse_kept(pc, 403, body, phrase, decision);
@@ -179,7 +180,7 @@ static void set_what(struct pconn *pc, const struct http_head *h)
 	bbuf_free(&b);
 }
 
-void http_on_request(struct pconn *pc)
+static void http_on_request(struct pconn *pc)
 {
 	struct http_head h;
 	const struct http_field *authz = NULL;
@@ -279,7 +280,9 @@ void http_on_request(struct pconn *pc)
 	free(hostport);
 }
 
-void http_established(struct pconn *pc)
+static void http_fwd_pump(struct pconn *pc);
+
+static void http_established(struct pconn *pc)
 {
 	static const char ok[] = "HTTP/1.1 200 Connection established\r\n\r\n";
 
@@ -392,7 +395,7 @@ static void exchange_done(struct pconn *pc)
 	pc_read_next(pc);
 }
 
-void http_fwd_pump(struct pconn *pc)
+static void http_fwd_pump(struct pconn *pc)
 {
 	struct hfwd *hf = pc->hf;
 	int round;
@@ -544,7 +547,7 @@ gone:
 	pc_abort(pc, "the client went away");
 }
 
-void http_fwd_events(struct pconn *pc, uint32_t *cev, uint32_t *uev)
+static void http_fwd_events(struct pconn *pc, uint32_t *cev, uint32_t *uev)
 {
 	struct hfwd *hf = pc->hf;
 
@@ -565,3 +568,81 @@ void http_fwd_events(struct pconn *pc, uint32_t *cev, uint32_t *uev)
 		 !(hf->resp_head && hf->resp.done))
 		*uev |= LOOP_IN;
 }
+
+/* ---- the operations of an HTTP connection (pconn.h) ------------------ */
+
+static void ops_refuse(struct pconn *pc, enum pc_fail f, const char *text)
+{
+	static const int status[] = {
+		[FAIL_DENIED] = 403, [FAIL_TARGET] = 400,
+		[FAIL_RESOLVE] = 502, [FAIL_CONNECT] = 502,
+		[FAIL_UPSTREAM] = 502, [FAIL_TIMEOUT] = 504,
+		[FAIL_RESOURCE] = 503,
+	};
+
+	http_refuse(pc, status[f], text);
+}
+
+/* A 403 with the decision in its reason phrase and X-Vbox-Decision. */
+static void ops_deny(struct pconn *pc, const struct verdict *v,
+		     const char *addr, const char *body)
+{
+	const struct judge *j = pc->px->judge;
+	struct bbuf phrase, hdr;
+
+	bbuf_init_heap(&phrase, PC_TEXT_MAX);
+	verdict_phrase(j, v, addr, &phrase);
+	bbuf_init_heap(&hdr, PC_TEXT_MAX);
+	verdict_header(j, v, addr, &hdr);
+	/* bounded by VERDICT_SOURCE_MAX: whole, or not sent */
+	http_deny(pc, body, bbuf_ok(&phrase) ? phrase.s : NULL,
+		  bbuf_ok(&hdr) ? hdr.s : NULL);
+	bbuf_free(&phrase);
+	bbuf_free(&hdr);
+}
+
+static void ops_established(struct pconn *pc, const unsigned char *extra,
+			    size_t n)
+{
+	if (!pc->tunnel) {
+		http_established(pc);
+		return;
+	}
+	/* the tunnel's stores, before it is answered */
+	if (relay_ready(pc) < 0)
+		return;
+	http_established(pc);
+	relay_start(pc, extra, n);
+}
+
+static void ops_events(struct pconn *pc, uint32_t *cev, uint32_t *uev)
+{
+	if (pc->state == PC_TUNNEL)
+		relay_events(pc, cev, uev);
+	else
+		http_fwd_events(pc, cev, uev);
+}
+
+static void ops_pump(struct pconn *pc)
+{
+	if (pc->state == PC_TUNNEL)
+		relay_pump(pc);
+	else
+		http_fwd_pump(pc);
+}
+
+static void ops_release(struct pconn *pc)
+{
+	relay_free(pc);
+	http_fwd_free(pc);
+}
+
+const struct pc_ops http_ops = {
+	.on_request = http_on_request,
+	.refuse = ops_refuse,
+	.deny = ops_deny,
+	.established = ops_established,
+	.events = ops_events,
+	.pump = ops_pump,
+	.release = ops_release,
+};

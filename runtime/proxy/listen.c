@@ -68,7 +68,9 @@ static void accept_pause(struct proxy *px, int err)
 	}
 }
 
-void proxy_accept_resume(struct proxy *px)
+/* fds_freed of struct proxy: watch listeners set aside at the fd limit
+ * again */
+static void proxy_accept_resume(struct proxy *px)
 {
 	struct plisten *l;
 
@@ -93,6 +95,13 @@ void proxy_accept_resume(struct proxy *px)
  * or -1 when accept() found no fd or memory (the listeners are set aside
  * then).
  */
+/* The operations of a connection accepted for @proto (pconn.h). */
+static const struct pc_ops *ops_of(enum proxy_proto proto)
+{
+	return proto == PROXY_HTTP ? &http_ops :
+	       proto == PROXY_SOCKS5 ? &socks_ops : &forward_ops;
+}
+
 static int accept_some(struct plisten *l)
 {
 	struct proxy *px = l->px;
@@ -117,7 +126,7 @@ static int accept_some(struct plisten *l)
 			close(fd);
 			continue;
 		}
-		pc_accepted(px, fd, l->proto, l->port);
+		pc_accepted(px, fd, l->proto, ops_of(l->proto), l->port);
 	}
 	return 0;
 }
@@ -155,6 +164,7 @@ int proxy_init(struct proxy *px, struct loop *lp, struct judge *j,
 	memset(px, 0, sizeof(*px));
 	px->lp = lp;
 	px->judge = j;
+	px->fds_freed = proxy_accept_resume;
 	px->limits.handshake_ms = 30e3;
 	px->limits.connect_ms = 15e3;
 	px->limits.idle_ms = 3600e3;

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * pconn.h - one client connection of the proxy, shared by the files that
- * drive it: conn.c (life cycle, judging, dialling), http.c (HTTP
- * requests and plain forwarding), socks.c (SOCKS5), relay.c (tunnels).
- * Private to runtime/proxy/.
+ * drive it, from the lowest up: pconn.c (what every part does with it:
+ * log lines, deadlines, events, replies, its end), relay.c (tunnels, and
+ * a plain forward), http.c (HTTP requests and plain forwarding), socks.c
+ * (SOCKS5), conn.c (its life: judging, resolution, dialling), listen.c
+ * (accepting it, with its protocol's operations).  A lower file calls a
+ * higher one only through struct pc_ops.  Private to runtime/proxy/.
  */
 #ifndef VBOX_PCONN_H
 #define VBOX_PCONN_H
@@ -24,6 +27,8 @@
 #define PC_HEAD_MAX 16384
 /* Addresses tried per target. */
 #define PC_MAX_ADDRS 16
+/* A reply's text (403 body, SOCKS5 log) at most. */
+#define PC_TEXT_MAX 8192
 
 /**
  * enum pc_state - where a connection is
@@ -86,12 +91,65 @@ struct rdir {
 };
 
 struct hfwd;
+struct pconn;
+struct verdict;
+
+/**
+ * enum pc_fail - why a target cannot be served
+ * @FAIL_DENIED: the table says no
+ * @FAIL_TARGET: the target is malformed
+ * @FAIL_RESOLVE: the name does not resolve
+ * @FAIL_CONNECT: no address accepted the connection
+ * @FAIL_UPSTREAM: the upstream proxy said no
+ * @FAIL_TIMEOUT: too slow
+ * @FAIL_RESOURCE: the proxy has no room for it now (fds, tunnel memory)
+ */
+enum pc_fail {
+	FAIL_DENIED,
+	FAIL_TARGET,
+	FAIL_RESOLVE,
+	FAIL_CONNECT,
+	FAIL_UPSTREAM,
+	FAIL_TIMEOUT,
+	FAIL_RESOURCE,
+};
+
+/**
+ * struct pc_ops - what a connection's protocol does (http.c: http_ops,
+ * socks.c: socks_ops, relay.c: forward_ops), chosen by the listener
+ * that accepted it; conn.c and pconn.c call these and nothing of the
+ * protocols' own
+ * @on_request: request bytes arrived (@in), or a buffered request waits
+ * @refuse: the target cannot be served (@f), @text the why
+ * @deny: the table said no (@v, @addr: as verdict_format() takes them),
+ *        @body the why
+ * @established: the connection to the target (or the upstream proxy) is
+ *               made: answer the client and start the tunnel or the
+ *               exchange (@extra, @n: bytes the upstream sent after its
+ *               handshake); @pc may be gone when it returns
+ * @events: the events to wait for in PC_TUNNEL and PC_HTTP
+ * @pump: the work of PC_TUNNEL and PC_HTTP when an event came
+ * @release: free what the protocol holds of @pc
+ */
+struct pc_ops {
+	void (*on_request)(struct pconn *pc);
+	void (*refuse)(struct pconn *pc, enum pc_fail f, const char *text);
+	void (*deny)(struct pconn *pc, const struct verdict *v,
+		     const char *addr, const char *body);
+	void (*established)(struct pconn *pc, const unsigned char *extra,
+			    size_t n);
+	void (*events)(struct pconn *pc, uint32_t *cev, uint32_t *uev);
+	void (*pump)(struct pconn *pc);
+	void (*release)(struct pconn *pc);
+};
+
 
 /**
  * struct pconn - one client connection
  * @px: the proxy
  * @prev, @next: the proxy's list
  * @proto: the endpoint's protocol
+ * @ops: its operations
  * @state: see enum pc_state
  * @cfd, @ufd: client and outbound sockets (-1 when none)
  * @cw, @uw: their watches
@@ -120,6 +178,7 @@ struct pconn {
 	struct proxy *px;
 	struct pconn *prev, *next;
 	enum proxy_proto proto;
+	const struct pc_ops *ops;
 	enum pc_state state;
 	int cfd, ufd;
 	struct loop_watch cw, uw;
@@ -149,44 +208,37 @@ struct pconn {
 	bool kick;
 };
 
-/* conn.c */
+/* pconn.c */
 __printf(2, 3) void pc_log(struct pconn *pc, const char *fmt, ...);
 /* px_log - a --log line about the proxy itself */
 __printf(2, 3) void px_log(struct proxy *px, const char *fmt, ...);
-/* pc_accepted - a new client connection @fd on a listener of @proto
- * (@port: a forward's host port); owns @fd from here */
-void pc_accepted(struct proxy *px, int fd, enum proxy_proto proto,
-		 uint16_t port);
 void pc_free(struct pconn *pc);
 void pc_abort(struct pconn *pc, const char *why);
 void pc_reply(struct pconn *pc, const char *bytes, size_t n,
 	      enum pc_after after);
 void pc_events(struct pconn *pc);
-void pc_go(struct pconn *pc, const char *hostport);
 void pc_close_upstream(struct pconn *pc);
 void pc_read_next(struct pconn *pc);
 void pc_touch(struct pconn *pc);
+/* pc_arm - the connection's deadline @ms from now */
+void pc_arm(struct pconn *pc, double ms);
+/* pc_write_out - write the pending reply: 1 when all is written, 0 to
+ * wait, -1 when the client is gone */
+int pc_write_out(struct pconn *pc);
+/* pc_after_out - the reply is written: the next request, or the close */
+void pc_after_out(struct pconn *pc);
 
-/* listen.c */
-/* proxy_accept_resume - watch listeners set aside at the fd limit again */
-void proxy_accept_resume(struct proxy *px);
+/* conn.c */
+/* pc_accepted - a new client connection @fd on a listener of @proto,
+ * served by @ops (@port: a forward's host port); owns @fd from here */
+void pc_accepted(struct proxy *px, int fd, enum proxy_proto proto,
+		 const struct pc_ops *ops, uint16_t port);
+/* pc_go - judge @hostport, resolve, dial, and at the end the protocol's
+ * established() or refuse() */
+void pc_go(struct pconn *pc, const char *hostport);
 
-/* http.c */
-void http_on_request(struct pconn *pc);
-void http_refuse(struct pconn *pc, int status, const char *body);
-/* http_deny - a 403 with the decision in its reason @phrase and in an
- * X-Vbox-Decision: @decision header (both printable, bounded) */
-void http_deny(struct pconn *pc, const char *body, const char *phrase,
-	       const char *decision);
-void http_established(struct pconn *pc);
-void http_fwd_pump(struct pconn *pc);
-void http_fwd_events(struct pconn *pc, uint32_t *cev, uint32_t *uev);
-void http_fwd_free(struct pconn *pc);
-
-/* socks.c */
-void socks_on_request(struct pconn *pc);
-void socks_refuse(struct pconn *pc, int code);
-void socks_established(struct pconn *pc);
+/* http.c, socks.c, relay.c: the protocols */
+extern const struct pc_ops http_ops, socks_ops, forward_ops;
 
 /* relay.c */
 /*
@@ -195,6 +247,9 @@ void socks_established(struct pconn *pc);
  * EMFILE...: no pipe) with nothing held.
  */
 int relay_prepare(struct pconn *pc);
+/* relay_ready - relay_prepare(), or the tunnel refused (FAIL_RESOURCE)
+ * and -1 */
+int relay_ready(struct pconn *pc);
 void relay_start(struct pconn *pc, const unsigned char *prefix, size_t n);
 void relay_pump(struct pconn *pc);
 void relay_events(struct pconn *pc, uint32_t *cev, uint32_t *uev);

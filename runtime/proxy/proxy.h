@@ -123,6 +123,8 @@ struct plisten;
  * @listeners: listening sockets (list)
  * @accept_paused: the listeners are not watched (out of fds)
  * @accept_tm: retries accepting while @accept_paused
+ * @fds_freed: called when a connection's fds are closed (listen.c's:
+ *             listeners set aside at the fd limit are watched again)
  * @relay_mem: bytes all tunnel stores can hold now (their capacities)
  * @relay_mem_max: the most @relay_mem may be (PROXY_RELAY_MEM)
  * @relay_max: the most one store grows to (1 MiB for pipes, 256 KiB
@@ -145,6 +147,7 @@ struct proxy {
 	struct plisten *listeners;
 	bool accept_paused;
 	struct loop_timer accept_tm;
+	void (*fds_freed)(struct proxy *px);
 	size_t relay_mem;
 	size_t relay_mem_max;
 	size_t relay_max;

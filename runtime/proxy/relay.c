@@ -550,3 +550,62 @@ void relay_start(struct pconn *pc, const unsigned char *prefix, size_t n)
 	}
 	relay_pump(pc);
 }
+
+int relay_ready(struct pconn *pc)
+{
+	int rc = relay_prepare(pc);
+	const char *text;
+
+	if (!rc)
+		return 0;
+	text = rc == -ENOBUFS ? "no room for another tunnel (the proxy's "
+				"tunnel memory is spent)" :
+				"no room for another tunnel (out of file "
+				"descriptors)";
+	pc_log(pc, "%s: %s", pc->what, text);
+	pc->ops->refuse(pc, FAIL_RESOURCE, text);
+	return -1;
+}
+
+/* ---- the operations of a plain forward (pconn.h) --------------------- */
+
+/* A forward reads no request: it dials at once (pc_accepted()). */
+static void forward_request(struct pconn *pc)
+{
+	pc_abort(pc, "a forward reads no request");
+}
+
+/* A plain forward has no way to say why: it is reset. */
+static void forward_refuse(struct pconn *pc, enum pc_fail f, const char *text)
+{
+	(void)f;
+	(void)text;
+	pc_abort(pc, NULL);
+}
+
+static void forward_deny(struct pconn *pc, const struct verdict *v,
+			 const char *addr, const char *body)
+{
+	(void)v;
+	(void)addr;
+	(void)body;
+	pc_abort(pc, NULL);
+}
+
+static void forward_established(struct pconn *pc, const unsigned char *extra,
+				size_t n)
+{
+	if (relay_ready(pc) < 0)
+		return;
+	relay_start(pc, extra, n);
+}
+
+const struct pc_ops forward_ops = {
+	.on_request = forward_request,
+	.refuse = forward_refuse,
+	.deny = forward_deny,
+	.established = forward_established,
+	.events = relay_events,
+	.pump = relay_pump,
+	.release = relay_free,
+};

@@ -9,6 +9,8 @@
  */
 #include <vbox.h>
 
+#include <errno.h>
+
 #include "auth.h"
 #include "bbuf.h"
 #include "compat.h"
@@ -23,14 +25,14 @@ static void consume(struct pconn *pc, size_t n)
 	pc->inlen -= n;
 }
 
-void socks_refuse(struct pconn *pc, int code)
+static void socks_refuse(struct pconn *pc, int code)
 {
 	char r[10] = { 5, (char)code, 0, 1 };
 
 	pc_reply(pc, r, sizeof(r), AFTER_CLOSE);
 }
 
-void socks_established(struct pconn *pc)
+static void socks_established(struct pconn *pc)
 {
 	static const char ok[10] = { 5, 0, 0, 1 };
 
@@ -138,7 +140,7 @@ static void request(struct pconn *pc)
 	pc_go(pc, r.hostport);
 }
 
-void socks_on_request(struct pconn *pc)
+static void socks_on_request(struct pconn *pc)
 {
 	if (pc->socks_state == SK_GREET && !greet(pc))
 		return;
@@ -147,3 +149,68 @@ void socks_on_request(struct pconn *pc)
 	if (pc->socks_state == SK_REQ)
 		request(pc);
 }
+
+/* ---- the operations of a SOCKS5 connection (pconn.h) ----------------- */
+
+static void ops_refuse(struct pconn *pc, enum pc_fail f, const char *text)
+{
+	int code;
+
+	(void)text;	/* a SOCKS5 reply has a code only */
+	switch (f) {
+	case FAIL_DENIED:
+		code = 2;
+		break;
+	case FAIL_TARGET:
+		code = 1;
+		break;
+	case FAIL_RESOLVE:
+		code = 4;
+		break;
+	case FAIL_CONNECT:
+		code = pc->err == ECONNREFUSED	 ? 5 :
+		       pc->err == ENETUNREACH ? 3 :
+						4;
+		break;
+	case FAIL_UPSTREAM:
+		code = pc->hs && pc->hs->reply ? pc->hs->reply : 1;
+		break;
+	case FAIL_TIMEOUT:
+		code = 6;
+		break;
+	case FAIL_RESOURCE:
+		code = 1;
+		break;
+	default:
+		BUG("bad failure %d", (int)f);
+	}
+	socks_refuse(pc, code);
+}
+
+static void ops_deny(struct pconn *pc, const struct verdict *v,
+		     const char *addr, const char *body)
+{
+	(void)v;
+	(void)addr;
+	ops_refuse(pc, FAIL_DENIED, body);
+}
+
+static void ops_established(struct pconn *pc, const unsigned char *extra,
+			    size_t n)
+{
+	/* the tunnel's stores, before it is answered */
+	if (relay_ready(pc) < 0)
+		return;
+	socks_established(pc);
+	relay_start(pc, extra, n);
+}
+
+const struct pc_ops socks_ops = {
+	.on_request = socks_on_request,
+	.refuse = ops_refuse,
+	.deny = ops_deny,
+	.established = ops_established,
+	.events = relay_events,
+	.pump = relay_pump,
+	.release = relay_free,
+};
