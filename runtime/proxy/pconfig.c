@@ -258,8 +258,9 @@ int pconfig_recv_listener(int sock, uint16_t *port, int *fd)
 		return n == 0 ? 0 : -1;
 	/*
 	 * The kernel wrote these headers, so libc's walk is safe here (the
-	 * sandbox's own control data is walked by supervisor/sockets/cmsg_iter.h).  The
-	 * proxy parses what the sandbox sends: a message with more than the
+	 * sandbox's own control data is walked by
+	 * supervisor/sockets/cmsg_iter.h).  The proxy parses what the
+	 * sandbox sends: a message with more than the
 	 * one fd is refused, and every fd it carried is closed.
 	 */
 	for (cm = CMSG_FIRSTHDR(&mh); cm; cm = CMSG_NXTHDR(&mh, cm)) {

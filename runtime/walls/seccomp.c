@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "seccomp.h"
+#include "seccomp_int.h"
 
 #ifndef CLONE_NEWTIME
 #define CLONE_NEWTIME 0x00000080
@@ -123,8 +124,8 @@ static int add_arches(scmp_filter_ctx ctx)
  * seccomp_rule_add() for a name: a name unknown to this architecture set
  * (resolve fails) is not an error, the call does not exist here.
  */
-static int rule(scmp_filter_ctx ctx, uint32_t action, const char *name,
-		unsigned n, const struct scmp_arg_cmp *cmp)
+int seccomp_rule(scmp_filter_ctx ctx, uint32_t action, const char *name,
+		 unsigned n, const struct scmp_arg_cmp *cmp)
 {
 	int nr = seccomp_syscall_resolve_name(name);
 
@@ -170,7 +171,7 @@ static int build_setid(scmp_filter_ctx ctx, const char **what)
 				.datum_a = bits[b],
 				.datum_b = bits[b],
 			};
-			rc = rule(ctx, SCMP_ACT_ERRNO(EPERM),
+			rc = seccomp_rule(ctx, SCMP_ACT_ERRNO(EPERM),
 				  setid_mode[i].name, 1, &c);
 		}
 	}
@@ -180,7 +181,7 @@ static int build_setid(scmp_filter_ctx ctx, const char **what)
 static int build_deny_common(scmp_filter_ctx ctx, const char **what,
 			     bool openat2_enosys);
 
-static int build_deny(scmp_filter_ctx ctx, const char **what)
+int seccomp_build_deny(scmp_filter_ctx ctx, const char **what)
 {
 	return build_deny_common(ctx, what, true);
 }
@@ -205,52 +206,52 @@ static int build_deny_common(scmp_filter_ctx ctx, const char **what,
 	if (openat2_enosys) {
 		/* its mode is in memory: the C library falls back to openat */
 		*what = "openat2";
-		rc = rule(ctx, SCMP_ACT_ERRNO(ENOSYS), "openat2", 0, NULL);
+		rc = seccomp_rule(ctx, SCMP_ACT_ERRNO(ENOSYS), "openat2", 0, NULL);
 		if (rc < 0)
 			return rc;
 	}
 
 	for (i = 0; i < array_size(deny_eperm); i++) {
 		*what = deny_eperm[i];
-		rc = rule(ctx, SCMP_ACT_ERRNO(EPERM), deny_eperm[i], 0, NULL);
+		rc = seccomp_rule(ctx, SCMP_ACT_ERRNO(EPERM), deny_eperm[i], 0, NULL);
 		if (rc < 0)
 			return rc;
 	}
 	/* glibc falls back to clone() when clone3() says ENOSYS. */
 	*what = "clone3";
-	rc = rule(ctx, SCMP_ACT_ERRNO(ENOSYS), "clone3", 0, NULL);
+	rc = seccomp_rule(ctx, SCMP_ACT_ERRNO(ENOSYS), "clone3", 0, NULL);
 	if (rc < 0)
 		return rc;
 	/* i386: socketcall() hides its arguments; see the head comment. */
 	*what = "socketcall";
-	rc = rule(ctx, SCMP_ACT_ERRNO(ENOSYS), "socketcall", 0, NULL);
+	rc = seccomp_rule(ctx, SCMP_ACT_ERRNO(ENOSYS), "socketcall", 0, NULL);
 	if (rc < 0)
 		return rc;
 	for (i = 0; i < array_size(ns_flags); i++) {
 		c = SCMP_A0(SCMP_CMP_MASKED_EQ, ns_flags[i], ns_flags[i]);
 		*what = "unshare";
-		rc = rule(ctx, SCMP_ACT_ERRNO(EPERM), "unshare", 1, &c);
+		rc = seccomp_rule(ctx, SCMP_ACT_ERRNO(EPERM), "unshare", 1, &c);
 		if (rc < 0)
 			return rc;
 		*what = "clone";
-		rc = rule(ctx, SCMP_ACT_ERRNO(EPERM), "clone", 1, &c);
+		rc = seccomp_rule(ctx, SCMP_ACT_ERRNO(EPERM), "clone", 1, &c);
 		if (rc < 0)
 			return rc;
 	}
 	/* CLONE_NEWTIME is an exit-signal bit for clone(), a flag for unshare. */
 	c = SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_NEWTIME, CLONE_NEWTIME);
 	*what = "unshare";
-	rc = rule(ctx, SCMP_ACT_ERRNO(EPERM), "unshare", 1, &c);
+	rc = seccomp_rule(ctx, SCMP_ACT_ERRNO(EPERM), "unshare", 1, &c);
 	if (rc < 0)
 		return rc;
 	/* The kernel takes ioctl's request as 32 bits: compare only those. */
 	*what = "ioctl";
 	c = SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu, TIOCSTI);
-	rc = rule(ctx, SCMP_ACT_ERRNO(EPERM), "ioctl", 1, &c);
+	rc = seccomp_rule(ctx, SCMP_ACT_ERRNO(EPERM), "ioctl", 1, &c);
 	if (rc < 0)
 		return rc;
 	c = SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu, TIOCLINUX);
-	rc = rule(ctx, SCMP_ACT_ERRNO(EPERM), "ioctl", 1, &c);
+	rc = seccomp_rule(ctx, SCMP_ACT_ERRNO(EPERM), "ioctl", 1, &c);
 	if (rc < 0)
 		return rc;
 	/*
@@ -271,38 +272,38 @@ static int build_deny_common(scmp_filter_ctx ctx, const char **what,
 		k = family_block(f);
 		c = SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu & ~((1u << k) - 1),
 			    f);
-		rc = rule(ctx, SCMP_ACT_ERRNO(EPERM), "socket", 1, &c);
+		rc = seccomp_rule(ctx, SCMP_ACT_ERRNO(EPERM), "socket", 1, &c);
 		if (rc < 0)
 			return rc;
 	}
 	c = SCMP_A0(SCMP_CMP_GE, FAMILY_ENUM_MAX);
-	rc = rule(ctx, SCMP_ACT_ERRNO(EPERM), "socket", 1, &c);
+	rc = seccomp_rule(ctx, SCMP_ACT_ERRNO(EPERM), "socket", 1, &c);
 	if (rc < 0)
 		return rc;
 	return 0;
 }
 
-static int build_notify(scmp_filter_ctx ctx, const char **what)
+int seccomp_build_notify(scmp_filter_ctx ctx, const char **what)
 {
 	struct scmp_arg_cmp c;
 	int rc;
 
 	*what = "connect";
-	rc = rule(ctx, SCMP_ACT_NOTIFY, "connect", 0, NULL);
+	rc = seccomp_rule(ctx, SCMP_ACT_NOTIFY, "connect", 0, NULL);
 	if (rc < 0)
 		return rc;
 	/* sendto() without an address cannot name a destination. */
 	*what = "sendto";
 	c = SCMP_A4(SCMP_CMP_NE, 0);
-	rc = rule(ctx, SCMP_ACT_NOTIFY, "sendto", 1, &c);
+	rc = seccomp_rule(ctx, SCMP_ACT_NOTIFY, "sendto", 1, &c);
 	if (rc < 0)
 		return rc;
 	*what = "sendmsg";
-	rc = rule(ctx, SCMP_ACT_NOTIFY, "sendmsg", 0, NULL);
+	rc = seccomp_rule(ctx, SCMP_ACT_NOTIFY, "sendmsg", 0, NULL);
 	if (rc < 0)
 		return rc;
 	*what = "sendmmsg";
-	return rule(ctx, SCMP_ACT_NOTIFY, "sendmmsg", 0, NULL);
+	return seccomp_rule(ctx, SCMP_ACT_NOTIFY, "sendmmsg", 0, NULL);
 }
 
 /*
@@ -311,28 +312,28 @@ static int build_notify(scmp_filter_ctx ctx, const char **what)
  * connects to (unixsock.h).  Every bind is stopped: its address is in
  * memory, out of BPF's reach.
  */
-static int build_notify_bind(scmp_filter_ctx ctx, const char **what)
+int seccomp_build_notify_bind(scmp_filter_ctx ctx, const char **what)
 {
 	*what = "bind";
-	return rule(ctx, SCMP_ACT_NOTIFY, "bind", 0, NULL);
+	return seccomp_rule(ctx, SCMP_ACT_NOTIFY, "bind", 0, NULL);
 }
 
 /* net open without Landlock's abstract scope: the calls and bind(). */
 static int build_supervised_open(scmp_filter_ctx ctx, const char **what)
 {
-	int rc = build_deny(ctx, what);
+	int rc = seccomp_build_deny(ctx, what);
 
 	if (rc >= 0)
-		rc = build_notify(ctx, what);
-	return rc < 0 ? rc : build_notify_bind(ctx, what);
+		rc = seccomp_build_notify(ctx, what);
+	return rc < 0 ? rc : seccomp_build_notify_bind(ctx, what);
 }
 
 /* net open with Landlock's abstract scope (ABI 6): bind() alone. */
 static int build_supervised_bind(scmp_filter_ctx ctx, const char **what)
 {
-	int rc = build_deny(ctx, what);
+	int rc = seccomp_build_deny(ctx, what);
 
-	return rc < 0 ? rc : build_notify_bind(ctx, what);
+	return rc < 0 ? rc : seccomp_build_notify_bind(ctx, what);
 }
 
 /*
@@ -343,9 +344,9 @@ static int build_supervised_bind(scmp_filter_ctx ctx, const char **what)
  */
 static int build_supervised(scmp_filter_ctx ctx, const char **what)
 {
-	int rc = build_deny(ctx, what);
+	int rc = seccomp_build_deny(ctx, what);
 
-	return rc < 0 ? rc : build_notify(ctx, what);
+	return rc < 0 ? rc : seccomp_build_notify(ctx, what);
 }
 
 /*
@@ -385,7 +386,7 @@ static const uint32_t chattr_ioctl[] = {
  * supervised row or container mode holds files without a read-only
  * mount (a read-only mount refuses them itself, EROFS).
  */
-static int build_chattr(scmp_filter_ctx ctx, const char **what)
+int seccomp_build_chattr(scmp_filter_ctx ctx, const char **what)
 {
 	struct scmp_arg_cmp c;
 	size_t i;
@@ -394,7 +395,7 @@ static int build_chattr(scmp_filter_ctx ctx, const char **what)
 	for (i = 0; rc >= 0 && i < array_size(chattr_ioctl); i++) {
 		*what = "ioctl";
 		c = SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu, chattr_ioctl[i]);
-		rc = rule(ctx, SCMP_ACT_ERRNO(EPERM), "ioctl", 1, &c);
+		rc = seccomp_rule(ctx, SCMP_ACT_ERRNO(EPERM), "ioctl", 1, &c);
 	}
 	return rc;
 }
@@ -406,9 +407,9 @@ static int build_paths(scmp_filter_ctx ctx, const char **what)
 
 	for (i = 0; rc >= 0 && i < array_size(path_calls); i++) {
 		*what = path_calls[i];
-		rc = rule(ctx, SCMP_ACT_NOTIFY, path_calls[i], 0, NULL);
+		rc = seccomp_rule(ctx, SCMP_ACT_NOTIFY, path_calls[i], 0, NULL);
 	}
-	return rc < 0 ? rc : build_chattr(ctx, what);
+	return rc < 0 ? rc : seccomp_build_chattr(ctx, what);
 }
 
 /* The supervised filter and the paths (whose bind() covers net open's). */
@@ -417,7 +418,7 @@ static int build_supervised_paths(scmp_filter_ctx ctx, const char **what)
 	int rc = build_deny_judged(ctx, what);
 
 	if (rc >= 0)
-		rc = build_notify(ctx, what);
+		rc = seccomp_build_notify(ctx, what);
 	return rc < 0 ? rc : build_paths(ctx, what);
 }
 
@@ -460,275 +461,25 @@ static int build_proxy(scmp_filter_ctx ctx, const char **what)
 {
 	struct scmp_arg_cmp c;
 	size_t i;
-	int rc = build_deny(ctx, what);
+	int rc = seccomp_build_deny(ctx, what);
 
 	for (i = 0; rc >= 0 && i < array_size(deny_proxy_eperm); i++) {
 		*what = deny_proxy_eperm[i];
-		rc = rule(ctx, SCMP_ACT_ERRNO(EPERM), deny_proxy_eperm[i], 0,
+		rc = seccomp_rule(ctx, SCMP_ACT_ERRNO(EPERM), deny_proxy_eperm[i], 0,
 			  NULL);
 	}
 	*what = "socket";
 	for (i = 0; rc >= 0 && i < array_size(deny_proxy_family); i++) {
 		c = SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu,
 			    deny_proxy_family[i]);
-		rc = rule(ctx, SCMP_ACT_ERRNO(EPERM), "socket", 1, &c);
+		rc = seccomp_rule(ctx, SCMP_ACT_ERRNO(EPERM), "socket", 1, &c);
 	}
 	for (i = 0; rc >= 0 && i < array_size(deny_proxy_type); i++) {
 		c = SCMP_A1(SCMP_CMP_MASKED_EQ, deny_proxy_type[i][0],
 			    deny_proxy_type[i][1]);
-		rc = rule(ctx, SCMP_ACT_ERRNO(EPERM), "socket", 1, &c);
+		rc = seccomp_rule(ctx, SCMP_ACT_ERRNO(EPERM), "socket", 1, &c);
 	}
 	return rc;
-}
-
-/*
- * Container mode (doc/launcher.md, "Container mode"): no namespace of
- * its own, so what namespace mode leaves to the sandbox's namespaces is
- * refused or supervised here.  SysV IPC and POSIX message queues are the
- * host's: refused.  An inet socket is TCP or nothing (no UDP, raw, SCTP
- * or MPTCP: the supervisor judges every TCP destination, and nothing
- * else reaches the network); netlink is the route family only (the C
- * library's address checks), never the host's socket lists or audit;
- * TCP Fast Open's connect-on-send is refused (sendto() and sendmsg()
- * with an address are supervised, and the supervisor refuses
- * MSG_FASTOPEN).  bind() and listen() are supervised: an inet socket
- * listens on loopback only, or a host outside could connect in.
- */
-static int build_one(int (*add)(scmp_filter_ctx, const char **),
-		     struct seccomp_prog *out, const char *name, char **err);
-
-static const char *const deny_container_eperm[] = {
-	"shmget", "shmat", "shmdt", "shmctl", "msgget", "msgsnd", "msgrcv",
-	"msgctl", "semget", "semop", "semtimedop", "semtimedop_time64",
-	"semctl", "mq_open", "mq_unlink", "mq_timedsend", "mq_timedreceive",
-	"mq_timedsend_time64", "mq_timedreceive_time64", "mq_notify",
-	"mq_getsetattr",
-};
-
-/* Metadata calls container mode supervises (runtime/supervisor/metacall.h). */
-static const char *const container_meta[] = {
-	"chmod", "fchmod", "fchmodat", "chown", "fchown", "lchown",
-	"fchownat", "utime", "utimes", "futimesat", "utimensat",
-	"setxattr", "lsetxattr", "fsetxattr", "removexattr",
-	"lremovexattr", "fremovexattr", "truncate",
-	/* 32-bit variants (i386): the supervisor answers ENOSYS */
-	"chown32", "fchown32", "lchown32", "utimensat_time64", "truncate64",
-};
-
-/* A process named by its first argument (a pid; 0: the caller). */
-static const char *const container_self_a0[] = {
-	"prlimit64", "sched_setaffinity", "sched_setscheduler",
-	"sched_setparam", "sched_setattr", "migrate_pages", "move_pages",
-};
-
-/* By its second (setpriority's and ioprio_set's "who"; 0: the caller). */
-static const char *const container_self_a1[] = {
-	"setpriority", "ioprio_set",
-};
-
-/* Types other than SOCK_STREAM (1), in blocks of the low four bits. */
-static const uint32_t deny_container_type[][2] = {
-	{ 0xf, 0 }, { 0xe, 2 }, { 0xc, 4 }, { 0x8, 8 },
-};
-
-#ifndef IPPROTO_MPTCP
-#define IPPROTO_MPTCP 262
-#endif
-#define TCP_FASTOPEN_CONNECT_OPT 30
-
-static int build_container_nogetfd_sends(scmp_filter_ctx ctx,
-					 const char **what);
-
-/*
- * @getfd: the supervisor can take the child's sockets (pidfd_getfd())
- * and makes every addressed call on copies; without, see
- * build_container_nogetfd_sends().
- */
-static int build_container_common(scmp_filter_ctx ctx, const char **what,
-				  bool getfd)
-{
-	static const unsigned inet[] = { AF_INET, AF_INET6 };
-	static const unsigned proto[] = { 132 /* SCTP */, IPPROTO_MPTCP };
-	struct scmp_arg_cmp c[2];
-	size_t i, k;
-	int rc = build_deny(ctx, what);
-
-	if (rc >= 0)
-		rc = getfd ? build_notify(ctx, what) :
-			     build_container_nogetfd_sends(ctx, what);
-	if (rc >= 0)
-		rc = build_notify_bind(ctx, what);
-	if (rc >= 0) {
-		*what = "listen";
-		rc = rule(ctx, SCMP_ACT_NOTIFY, "listen", 0, NULL);
-	}
-	for (i = 0; rc >= 0 && i < array_size(deny_container_eperm); i++) {
-		*what = deny_container_eperm[i];
-		rc = rule(ctx, SCMP_ACT_ERRNO(EPERM), deny_container_eperm[i],
-			  0, NULL);
-	}
-	/* i386's ipc() multiplexes SysV IPC, its arguments out of reach. */
-	if (rc >= 0) {
-		*what = "ipc";
-		rc = rule(ctx, SCMP_ACT_ERRNO(ENOSYS), "ipc", 0, NULL);
-	}
-	*what = "socket";
-	for (i = 0; rc >= 0 && i < array_size(inet); i++) {
-		c[0] = SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu, inet[i]);
-		for (k = 0; rc >= 0 && k < array_size(deny_container_type);
-		     k++) {
-			c[1] = SCMP_A1(SCMP_CMP_MASKED_EQ,
-				       deny_container_type[k][0],
-				       deny_container_type[k][1]);
-			rc = rule(ctx, SCMP_ACT_ERRNO(EPERM), "socket", 2, c);
-		}
-		for (k = 0; rc >= 0 && k < array_size(proto); k++) {
-			c[1] = SCMP_A2(SCMP_CMP_MASKED_EQ, 0xffffffffu,
-				       proto[k]);
-			rc = rule(ctx, SCMP_ACT_ERRNO(EPERM), "socket", 2, c);
-		}
-	}
-	if (rc >= 0) {
-		c[0] = SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu, AF_NETLINK);
-		c[1] = SCMP_A2(SCMP_CMP_NE, 0);
-		rc = rule(ctx, SCMP_ACT_ERRNO(EPERM), "socket", 2, c);
-	}
-	if (rc >= 0) {
-		*what = "setsockopt";
-		c[0] = SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu, IPPROTO_TCP);
-		c[1] = SCMP_A2(SCMP_CMP_MASKED_EQ, 0xffffffffu,
-			       TCP_FASTOPEN_CONNECT_OPT);
-		rc = rule(ctx, SCMP_ACT_ERRNO(EPERM), "setsockopt", 2, c);
-	}
-	/* Metadata Landlock does not cover: judged by the supervisor. */
-	for (i = 0; rc >= 0 && i < array_size(container_meta); i++) {
-		*what = container_meta[i];
-		rc = rule(ctx, SCMP_ACT_NOTIFY, container_meta[i], 0, NULL);
-	}
-	/*
-	 * Calls that act on another process by pid: the sandbox has no PID
-	 * namespace of its own, and Landlock does not judge them (limits,
-	 * niceness, affinity, scheduling, I/O priority of a host process of
-	 * the same uid).  Only the calling process itself (0).
-	 */
-	for (i = 0; rc >= 0 && i < array_size(container_self_a0); i++) {
-		*what = container_self_a0[i];
-		c[0] = SCMP_A0(SCMP_CMP_NE, 0);
-		rc = rule(ctx, SCMP_ACT_ERRNO(EPERM), container_self_a0[i], 1,
-			  c);
-	}
-	for (i = 0; rc >= 0 && i < array_size(container_self_a1); i++) {
-		*what = container_self_a1[i];
-		c[0] = SCMP_A1(SCMP_CMP_NE, 0);
-		rc = rule(ctx, SCMP_ACT_ERRNO(EPERM), container_self_a1[i], 1,
-			  c);
-	}
-	/* ... nor every process of the caller's uid (PRIO_USER, who 0). */
-	if (rc >= 0) {
-		*what = "setpriority";
-		c[0] = SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu, 2 /* PRIO_USER */);
-		rc = rule(ctx, SCMP_ACT_ERRNO(EPERM), "setpriority", 1, c);
-	}
-	if (rc >= 0) {
-		*what = "ioprio_set";
-		c[0] = SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu,
-			       3 /* IOPRIO_WHO_USER */);
-		rc = rule(ctx, SCMP_ACT_ERRNO(EPERM), "ioprio_set", 1, c);
-	}
-	/* File flags (chattr) and fsxattrs: no path to judge them by. */
-	return rc < 0 ? rc : build_chattr(ctx, what);
-}
-
-static int build_container(scmp_filter_ctx ctx, const char **what)
-{
-	return build_container_common(ctx, what, true);
-}
-
-/* Unix socket types but SOCK_STREAM (1) and SOCK_SEQPACKET (5), in
- * blocks of the low four bits. */
-static const uint32_t deny_unix_dgram_type[][2] = {
-	{ 0xf, 0 }, { 0xe, 2 }, { 0xf, 4 }, { 0xe, 6 }, { 0x8, 8 },
-};
-
-/*
- * Container mode where the supervisor cannot take the child's sockets
- * (pidfd_getfd() refused, as Docker's default profile does).  A send
- * cannot be made for the child on copies, and letting the child's own
- * send go on after a look at its msghdr would let the kernel read it
- * again (a name added meanwhile: doc/launcher.md, "What continues").
- * So no send is stopped at all, and what makes that sound is decided
- * here, on registers: no socket exists for which a destination on a
- * send counts.  A unix socket is SOCK_STREAM or SOCK_SEQPACKET (the
- * kernel makes SOCK_RAW a datagram one: refused too), which refuse or
- * ignore a name on a send; an inet socket is TCP (build_container_
- * common()), which ignores one unless MSG_FASTOPEN (refused); netlink
- * is the route family, whose other destinations need a capability the
- * sandbox lacks.  sendto() with an address is refused outright, as
- * before.  connect(), bind() and listen() are still stopped and made on
- * the supervisor's own sockets (unixsock_emul.c).
- */
-static int build_container_nogetfd_sends(scmp_filter_ctx ctx,
-					 const char **what)
-{
-	struct scmp_arg_cmp c[2];
-	size_t i;
-	int rc;
-
-	*what = "connect";
-	rc = rule(ctx, SCMP_ACT_NOTIFY, "connect", 0, NULL);
-	for (i = 0; rc >= 0 && i < array_size(deny_unix_dgram_type); i++) {
-		c[0] = SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu, AF_UNIX);
-		c[1] = SCMP_A1(SCMP_CMP_MASKED_EQ, deny_unix_dgram_type[i][0],
-			       deny_unix_dgram_type[i][1]);
-		*what = "socket";
-		rc = rule(ctx, SCMP_ACT_ERRNO(EPERM), "socket", 2, c);
-		if (rc >= 0) {
-			*what = "socketpair";
-			rc = rule(ctx, SCMP_ACT_ERRNO(EPERM), "socketpair", 2,
-				  c);
-		}
-	}
-	if (rc >= 0) {
-		*what = "sendto";
-		c[0] = SCMP_A4(SCMP_CMP_NE, 0);
-		rc = rule(ctx, SCMP_ACT_ERRNO(EACCES), "sendto", 1, c);
-	}
-	if (rc >= 0) {
-		*what = "sendto";
-		c[0] = SCMP_A3(SCMP_CMP_MASKED_EQ, MSG_FASTOPEN, MSG_FASTOPEN);
-		rc = rule(ctx, SCMP_ACT_ERRNO(EPERM), "sendto", 1, c);
-	}
-	if (rc >= 0) {
-		*what = "sendmsg";
-		c[0] = SCMP_A2(SCMP_CMP_MASKED_EQ, MSG_FASTOPEN, MSG_FASTOPEN);
-		rc = rule(ctx, SCMP_ACT_ERRNO(EPERM), "sendmsg", 1, c);
-	}
-	if (rc >= 0) {
-		*what = "sendmmsg";
-		c[0] = SCMP_A3(SCMP_CMP_MASKED_EQ, MSG_FASTOPEN, MSG_FASTOPEN);
-		rc = rule(ctx, SCMP_ACT_ERRNO(EPERM), "sendmmsg", 1, c);
-	}
-	return rc;
-}
-
-static int build_container_nogetfd(scmp_filter_ctx ctx, const char **what)
-{
-	return build_container_common(ctx, what, false);
-}
-
-int seccomp_container_build(struct seccomp_prog *container,
-			    struct seccomp_prog *nogetfd, char **err)
-{
-	memset(container, 0, sizeof(*container));
-	memset(nogetfd, 0, sizeof(*nogetfd));
-	if (build_one(build_container, container, "container", err) < 0)
-		return -1;
-	if (build_one(build_container_nogetfd, nogetfd,
-		      "container (no pidfd_getfd)", err) < 0) {
-		seccomp_prog_free(container);
-		return -1;
-	}
-	return 0;
 }
 
 /* Export @ctx's BPF into @out through a memfd. */
@@ -780,8 +531,8 @@ fail:
 	return -1;
 }
 
-static int build_one(int (*add)(scmp_filter_ctx, const char **),
-		     struct seccomp_prog *out, const char *name, char **err)
+int seccomp_build_one(int (*add)(scmp_filter_ctx, const char **),
+		      struct seccomp_prog *out, const char *name, char **err)
 {
 	scmp_filter_ctx ctx;
 	const char *what = "setup";
@@ -824,9 +575,10 @@ int seccomp_progs_build(struct seccomp_prog *deny,
 	refuse_unix_sockets = refuse_unix;
 	memset(deny, 0, sizeof(*deny));
 	memset(supervised, 0, sizeof(*supervised));
-	if (build_one(build_deny, deny, "deny", err) < 0)
+	if (seccomp_build_one(seccomp_build_deny, deny, "deny", err) < 0)
 		return -1;
-	if (build_one(build_supervised, supervised, "supervised", err) < 0) {
+	if (seccomp_build_one(build_supervised, supervised, "supervised",
+			      err) < 0) {
 		seccomp_prog_free(deny);
 		return -1;
 	}
@@ -839,11 +591,11 @@ int seccomp_open_progs_build(struct seccomp_prog *open_all,
 	refuse_unix_sockets = false;
 	memset(open_all, 0, sizeof(*open_all));
 	memset(open_bind, 0, sizeof(*open_bind));
-	if (build_one(build_supervised_open, open_all, "supervised (net open)",
-		      err) < 0)
+	if (seccomp_build_one(build_supervised_open, open_all,
+			      "supervised (net open)", err) < 0)
 		return -1;
-	if (build_one(build_supervised_bind, open_bind, "supervised (bind)",
-		      err) < 0) {
+	if (seccomp_build_one(build_supervised_bind, open_bind,
+			      "supervised (bind)", err) < 0) {
 		seccomp_prog_free(open_all);
 		return -1;
 	}
@@ -854,7 +606,7 @@ int seccomp_proxy_build(struct seccomp_prog *proxy, char **err)
 {
 	refuse_unix_sockets = false;
 	memset(proxy, 0, sizeof(*proxy));
-	return build_one(build_proxy, proxy, "proxy", err);
+	return seccomp_build_one(build_proxy, proxy, "proxy", err);
 }
 
 void seccomp_prog_free(struct seccomp_prog *p)
@@ -872,11 +624,11 @@ int seccomp_paths_progs_build(struct seccomp_prog *paths,
 	refuse_unix_sockets = false;
 	memset(paths, 0, sizeof(*paths));
 	memset(bind_paths, 0, sizeof(*bind_paths));
-	if (build_one(build_supervised_paths, paths, "supervised (paths)",
-		      err) < 0)
+	if (seccomp_build_one(build_supervised_paths, paths,
+			      "supervised (paths)", err) < 0)
 		return -1;
-	if (build_one(build_supervised_bind_paths, bind_paths,
-		      "supervised (bind, paths)", err) < 0) {
+	if (seccomp_build_one(build_supervised_bind_paths, bind_paths,
+			      "supervised (bind, paths)", err) < 0) {
 		seccomp_prog_free(paths);
 		return -1;
 	}
