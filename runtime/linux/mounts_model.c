@@ -1,0 +1,385 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * mounts_model.c - the coverage model of the mounts made so far
+ * (mounts_int.h): which mount shows a path, pushing a mount and the
+ * directories it needs, a mount of each kind, placeholders for missing
+ * paths, the host notes, and the instantiation's first error.
+ * mounts.c turns the plan's rows into mounts with these.
+ */
+#include <vbox.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <pwd.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "grow.h"
+#include "linux_artifact.h"
+#include "mounts.h"
+#include "mounts_int.h"
+#include "pathmap.h"
+#include "strv.h"
+
+__printf(2, 3) int inst_error(struct inst *in, const char *fmt, ...)
+{
+	va_list ap;
+	char *msg;
+
+	if (in->err)
+		return -1;
+	va_start(ap, fmt);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
+	va_end(ap);
+	in->err = msg ? msg : xstrdup("out of memory");
+	return -1;
+}
+
+/*
+ * EACCES on a path under another user's home directory: the plan was
+ * most likely compiled by that user, and '~' was expanded then.  Returns
+ * the hint to append to the message ("" when none; a static buffer).
+ */
+const char *home_hint(const char *path, int err)
+{
+	static char buf[PATH_MAX + 256];
+	const struct passwd *pw;
+	size_t n;
+
+	buf[0] = '\0';
+	if (err != EACCES)
+		return buf;
+	setpwent();
+	while ((pw = getpwent())) {
+		n = pw->pw_dir ? strlen(pw->pw_dir) : 0;
+		if (n < 2 || pw->pw_uid == getuid() ||
+		    strncmp(path, pw->pw_dir, n) != 0 ||
+		    (path[n] != '/' && path[n] != '\0'))
+			continue;
+		snprintf(buf, sizeof(buf), " (it is under the home directory "
+			 "of '%s', %s: '~' and $HOME in rules are expanded "
+			 "when the plan is compiled; compile the plan as the "
+			 "user who runs it)", pw->pw_name, pw->pw_dir);
+		break;
+	}
+	endpwent();
+	return buf;
+}
+
+/*
+ * May the missing writable root @src be created by the launcher?  Only
+ * when the table itself lets every component to be created be written:
+ * @src alone is missing (the rw row that binds it matches @src), or the
+ * region that shows it is writable (the child could create it anyway).
+ * Creating it then widens nothing, and the row's mount happens.
+ */
+static struct mnt *enclosing(struct inst *in, const char *path);
+static bool path_under(const char *a, const char *b);
+
+/* Is @p a writable root to create, or one of its missing ancestors? */
+static bool will_be_created(const struct inst *in, const char *p)
+{
+	size_t i;
+
+	for (i = 0; i < in->creates.n; i++)
+		if (path_under(p, in->creates.v[i]))
+			return true;
+	return false;
+}
+
+bool creation_granted(struct inst *in, const char *src)
+{
+	char *parent = xstrdup(src), *slash = strrchr(parent, '/');
+	const struct mnt *e;
+	struct stat st;
+	bool ok;
+
+	if (slash)
+		*slash = '\0';
+	ok = parent[0] && stat(parent, &st) == 0 && S_ISDIR(st.st_mode);
+	free(parent);
+	if (ok)
+		return true;
+	e = enclosing(in, src);
+	return e && e->kind == MK_RW;
+}
+
+/* Remember that row @row's effect at @path depended on the host. */
+void host_note(struct inst *in, uint32_t row, const char *path,
+	       const char *what, bool warn)
+{
+	struct linux_host_note *n;
+
+	in->notes = xreallocarray(in->notes, in->nnotes + 1,
+				  sizeof(*in->notes));
+	n = &in->notes[in->nnotes++];
+	n->row = row;
+	n->path = xstrdup(path);
+	n->what = what;
+	n->warn = warn;
+}
+
+/* Is @a an ancestor of @b, or @b itself (both clean absolute paths)? */
+static bool path_under(const char *a, const char *b)
+{
+	size_t la = strlen(a);
+
+	if (strcmp(a, "/") == 0)
+		return true;
+	return strncmp(a, b, la) == 0 && (b[la] == '\0' || b[la] == '/');
+}
+
+/* The mount that shows @path: the last one at or above it. */
+static struct mnt *enclosing(struct inst *in, const char *path)
+{
+	size_t i;
+
+	return pathmap_last_above(&in->at, path, &i) ? &in->m[i] : NULL;
+}
+
+/* Every strict ancestor of @dest has mount @idx below it (in->below). */
+static void note_below(struct inst *in, const char *dest, size_t idx)
+{
+	const char *p;
+
+	for (p = dest + 1; (p = strchr(p, '/')); p++) {
+		strv_push(&in->below_keys, xstrndup(dest, (size_t)(p - dest)));
+		pathmap_put_max(&in->below,
+				in->below_keys.v[in->below_keys.n - 1], idx);
+	}
+}
+
+void push_mount(struct inst *in, const char *dest, enum mk kind,
+		bool host, unsigned mode)
+{
+	size_t i;
+
+	/* A tmpfs this mount covers is out of sight: leave it alone. */
+	for (i = 0; i < in->nm; i++)
+		if (in->m[i].remount && path_under(dest, in->m[i].dest))
+			in->m[i].remount = false;
+	GROW(in->m, in->cap, in->nm + 1);
+	in->m[in->nm] = (struct mnt){
+		.dest = xstrdup(dest),
+		.kind = kind,
+		.host = host,
+		.mode = mode,
+		.remount = mode != 0,
+	};
+	pathmap_put_max(&in->at, in->m[in->nm].dest, in->nm);
+	note_below(in, dest, in->nm);
+	in->nm++;
+}
+
+/*
+ * Each strict ancestor of @dest below @top, shallowest first, as new
+ * strings appended to @sv.
+ */
+static void ancestors_between(const char *top, const char *dest,
+			      struct strv *sv)
+{
+	size_t start = strcmp(top, "/") == 0 ? 0 : strlen(top);
+	const char *p;
+
+	for (p = dest + start + 1; (p = strchr(p, '/')); p++)
+		strv_push(sv, xstrndup(dest, (size_t)(p - dest)));
+}
+
+static bool same_class(enum mk a, enum mk b)
+{
+	if (a == MK_HOLLOW)
+		a = MK_DENY;
+	if (b == MK_HOLLOW)
+		b = MK_DENY;
+	return a == b && a != MK_SPECIAL;
+}
+
+/*
+ * prepare - get ready to mount @kind at @dest.  Returns 1 when the mount
+ * would change nothing (the region already is @kind), 0 when the caller
+ * should mount, -1 on error.  Inside a tmpfs, the directories leading to
+ * @dest are made with the tmpfs's own mode (bubblewrap would make them
+ * 0755: listable); inside a writable host region, a hole's ancestors are
+ * bound onto themselves, so that they are mount points: a rename or
+ * rmdir then fails with EBUSY and cannot carry the hole away or let the
+ * child recreate the path without it.
+ */
+int mnt_prepare(struct inst *in, const char *dest, enum mk kind)
+{
+	struct strv anc = { 0 };
+	struct mnt *e = enclosing(in, dest);
+	unsigned mode;
+	size_t i;
+
+	if (!e)
+		return inst_error(in, "the artifact mounts no root");
+	/*
+	 * Redundant only when nothing is mounted below @dest yet: a lower
+	 * row's hole there (a bind of a file in a denied directory) must
+	 * be covered again by this higher row's mount, or it would show
+	 * what this row decides otherwise.
+	 */
+	if (same_class(e->kind, kind) && !pathmap_get(&in->below, dest, &i))
+		return 1;
+	if (strcmp(e->dest, dest) == 0)
+		return 0;
+	if (e->mode) {
+		mode = e->mode;
+		ancestors_between(e->dest, dest, &anc);
+		for (i = 0; i < anc.n; i++) {
+			if (strv_has(&in->dirs, anc.v[i]))
+				continue;
+			lx_add(in->out, LX_DIR, NULL, anc.v[i], mode, in->row);
+			strv_add(&in->dirs, anc.v[i]);
+		}
+	} else if (kind != MK_RW && e->kind == MK_RW && e->host) {
+		/* push_mount() moves in->m: @e is not used past here. */
+		ancestors_between(e->dest, dest, &anc);
+		for (i = 0; i < anc.n; i++) {
+			lx_add(in->out, LX_BIND_RW, anc.v[i], anc.v[i], 0,
+			       in->row);
+			push_mount(in, anc.v[i], MK_RW, true, 0);
+		}
+	}
+	strv_release(&anc);
+	return 0;
+}
+
+int mount_bind(struct inst *in, const char *path, enum mk kind)
+{
+	int ret = mnt_prepare(in, path, kind);
+
+	if (ret)
+		return ret < 0 ? -1 : 0;
+	lx_add(in->out, kind == MK_RW ? LX_BIND_RW : LX_BIND_RO, path, path, 0,
+	       in->row);
+	push_mount(in, path, kind, true, 0);
+	return 0;
+}
+
+int mount_tmpfs(struct inst *in, const char *path, enum mk kind,
+		unsigned mode)
+{
+	int ret = mnt_prepare(in, path, kind);
+
+	if (ret)
+		return ret < 0 ? -1 : 0;
+	lx_add(in->out, LX_TMPFS, NULL, path, mode, in->row);
+	push_mount(in, path, kind, false, mode);
+	return 0;
+}
+
+int mount_null(struct inst *in, const char *path)
+{
+	int ret = mnt_prepare(in, path, MK_DENY);
+
+	if (ret)
+		return ret < 0 ? -1 : 0;
+	/*
+	 * bubblewrap binds without devices (nodev): opening this character
+	 * device fails with EACCES for reading and writing alike, and it
+	 * is empty; it cannot be removed while mounted.
+	 */
+	lx_add(in->out, LX_BIND_RO, "/dev/null", path, 0, in->row);
+	push_mount(in, path, MK_DENY, false, 0);
+	return 0;
+}
+
+/*
+ * place_missing - @path (of a deny or ro row) does not exist on the host.
+ * When the child could create its first missing component C, cover C:
+ * with a placeholder tmpfs (an empty directory the launcher makes on the
+ * host, mode 0111 when C is the denied path itself, else 0555), or with
+ * /dev/null when C exists but is no directory (the child could replace it
+ * by one).
+ */
+int place_missing(struct inst *in, const char *path, bool deny)
+{
+	struct strv anc = { 0 };
+	struct stat st;
+	char *c = NULL, *parent;
+	bool nondir = false;
+	struct mnt *e;
+	size_t i;
+	int ret = 0;
+
+	ancestors_between("/", path, &anc);
+	strv_add(&anc, path);
+	for (i = 0; i < anc.n && !c; i++) {
+		if (strv_has(&in->placeholders, anc.v[i]))
+			goto out;
+		/*
+		 * A writable root the launcher creates will be a directory,
+		 * writable: a hole at or below it needs its mount as if it
+		 * existed (the root itself: an empty tmpfs over it).
+		 */
+		if (will_be_created(in, anc.v[i])) {
+			if (i + 1 < anc.n)
+				continue;
+			ret = mount_tmpfs(in, path, MK_HOLLOW,
+					  deny ? 0111 : 0555);
+			goto out;
+		}
+		if (stat(anc.v[i], &st) == 0) {
+			if (!S_ISDIR(st.st_mode)) {
+				c = anc.v[i];
+				nondir = true;
+			}
+			continue;
+		}
+		if (errno != ENOENT) {
+			ret = inst_error(in, "cannot inspect '%s': %s%s",
+					 anc.v[i], strerror(errno),
+					 home_hint(anc.v[i], errno));
+			goto out;
+		}
+		if (lstat(anc.v[i], &st) == 0) {
+			ret = inst_error(in, "'%s' is a dangling symbolic "
+					 "link", anc.v[i]);
+			goto out;
+		}
+		c = anc.v[i];
+	}
+	if (!c)
+		goto out;
+	parent = xstrdup(c);
+	*strrchr(parent, '/') = '\0';
+	e = enclosing(in, parent[0] ? parent : "/");
+	free(parent);
+	if (!e) {
+		ret = inst_error(in, "the artifact mounts no root");
+		goto out;
+	}
+	if (e->kind == MK_SPECIAL) {
+		/*
+		 * bubblewrap's own /dev (a tmpfs, writable until remounted)
+		 * gets the mount point made inside it, not on the host; in
+		 * /proc nothing can be created.
+		 */
+		if (strcmp(e->dest, "/dev") != 0)
+			goto out;
+		if (nondir)
+			ret = mount_null(in, c);
+		else
+			ret = mount_tmpfs(in, c, MK_HOLLOW, 0555);
+		goto out;
+	}
+	if (e->kind != MK_RW)
+		goto out;
+	if (nondir) {
+		ret = mount_null(in, c);
+		goto out;
+	}
+	strv_add(&in->placeholders, c);
+	host_note(in, in->row, path, "does not exist on the host: an empty "
+		  "read-only placeholder keeps it absent for the child's "
+		  "whole life", false);
+	ret = mount_tmpfs(in, c, MK_HOLLOW,
+			  deny && strcmp(c, path) == 0 ? 0111 : 0555);
+out:
+	strv_release(&anc);
+	return ret;
+}
