@@ -23,7 +23,7 @@
 # - Dependencies are installed with apt-get only when dpkg says one is
 #   missing; without root the script names them and stops.  On a system
 #   without dpkg, or with VBOX_SKIP_DEPS=1, the check is skipped.
-# - podman, runc and busybox-static are for tests/exec_podman.sh (a real
+# - podman, runc and busybox-static are for tests/launch/exec_podman.sh (a real
 #   container, about 2 s; it skips where podman cannot run).
 # - autoreconf -fi runs when ./configure is missing or older than
 #   configure.ac/Makefile.am (always on a fresh checkout);
@@ -310,13 +310,13 @@ SCRIPT
 demo_proxy() {
 	local tmp port origin rc=0
 
-	make -C "$top/_build" -s tests/test_proxy >/dev/null || {
+	make -C "$top/_build" -s tests/proxy/test_proxy >/dev/null || {
 		demo_failed=1
 		return
 	}
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/vbox-demo.XXXXXX")
 	port=$((20000 + $$ % 20000))
-	"$top/_build/tests/test_proxy" --origin 127.0.0.1 "$port" &
+	"$top/_build/tests/proxy/test_proxy" --origin 127.0.0.1 "$port" &
 	origin=$!
 	sleep 0.3
 	printf '@default net deny\n[net]\nallow: localhost:%s\n' "$port" \

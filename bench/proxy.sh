@@ -7,14 +7,14 @@
 # vbox-proxy (the proxy's process) and of vbox-exec.  Every transfer is
 # checked byte for byte by the client.
 #
-# With TEST_PROXY_POLL (tests/test_proxy_poll) also the relays against
+# With TEST_PROXY_POLL (tests/proxy/test_proxy_poll) also the relays against
 # each other: the proxy core alone on the host's loopback (--host mode,
 # no sandbox), 1 GiB through a CONNECT tunnel, once with the Linux build
 # (epoll, splice) and once with darwin's choices built here (poll, the
 # buffer relay), interleaved, with each proxy process's VmHWM.
 # BENCH_RELAY_ONLY=1 runs that part alone.
 #
-# Environment: VBOXC, VBOX_EXEC, TEST_PROXY (tests/test_proxy),
+# Environment: VBOXC, VBOX_EXEC, TEST_PROXY (tests/proxy/test_proxy),
 # TEST_PROXY_POLL (optional), BENCH_RELAY_ONLY, BENCH_RUNS (default 5),
 # BENCH_SIZE (default 1073741824), BENCH_CONNS (default 2000),
 # BENCH_OUT (append the table there).

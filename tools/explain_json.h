@@ -6,7 +6,7 @@
  * jansson builds and dumps, once, every part of an answer that depends
  * only on the deciding row (or on the default): everything after
  * "allow".  An answer is then the query string, escaped here, the verdict
- * and that cached text.  tests/test_explain_json.c holds these bytes
+ * and that cached text.  tests/unit/test_explain_json.c holds these bytes
  * equal to a json_pack + json_dumps of the whole object on every explain
  * case and on random queries.
  */

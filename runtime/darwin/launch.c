@@ -7,8 +7,8 @@
  * is compiled only on darwin, and must be checked on a Mac before it is
  * relied upon (doc/darwin.md "What only a Mac can confirm").  What it
  * calls is tested on Linux: the proxy core built as on darwin
- * (tests/test_proxy_poll: the poll loop, the buffer relay, compat.h) and
- * the loop's poll backend (tests/test_loop_poll).
+ * (tests/proxy/test_proxy_poll: the poll loop, the buffer relay, compat.h) and
+ * the loop's poll backend (tests/unit/test_loop_poll).
  *
  *   /usr/bin/sandbox-exec -p PROFILE [-D VBOX_PROXY_HTTP_PORT=N \
  *       -D VBOX_PROXY_SOCKS_PORT=N] \

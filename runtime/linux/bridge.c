@@ -510,7 +510,7 @@ void bridge_release(struct bridge *b)
 	 * The sandbox is gone: nobody is left to serve.  Killed before its
 	 * socket closes, vbox-proxy never runs its exit path confined (a
 	 * sanitizer's leak check there needs ptrace, which it has given up;
-	 * its leaks are checked unconfined by tests/test_proxy).
+	 * its leaks are checked unconfined by tests/proxy/test_proxy).
 	 */
 	if (b->helper > 0)
 		proc_signal(b->helper_pidfd, b->helper, SIGKILL);

@@ -16,8 +16,8 @@
  * kernel.apparmor_restrict_unprivileged_userns and the mounts below
  * /proc in /proc/self/mountinfo.  ns_cause() turns the
  * facts into one line; it is pure, so the classification is unit-tested
- * (tests/test_nsprobe.c) and each cause is reproduced for real by
- * tests/exec_container.sh.
+ * (tests/unit/test_nsprobe.c) and each cause is reproduced for real by
+ * tests/launch/exec_container.sh.
  */
 #ifndef VBOX_NSPROBE_H
 #define VBOX_NSPROBE_H

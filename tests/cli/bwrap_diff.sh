@@ -1,12 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# tests/bwrap_diff.sh - the kernel and the decision engine must agree.
+# tests/cli/bwrap_diff.sh - the kernel and the decision engine must agree.
 #
 # For each policy: build a fresh tree, write the policy with the tree's
 # absolute paths, compile it for linux and instantiate it against the host
-# exactly as vbox-exec will (tests/test_linux --launch-args: placeholders
+# exactly as vbox-exec will (tests/unit/test_linux --launch-args: placeholders
 # replaced, glob rows expanded), run the REAL bubblewrap with that list
-# (`bwrap --args 3`) around tests/probe, and compare every operation the
+# (`bwrap --args 3`) around tests/launch/probe, and compare every operation the
 # kernel allowed or refused with `vboxc explain --format=json`:
 #
 #   read P            read P
@@ -26,14 +26,14 @@
 # removed except what an allowed "unlink" removed.  Skips only when
 # bubblewrap is missing, too old, or user namespaces are unavailable.
 
-. "${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
+. "${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
 
 : "${VBOXC:?VBOXC must name the vboxc binary}"
 [ -x "$VBOXC" ] || skip_all "no vboxc binary at $VBOXC"
-: "${VBOX_PROBE:=${top_builddir:-.}/tests/probe}"
+: "${VBOX_PROBE:=${top_builddir:-.}/tests/launch/probe}"
 [ -x "$VBOX_PROBE" ] || skip_all "no probe binary at $VBOX_PROBE"
-driver=${VBOX_LINUX_DRIVER:-${top_builddir:-.}/tests/test_linux}
-[ -x "$driver" ] || skip_all "no tests/test_linux at $driver"
+driver=${VBOX_LINUX_DRIVER:-${top_builddir:-.}/tests/unit/test_linux}
+[ -x "$driver" ] || skip_all "no tests/unit/test_linux at $driver"
 if [ -z "${BWRAP:-}" ]; then
 	BWRAP=$(command -v bwrap 2>/dev/null || :)
 fi

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# tests/cases.sh - the data-driven rule-file cases in testdata/.
+# tests/cli/cases.sh - the data-driven rule-file cases in testdata/.
 #
 # Every testdata/ok_*.rules and bad_*.rules file carries header comments:
 #   # DESCRIPTION: what the case shows
@@ -39,7 +39,7 @@
 # Regenerate goldens with `make update-golden` (VBOX_GOLDEN=update), create
 # missing ones with VBOX_GOLDEN=all, and read every changed golden.
 
-. "${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
+. "${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
 
 : "${VBOXC:?VBOXC must name the vboxc binary}"
 [ -x "$VBOXC" ] || skip_all "no vboxc binary at $VBOXC"

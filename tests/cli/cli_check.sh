@@ -1,10 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# tests/cli_check.sh - the `vboxc check` contract (doc/rules.md §9
+# tests/cli/cli_check.sh - the `vboxc check` contract (doc/rules.md §9
 # "Diagnostics", §11 "Exit statuses"): exit
 # statuses, option forms, text diagnostics and the JSON report.
 
-. "${srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+. "${srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
 : "${VBOXC:?VBOXC must name the vboxc binary}"
 [ -x "$VBOXC" ] || skip_all "no vboxc binary at $VBOXC"
@@ -84,7 +84,7 @@ has err "unknown command 'frobnicate'" "unknown command is named"
 run "$VBOXC" help frobnicate
 is "$rc" 2 "help for an unknown command is a usage error"
 
-# compile and preflight are tested in tests/compile.sh.
+# compile and preflight are tested in tests/cli/compile.sh.
 
 # --- exit statuses ----------------------------------------------------------
 run "$VBOXC" check good.rules

@@ -1,11 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# tests/cli_container.sh - `vboxc preflight` and `vboxc check` with
+# tests/cli/cli_container.sh - `vboxc preflight` and `vboxc check` with
 # --mode=container (doc/targets.md, "linux, container mode"): each
 # landing in text and JSON, the exit statuses with and without
 # --accept-narrower, and --mode refused where it means nothing.
 
-. "${srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+. "${srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
 : "${VBOXC:?VBOXC must name the vboxc binary}"
 [ -x "$VBOXC" ] || skip_all "no vboxc binary at $VBOXC"

@@ -1,10 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# tests/cli_explain.sh - the `vboxc explain` contract (doc/rules.md §8,
+# tests/cli/cli_explain.sh - the `vboxc explain` contract (doc/rules.md §8,
 # "Queries"): query order, text and JSON answers, invalid queries,
 # --queries files, --follow/--no-follow and exit statuses.
 
-. "${srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+. "${srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
 : "${VBOXC:?VBOXC must name the vboxc binary}"
 [ -x "$VBOXC" ] || skip_all "no vboxc binary at $VBOXC"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# tests/cli_first.sh - issue 24's compiler messages for the first hour:
+# tests/cli/cli_first.sh - issue 24's compiler messages for the first hour:
 # a pasted URL as a network row, CIDR ranges, allow rows without a port,
 # the error cap's "N more errors" line and --max-errors, the darwin
 # profile that needs the launcher's parameters, and the one hint for an
@@ -8,7 +8,7 @@
 # reason, and how "@default tmp private" compiles for each target.  Each
 # test pins the key words of one message.
 
-. "${srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+. "${srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
 : "${VBOXC:?VBOXC must name the vboxc binary}"
 [ -x "$VBOXC" ] || skip_all "no vboxc binary at $VBOXC"

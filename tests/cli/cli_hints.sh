@@ -1,12 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# tests/cli_hints.sh - the messages a new user meets in the first hour:
+# tests/cli/cli_hints.sh - the messages a new user meets in the first hour:
 # deny rows read as hosts, partly overridden rows, what compile would
 # refuse, did-you-mean for every word, target and expansion hints, "any
 # port", the empty table, and the input limits.  Each test pins the key
 # words of one message.
 
-. "${srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+. "${srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
 : "${VBOXC:?VBOXC must name the vboxc binary}"
 [ -x "$VBOXC" ] || skip_all "no vboxc binary at $VBOXC"

@@ -1,12 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# tests/compile.sh - the `vboxc compile` and `vboxc preflight` contract
+# tests/cli/compile.sh - the `vboxc compile` and `vboxc preflight` contract
 # (doc/targets.md; doc/rules.md §11, "Exit statuses"): exit statuses, -o and its all-or-nothing writes, no
 # binary on a terminal, unsupported rows named with row, target and
 # reason, the preflight table in text and JSON, and plan.bin's header.
-# The per-case artifacts are compared with goldens in tests/cases.sh.
+# The per-case artifacts are compared with goldens in tests/cli/cases.sh.
 
-. "${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
+. "${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
 
 : "${VBOXC:?VBOXC must name the vboxc binary}"
 [ -x "$VBOXC" ] || skip_all "no vboxc binary at $VBOXC"

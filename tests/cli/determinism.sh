@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# tests/determinism.sh - principle 3 of doc/rules.md ("Deterministic"):
+# tests/cli/determinism.sh - principle 3 of doc/rules.md ("Deterministic"):
 # the same rules, target and
 # variables give byte-identical output.
 #
@@ -23,7 +23,7 @@
 # A refused compile (an unsupported row) must be refused alike.  One TAP
 # line per case, target and mode.
 
-. "${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
+. "${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
 
 : "${VBOXC:?VBOXC must name the vboxc binary}"
 [ -x "$VBOXC" ] || skip_all "no vboxc binary at $VBOXC"
@@ -35,7 +35,7 @@ cp -R "$srcdir/testdata" "$workdir/b/deeper/testdata"
 home_dir=$workdir/home
 mkdir "$home_dir"
 
-# header FILE KEY - as in tests/cases.sh.
+# header FILE KEY - as in tests/cli/cases.sh.
 header() {
 	sed -n "s/^.*# $2:[ 	]*//p" "$1" | head -n 1 | tr -d '\r' |
 		sed 's/[ 	]*$//'

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# tests/robustness.sh - no input crashes, hangs or leaks vboxc.
+# tests/cli/robustness.sh - no input crashes, hangs or leaks vboxc.
 #
 # Hostile inputs (NUL bytes, invalid UTF-8, lone CRs, huge lines and files,
 # include chains and cycles, unreadable inputs, binary garbage) must give
@@ -9,7 +9,7 @@
 # Every file under testdata/bogons/ must give exit status 1 on every
 # target.  Run under ASan+UBSan in the sanitized build.
 
-. "${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
+. "${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
 
 : "${VBOXC:?VBOXC must name the vboxc binary}"
 [ -x "$VBOXC" ] || skip_all "no vboxc binary at $VBOXC"
@@ -291,7 +291,7 @@ vboxc explain --format=json --queries=garbage.queries comments.rules
 verdict "queries file of binary garbage" 1
 
 # An unreadable --queries file is a usage error (exit 2), as
-# tests/cli_explain.sh specifies; it must still not crash.
+# tests/cli/cli_explain.sh specifies; it must still not crash.
 vboxc explain --format=json --queries=incdir comments.rules
 verdict "a directory as the queries file" 2
 

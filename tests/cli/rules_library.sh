@@ -1,10 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# tests/rules_library.sh - the rule library (rules/*.rules) and
+# tests/cli/rules_library.sh - the rule library (rules/*.rules) and
 # '@include <NAME>': the search order of -I directories, name checks,
 # clear errors, explain tables per library file, and a compile for each
 # target next to a typical writable workspace.
-. "${srcdir:-.}/tests/lib.sh"
+. "${srcdir:-.}/tests/lib/lib.sh"
 
 command -v jq >/dev/null 2>&1 || skip_all "jq not installed"
 lib=$top_srcdir/rules

@@ -1,10 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# tests/sarif.sh - "vboxc check --format=sarif": a SARIF 2.1.0 log whose
+# tests/cli/sarif.sh - "vboxc check --format=sarif": a SARIF 2.1.0 log whose
 # required members (per the SARIF 2.1.0 JSON schema) are present and well
 # typed, whose results are the same findings as --format=json, and whose
 # bytes are deterministic.
-. "${srcdir:-.}/tests/lib.sh"
+. "${srcdir:-.}/tests/lib/lib.sh"
 
 command -v jq >/dev/null 2>&1 || skip_all "jq not installed"
 cd "$workdir"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# tests/spec_examples.sh - every example of SPEC.md, one TAP line per row of
+# tests/cli/spec_examples.sh - every example of SPEC.md, one TAP line per row of
 # testdata/spec_examples.txt (its header comment documents the columns).
 #
 # The expected values in the table were written from the SPEC text, never
@@ -10,7 +10,7 @@
 # LC_ALL=C (plus the row's E: variables; for --target=windows
 # -D HOME=C:\Users\tester unless the row names HOME).
 
-. "${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
+. "${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
 
 : "${VBOXC:?VBOXC must name the vboxc binary}"
 [ -x "$VBOXC" ] || skip_all "no vboxc binary at $VBOXC"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * ctr_env.c - the conditions of a container, reproduced on this machine
- * for tests/exec_container.sh: a seccomp filter is loaded, then COMMAND
+ * for tests/launch/exec_container.sh: a seccomp filter is loaded, then COMMAND
  * is exec'd under it (and everything it starts inherits it).
  *
  *   ctr_env [--docker] [--ptrace] [--gvisor] [--probe] -- COMMAND [ARG...]

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# tests/ctr_net.py - the network ends of tests/exec_container.sh.
+# tests/launch/ctr_net.py - the network ends of tests/launch/exec_container.sh.
 #
 # Host side (outside any sandbox), a listener that logs what reaches it:
 #   ctr_net.py listen tcp|udp READY LOG     on 127.0.0.1, an unused port
@@ -103,7 +103,7 @@ def main(argv):
             return 1
         print("open ok")
         return 0
-    sys.stderr.write("usage: see tests/ctr_net.py\n")
+    sys.stderr.write("usage: see tests/launch/ctr_net.py\n")
     return 2
 
 

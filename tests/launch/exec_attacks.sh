@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# tests/exec_attacks.sh - attacks a child under vbox-exec tries against
+# tests/launch/exec_attacks.sh - attacks a child under vbox-exec tries against
 # its policy; each must fail inside the sandbox AND be checked on the
 # host side: the protected files unchanged, the absent path still absent,
 # no secret ever printed.  Real bubblewrap; skips only when bubblewrap or
@@ -13,12 +13,12 @@
 #   rw      rw
 # and the plan itself lies in the writable root.
 
-. "${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
+. "${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
 
 : "${VBOXC:?VBOXC must name the vboxc binary}"
 : "${VBOX_EXEC:?VBOX_EXEC must name the vbox-exec binary}"
 require_launcher
-VBOX_PROBE=${VBOX_PROBE:-${top_builddir:-.}/tests/probe}
+VBOX_PROBE=${VBOX_PROBE:-${top_builddir:-.}/tests/launch/probe}
 
 T=$workdir/t
 S=$T/rw/scratch

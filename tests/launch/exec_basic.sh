@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# tests/exec_basic.sh - vbox-exec's contract (doc/launcher.md)
+# tests/launch/exec_basic.sh - vbox-exec's contract (doc/launcher.md)
 # against the real bubblewrap: the exit-status mapping, binary-safe
 # stdin/stdout/stderr, the environment (scrub, -e, --replace-env, PWD),
 # -C, --dry-run (whose line must run by hand), --log, only fds 0-2 in the
@@ -10,7 +10,7 @@
 # its bound, a missing -C directory, usage errors.  Every refusal is
 # also checked on the host side: the command never ran.
 
-. "${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
+. "${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
 
 : "${VBOXC:?VBOXC must name the vboxc binary}"
 : "${VBOX_EXEC:?VBOX_EXEC must name the vbox-exec binary}"
@@ -327,7 +327,7 @@ status 125 "a missing PLAN is 125"
 # For each policy, probe inside vbox-exec and compare with explain:
 # read P -> read P; write P -> write P; create P -> write P and its
 # directory (the kernel needs both).
-VBOX_PROBE=${VBOX_PROBE:-${top_builddir:-.}/tests/probe}
+VBOX_PROBE=${VBOX_PROBE:-${top_builddir:-.}/tests/launch/probe}
 
 agree() {
 	_n=$1

@@ -1,16 +1,16 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# tests/exec_container.sh - vbox-exec where pipelines run (issue 21): the
+# tests/launch/exec_container.sh - vbox-exec where pipelines run (issue 21): the
 # conditions of a container reproduced on this machine, not claimed.
 #
-#   docker  tests/ctr_env --docker: the errnos of Docker's default seccomp
+#   docker  tests/launch/ctr_env --docker: the errnos of Docker's default seccomp
 #           profile (unshare, mount, clone with namespace flags, clone3,
 #           pidfd_getfd, process_vm_*, io_uring, ...)
 #   docker-ptrace  the same as with --cap-add=SYS_PTRACE (pidfd_getfd and
 #           process_vm_* allowed)
 #   nested  inside `bwrap --unshare-user --disable-userns`: a user
 #           namespace that allows no nested one (ENOSPC)
-#   gvisor  tests/ctr_env --gvisor: Landlock ENOSYS, the seccomp
+#   gvisor  tests/launch/ctr_env --gvisor: Landlock ENOSYS, the seccomp
 #           listener EINVAL
 #
 # Under docker and nested, --mode=ns must exit 125 naming the probed
@@ -37,12 +37,12 @@
 # against the mode that exists); VBOX_CTR_CONDS="host docker nested"
 # chooses the conditions of the container-mode part (host: none).
 
-. "${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
+. "${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
 
 : "${VBOXC:?VBOXC must name the vboxc binary}"
 : "${VBOX_EXEC:?VBOX_EXEC must name the vbox-exec binary}"
-CTR_ENV=${top_builddir:-.}/tests/ctr_env
-TEST_PROXY=${top_builddir:-.}/tests/test_proxy
+CTR_ENV=${top_builddir:-.}/tests/launch/ctr_env
+TEST_PROXY=${top_builddir:-.}/tests/proxy/test_proxy
 PY=/usr/bin/python3
 [ -x "$VBOXC" ] || skip_all "no vboxc binary at $VBOXC"
 [ -x "$VBOX_EXEC" ] || skip_all "no vbox-exec binary at $VBOX_EXEC"
@@ -57,7 +57,7 @@ set_users
 srcdir=$(cd "$srcdir" && pwd)
 chmod 755 "$workdir"
 cd "$workdir"
-cp "$srcdir/tests/ctr_net.py" net.py
+cp "$srcdir/tests/launch/ctr_net.py" net.py
 NET=$workdir/net.py
 pids=
 trap 'kill $pids 2>/dev/null || :; rm -rf "$workdir"' EXIT

@@ -1,12 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# tests/exec_container_agree.sh - container mode agrees with `vboxc
+# tests/launch/exec_container_agree.sh - container mode agrees with `vboxc
 # explain` (doc/targets.md, "linux, container mode").
 #
 # Random tables (seeded; the seed is printed, VBOX_AGREE_SEED repeats a
 # run) of rw, ro and deny rows over a temporary tree, under both
 # `@default write` postures, each run under `vbox-exec --mode=container`
-# with tests/probe as root and as uid 65534, and judged from the host
+# with tests/launch/probe as root and as uid 65534, and judged from the host
 # side against `vboxc explain`:
 #
 # - a table `vboxc check --mode=container` accepts without
@@ -22,11 +22,11 @@
 # tables in namespace mode (no --mode), which must agree exactly: a
 # check of the harness itself.
 
-. "${srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+. "${srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
 : "${VBOXC:?VBOXC must name the vboxc binary}"
 : "${VBOX_EXEC:?VBOX_EXEC must name the vbox-exec binary}"
-VBOX_PROBE=${VBOX_PROBE:-${top_builddir:-.}/tests/probe}
+VBOX_PROBE=${VBOX_PROBE:-${top_builddir:-.}/tests/launch/probe}
 [ -x "$VBOXC" ] || skip_all "no vboxc binary at $VBOXC"
 [ -x "$VBOX_EXEC" ] || skip_all "no vbox-exec binary at $VBOX_EXEC"
 [ -x "$VBOX_PROBE" ] || skip_all "no probe binary at $VBOX_PROBE"

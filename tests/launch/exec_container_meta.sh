@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/exec_container_meta.sh - container mode's walls where Landlock has
+# tests/launch/exec_container_meta.sh - container mode's walls where Landlock has
 # no right and namespace mode relied on its read-only mounts or its PID
 # namespace (doc/launcher.md, "Container mode"): chmod, chown, utimes,
 # xattrs and truncate of a file outside the writable root; the calls
@@ -9,7 +9,7 @@
 # not fail), then in the sandbox, and judged from the host side; the same
 # calls on the sandbox's own files and itself still work.  As root and as
 # uid 65534.
-. "${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
+. "${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
 
 : "${VBOXC:?VBOXC must name the vboxc binary}"
 : "${VBOX_EXEC:?VBOX_EXEC must name the vbox-exec binary}"

@@ -1,9 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# tests/exec_cover_race.sh - deny covers are pinned (doc/launcher.md,
+# tests/launch/exec_cover_race.sh - deny covers are pinned (doc/launcher.md,
 # "Pinned paths"): host processes swap a denied directory and a denied
 # file with symbolic links (renameat2(RENAME_EXCHANGE),
-# tests/swap_exchange.c) and back in a tight loop while many launches
+# tests/launch/swap_exchange.c) and back in a tight loop while many launches
 # start; the tmpfs over the directory and the /dev/null over the file
 # must never land elsewhere.  The real directory, with
 # the secret, spends the swapped half of its time in a second denied
@@ -15,12 +15,12 @@
 # 125 and a message that says why.  As the running uid and, under root,
 # as uid 65534.
 
-. "${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
+. "${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
 
 : "${VBOXC:?VBOXC must name the vboxc binary}"
 : "${VBOX_EXEC:?VBOX_EXEC must name the vbox-exec binary}"
 require_launcher
-SWAP=${top_builddir:-.}/tests/swap_exchange
+SWAP=${top_builddir:-.}/tests/launch/swap_exchange
 [ -x "$SWAP" ] || skip_all "no $SWAP"
 : "${VBOX_RACE_LAUNCHES:=200}"
 chmod 755 "$workdir"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# tests/exec_early_start.sh - vbox-exec starts bubblewrap before it has
+# tests/launch/exec_early_start.sh - vbox-exec starts bubblewrap before it has
 # decided the sandbox, with the argument list to come (doc/launcher.md,
 # "Start-up").  A launch refused after that start (a granted path that
 # is a link the table does not follow, a placeholder that appeared)
@@ -9,7 +9,7 @@
 # what is left to reap once vbox-exec has exited, and on the host side
 # (no marker file).  As root and, under root, as uid 65534.
 
-. "${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
+. "${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
 
 : "${VBOXC:?VBOXC must name the vboxc binary}"
 : "${VBOX_EXEC:?VBOX_EXEC must name the vbox-exec binary}"

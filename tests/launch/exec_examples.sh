@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# tests/exec_examples.sh - the shipped recipes examples/node.rules,
+# tests/launch/exec_examples.sh - the shipped recipes examples/node.rules,
 # examples/python.rules and examples/git.rules, each compiled for a
 # project given with -D PROJECT=DIR and run with the real tool, offline,
 # under vbox-exec, as root and as uid 65534 (node and python with their
@@ -9,7 +9,7 @@
 # a suite, git commits.  Judged from the host side: what the tool made
 # is there, and what the recipe keeps (the npm token, git's hooks and
 # configuration, the home directory) is untouched.
-. "${srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+. "${srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
 : "${VBOXC:?VBOXC must name the vboxc binary}"
 : "${VBOX_EXEC:?VBOX_EXEC must name the vbox-exec binary}"

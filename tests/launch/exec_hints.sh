@@ -1,12 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# tests/exec_hints.sh - what vbox-exec says in the first hour, against
+# tests/launch/exec_hints.sh - what vbox-exec says in the first hour, against
 # the real bubblewrap, as root and as an ordinary uid: one stderr line on
 # --timeout, -e NAME passing the host's value through, a missing "#!"
 # interpreter (127, as a shell says it), a nested vbox-exec, and a rules
 # file given where the plan goes.
 
-. "${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
+. "${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
 
 : "${VBOXC:?VBOXC must name the vboxc binary}"
 : "${VBOX_EXEC:?VBOX_EXEC must name the vbox-exec binary}"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# tests/exec_init_devproc.sh - the sandbox's init makes bubblewrap's
+# tests/launch/exec_init_devproc.sh - the sandbox's init makes bubblewrap's
 # --dev and --proc itself where they commute with what bubblewrap keeps
 # (doc/launcher.md, "Mounts in the init").  The /dev and /proc the
 # command sees must be the ones bubblewrap builds: the same entries,
@@ -17,7 +17,7 @@
 # works as before.  Checked from the host, both where the init makes
 # /dev and where bubblewrap keeps it.
 
-. "${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
+. "${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
 
 : "${VBOXC:?VBOXC must name the vboxc binary}"
 : "${VBOX_EXEC:?VBOX_EXEC must name the vbox-exec binary}"

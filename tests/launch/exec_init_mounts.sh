@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# tests/exec_init_mounts.sh - a plan whose tail of mounts is long (here
+# tests/launch/exec_init_mounts.sh - a plan whose tail of mounts is long (here
 # 40 launch-class rows) has them made by the sandbox's init instead of
 # bubblewrap (doc/launcher.md, "Mounts in the init").  The sandbox must be
 # the same one bubblewrap would have built, and the init must leave no
@@ -10,7 +10,7 @@
 # the hole.  As root, and again as an unprivileged uid when the suite
 # runs as root.
 
-. "${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
+. "${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
 
 : "${VBOXC:?VBOXC must name the vboxc binary}"
 : "${VBOX_EXEC:?VBOX_EXEC must name the vbox-exec binary}"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# tests/exec_pin_mountpoint.sh - a pinned path (doc/launcher.md, "Pinned
+# tests/launch/exec_pin_mountpoint.sh - a pinned path (doc/launcher.md, "Pinned
 # paths") holds only where its bind landed.  A path component swapped
 # for a link while the mount is made, and swapped back before the check,
 # carries the bind elsewhere and leaves the granted path the unmounted
@@ -11,7 +11,7 @@
 # with a link in the path it refuses too.  As the running uid and, under
 # root, as uid 65534.
 
-. "${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
+. "${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
 
 : "${VBOX_EXEC:?VBOX_EXEC must name the vbox-exec binary}"
 : "${VBOXC:=${top_builddir:-.}/vboxc}"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# tests/exec_pinned.sh - granted host paths are pinned (doc/launcher.md,
+# tests/launch/exec_pinned.sh - granted host paths are pinned (doc/launcher.md,
 # "Pinned paths"): a granted or denied path that is a relative or
 # absolute symbolic link, or runs through one, is mounted at the link's
 # target only when the table gives the target the same effect (the
@@ -14,7 +14,7 @@
 # Checked on the host side, as the running uid and, under root, as
 # uid 65534.
 
-. "${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
+. "${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
 
 : "${VBOXC:?VBOXC must name the vboxc binary}"
 : "${VBOX_EXEC:?VBOX_EXEC must name the vbox-exec binary}"

@@ -1,20 +1,20 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# tests/exec_placeholder_kill.sh - a placeholder is registered before it
+# tests/launch/exec_placeholder_kill.sh - a placeholder is registered before it
 # is made (doc/launcher.md, "Placeholders"): vbox-exec killed with
 # SIGKILL right after its mkdir() of a placeholder, or right before it
-# (tests/kill_at_mkdir.c, under ptrace, at that very call), leaves no
+# (tests/launch/kill_at_mkdir.c, under ptrace, at that very call), leaves no
 # directory the registry does not name (another launch's sweep may have
 # removed it already), and the next launch removes it;
 # nothing is left on the host.  Judged on the host side, as the running
 # uid and, under root, as uid 65534.
 
-. "${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
+. "${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
 
 : "${VBOXC:?VBOXC must name the vboxc binary}"
 : "${VBOX_EXEC:?VBOX_EXEC must name the vbox-exec binary}"
 require_launcher
-KILL=${top_builddir:-.}/tests/kill_at_mkdir
+KILL=${top_builddir:-.}/tests/launch/kill_at_mkdir
 [ -x "$KILL" ] || skip_all "no $KILL"
 chmod 755 "$workdir"
 set_users

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# tests/exec_placeholders.sh - concurrent launches share placeholders
+# tests/launch/exec_placeholders.sh - concurrent launches share placeholders
 # (doc/launcher.md, "Placeholders"): 20 launches of one plan at once,
 # whose denied paths do not exist, each child trying again and again to
 # create them while the others start and end, 5 of the launches killed
@@ -9,7 +9,7 @@
 # no lock file in the registry.  As the running uid and, under root,
 # again as uid 65534.
 
-. "${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
+. "${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
 
 : "${VBOXC:?VBOXC must name the vboxc binary}"
 : "${VBOX_EXEC:?VBOX_EXEC must name the vbox-exec binary}"

@@ -1,9 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# tests/exec_podman.sh - vbox-exec in a real container (issue 21): podman
+# tests/launch/exec_podman.sh - vbox-exec in a real container (issue 21): podman
 # with runc, a root file system built here from busybox and the build's
 # own programs (no image registry is needed), and the errnos of Docker's
-# default seccomp profile (tests/ctr_docker.json), as the container's
+# default seccomp profile (tests/launch/ctr_docker.json), as the container's
 # root and as --user 65534:65534.
 #
 #   --mode=ns         exits 125 naming the probed cause (the seccomp
@@ -26,7 +26,7 @@
 # hybrid mode) and root lacks CAP_SYS_RESOURCE, so the test uses runc and
 # a containers.conf of its own without default ulimits (CONTAINERS_CONF).
 
-. "${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
+. "${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
 
 : "${VBOXC:?VBOXC must name the vboxc binary}"
 : "${VBOX_EXEC:?VBOX_EXEC must name the vbox-exec binary}"
@@ -107,7 +107,7 @@ echo "pwned-$n" >/w/srv/work/keys/release.key && echo "write-key ok"
 exit 0
 EOF
 
-cp "$srcdir/tests/ctr_docker.json" docker.json
+cp "$srcdir/tests/launch/ctr_docker.json" docker.json
 "$PY" - <<'EOF'
 import json
 p = json.load(open("docker.json"))

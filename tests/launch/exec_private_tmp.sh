@@ -1,11 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# tests/exec_private_tmp.sh - "@default tmp private" under vbox-exec, as
+# tests/launch/exec_private_tmp.sh - "@default tmp private" under vbox-exec, as
 # root and as uid 65534: the sandbox's /tmp is empty, writable under
 # "@default write deny", shows nothing of the host's /tmp and leaves
 # nothing in it, and is gone after the run; without the setting /tmp is
 # the host's and read-only.  Judged from the host side.
-. "${srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+. "${srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
 : "${VBOXC:?VBOXC must name the vboxc binary}"
 : "${VBOX_EXEC:?VBOX_EXEC must name the vbox-exec binary}"

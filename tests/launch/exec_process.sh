@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# tests/exec_process.sh - vbox-exec's process management against the
+# tests/launch/exec_process.sh - vbox-exec's process management against the
 # real bubblewrap: SIGINT, SIGTERM, SIGHUP and SIGQUIT are forwarded to
 # the command; a signal to vbox-exec's whole process group (a terminal's
 # Ctrl-C) reaches the command once; and --timeout, SIGTERM to vbox-exec,
@@ -17,7 +17,7 @@
 # the test sends go back to their default action first (defaults), so
 # a suite started with them ignored (nohup, some CI runners) still runs.
 
-. "${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
+. "${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
 
 : "${VBOXC:?VBOXC must name the vboxc binary}"
 : "${VBOX_EXEC:?VBOX_EXEC must name the vbox-exec binary}"

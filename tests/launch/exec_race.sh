@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# tests/exec_race.sh - the supervisor raced from inside (issue 29;
-# doc/launcher.md, "What continues"): tests/race_args makes every call
+# tests/launch/exec_race.sh - the supervisor raced from inside (issue 29;
+# doc/launcher.md, "What continues"): tests/launch/race_args makes every call
 # the supervisor judges in a loop while a second thread, and then a
 # second process sharing the memory (MAP_SHARED), flips one pointer
 # argument between an allowed and a denied value: the path, a struct
@@ -27,16 +27,16 @@
 #
 # VBOX_RACE_MS sets each case's time (default 250 ms).
 
-. "${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
+. "${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
 
 : "${VBOXC:?VBOXC must name the vboxc binary}"
 : "${VBOX_EXEC:?VBOX_EXEC must name the vbox-exec binary}"
 require_launcher
 PY=/usr/bin/python3
 [ -x "$PY" ] || skip_all "no $PY (the host's sockets)"
-RACE=${top_builddir:-.}/tests/race_args
+RACE=${top_builddir:-.}/tests/launch/race_args
 [ -x "$RACE" ] || skip_all "no $RACE"
-CTR_ENV=${top_builddir:-.}/tests/ctr_env
+CTR_ENV=${top_builddir:-.}/tests/launch/ctr_env
 [ -x "$CTR_ENV" ] || skip_all "no $CTR_ENV"
 CTR_ENV=$(cd "$(dirname "$CTR_ENV")" && pwd)/ctr_env
 set_users

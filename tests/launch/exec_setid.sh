@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# tests/exec_setid.sh - no set-user-ID or set-group-ID file leaves the
+# tests/launch/exec_setid.sh - no set-user-ID or set-group-ID file leaves the
 # sandbox (doc/launcher.md, "Walls": set-id bits).  A file the child owns
 # keeps its mode on the host, where no nosuid mount follows it: a
 # root-started child could otherwise leave a set-uid-root program in its
@@ -13,7 +13,7 @@
 # its redirected stdout; each is refused, and the host finds no set-id
 # bit anywhere after.  The control: chmod 0755 works.
 
-. "${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
+. "${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
 
 : "${VBOXC:?VBOXC must name the vboxc binary}"
 : "${VBOX_EXEC:?VBOX_EXEC must name the vbox-exec binary}"

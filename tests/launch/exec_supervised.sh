@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# tests/exec_supervised.sh - supervised deny and ro globs on linux
+# tests/launch/exec_supervised.sh - supervised deny and ro globs on linux
 # (issue 23; doc/launcher.md, "Supervised paths") under the real
 # launcher and bubblewrap, as root and as uid 65534, judged from the host
 # side wherever the host can see it.
@@ -63,7 +63,7 @@
 # - --mode=container refuses the plan (125, naming the row); the same
 #   plan without the deny rows lets the child read .env.
 
-. "${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
+. "${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
 
 : "${VBOXC:?VBOXC must name the vboxc binary}"
 : "${VBOX_EXEC:?VBOX_EXEC must name the vbox-exec binary}"
@@ -76,7 +76,7 @@ done
 set_users
 chmod 755 "$workdir"
 I386_CALL=$workdir/i386_call
-cp "${top_builddir:-.}/tests/i386_call" "$I386_CALL" 2>/dev/null &&
+cp "${top_builddir:-.}/tests/launch/i386_call" "$I386_CALL" 2>/dev/null &&
 	chmod 755 "$I386_CALL" || I386_CALL=
 
 # ops.py OPS - one line of OPS a call: "LABEL WANT OP ARG...", printed
@@ -1210,7 +1210,7 @@ os.write(st, b"end %d\n" % n)
 
 	# ---- i386 truncate64 (int $0x80): refused like truncate ----------
 	if [ -z "$I386_CALL" ]; then
-		ok "# SKIP $lbl: no tests/i386_call (build it: make check)"
+		ok "# SKIP $lbl: no tests/launch/i386_call (build it: make check)"
 	elif ! "$I386_CALL" probe; then
 		ok "# SKIP $lbl: this kernel has no i386 entry (IA32_EMULATION)"
 	else

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# tests/exec_supervised_agree.sh - tables with supervised rows agree with
+# tests/launch/exec_supervised_agree.sh - tables with supervised rows agree with
 # `vboxc explain` under the real kernel (doc/targets.md, "Supervised
 # rows"; issue 23).
 #
@@ -13,7 +13,7 @@
 # writable region holds them), at levels 0, `!` and `!!`, over a small
 # tree with .env files and a symbolic link `d2/ln -> s0`, probed
 # through (explain's `--follow` view).  Each compiled table runs
-# tests/probe under vbox-exec (namespace mode) as root and as uid 65534,
+# tests/launch/probe under vbox-exec (namespace mode) as root and as uid 65534,
 # on paths that exist at launch and on paths the host makes after the
 # child started (a new directory "n" holding a .env, a file "late" and
 # an empty directory "e"; a new .env beside existing files), and every
@@ -33,11 +33,11 @@
 # says is refused is reported and not compared.  The tree must be as it
 # was after each run.  Every disagreement is printed.
 
-. "${srcdir:-$(dirname "$0")/..}/tests/lib.sh"
+. "${srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
 : "${VBOXC:?VBOXC must name the vboxc binary}"
 : "${VBOX_EXEC:?VBOX_EXEC must name the vbox-exec binary}"
-VBOX_PROBE=${VBOX_PROBE:-${top_builddir:-.}/tests/probe}
+VBOX_PROBE=${VBOX_PROBE:-${top_builddir:-.}/tests/launch/probe}
 require_launcher	# starts bound_script
 [ -x "$VBOX_PROBE" ] || skip_all "no probe binary at $VBOX_PROBE"
 command -v jq >/dev/null 2>&1 || skip_all "jq not found"

@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# tests/exec_supervisor_attacks.sh - the socket supervisor (runtime/walls/
+# tests/launch/exec_supervisor_attacks.sh - the socket supervisor (runtime/walls/
 # unixsock.c, sockcall.c) under attack from a sandboxed child
-# (tests/sup_attack.c), through the real launcher and bubblewrap, as
+# (tests/launch/sup_attack.c), through the real launcher and bubblewrap, as
 # root and as uid 65534, judged from the host side:
 #
 #   net deny: connect() with AF_UNIX addresses of 110..129 bytes (the
@@ -20,14 +20,14 @@
 #   pathname bind in the writable directory works, with the child's
 #   umask and the launching uid as owner, and the host reaches it.
 
-. "${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
+. "${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
 
 : "${VBOXC:?VBOXC must name the vboxc binary}"
 : "${VBOX_EXEC:?VBOX_EXEC must name the vbox-exec binary}"
 require_launcher
 PY=/usr/bin/python3
 [ -x "$PY" ] || skip_all "no $PY (the host's servers need it)"
-ATTACK=${top_builddir:-.}/tests/sup_attack
+ATTACK=${top_builddir:-.}/tests/launch/sup_attack
 [ -x "$ATTACK" ] || skip_all "no $ATTACK"
 set_users
 

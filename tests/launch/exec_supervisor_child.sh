@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# tests/exec_supervisor_child.sh - the launcher never dies of what the
+# tests/launch/exec_supervisor_child.sh - the launcher never dies of what the
 # child chose, never lets it join a host service, and nothing sandboxed
 # outlives it (issue 29, items 3 and 4; doc/launcher.md, "What
 # continues", "Nothing outlives vbox-exec").  As root and as uid 65534,
@@ -26,16 +26,16 @@
 #     the job writes no more; the command cannot signal the init that
 #     guards the tree (EPERM).
 
-. "${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
+. "${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
 
 : "${VBOXC:?VBOXC must name the vboxc binary}"
 : "${VBOX_EXEC:?VBOX_EXEC must name the vbox-exec binary}"
 require_launcher
 PY=/usr/bin/python3
 [ -x "$PY" ] || skip_all "no $PY (the host's listener)"
-ATTACK=${top_builddir:-.}/tests/sup_attack
+ATTACK=${top_builddir:-.}/tests/launch/sup_attack
 [ -x "$ATTACK" ] || skip_all "no $ATTACK"
-CTR_ENV=${top_builddir:-.}/tests/ctr_env
+CTR_ENV=${top_builddir:-.}/tests/launch/ctr_env
 [ -x "$CTR_ENV" ] || skip_all "no $CTR_ENV"
 CTR_ENV=$(cd "$(dirname "$CTR_ENV")" && pwd)/ctr_env
 set_users

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# tests/exec_walls.sh - the walls of the Linux sandbox (doc/launcher.md, "Walls")
+# tests/launch/exec_walls.sh - the walls of the Linux sandbox (doc/launcher.md, "Walls")
 # against the real bubblewrap and the real launcher, each attack checked
 # from the host side too: sysctls written back with their own value
 # (unchanged on the host either way), kernel mounts read-only, the
@@ -14,7 +14,7 @@
 # the running uid and, when that is root, again as uid 65534 through
 # setpriv.
 
-. "${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
+. "${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
 
 : "${VBOXC:?VBOXC must name the vboxc binary}"
 : "${VBOX_EXEC:?VBOX_EXEC must name the vbox-exec binary}"
@@ -28,12 +28,12 @@ T=$workdir/t
 mkdir -p "$T/rw" "$T/ro"
 chmod 755 "$T" "$T/ro"
 chmod 1777 "$T/rw"
-cp "$top_srcdir/tests/walls_probe.py" "$T/probe.py"
+cp "$top_srcdir/tests/launch/walls_probe.py" "$T/probe.py"
 chmod 644 "$T/probe.py"
 
 # The host daemon: sockets outside the writable regions, one inside, an
 # abstract one.
-"$PY" "$top_srcdir/tests/walls_daemon.py" "$workdir/daemon.log" \
+"$PY" "$top_srcdir/tests/launch/walls_daemon.py" "$workdir/daemon.log" \
 	"s:$T/ro/s" "d:$T/ro/d" "s:$T/rw/daemon.sock" "a:vbox-walls-$tag" &
 daemon=$!
 trap 'kill $daemon 2>/dev/null; rm -rf "$workdir"' EXIT

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# tests/exec_walls_landlock.sh - Landlock is a second wall under the
+# tests/launch/exec_walls_landlock.sh - Landlock is a second wall under the
 # mounts: the walls prepared for the real list (writable: $T/rw only) are
 # applied by vbox-init under a hand-built bubblewrap list that binds the
 # whole machine writable (no read-only mount at all).  A write
@@ -8,7 +8,7 @@
 # refused; a write inside must work.  Checked on the host side.  As the
 # running uid and, under root, as uid 65534.
 
-. "${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
+. "${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
 
 : "${VBOX_EXEC:?VBOX_EXEC must name the vbox-exec binary}"
 : "${VBOXC:=${top_builddir:-.}/vboxc}"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# tests/exec_why.sh - why something failed, said where the user looks
+# tests/launch/exec_why.sh - why something failed, said where the user looks
 # (doc/proxy.md "What clients print", doc/launcher.md "Saying why"):
 # the real curl, wget, git and npm inside the sandbox, against the proxy
 # and a loopback origin, print the decision of a refusal as each can (the
@@ -11,13 +11,13 @@
 # not document VBOX_BWRAP as honoured.  As root and as uid 65534, judged
 # from the host side.
 
-. "${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
+. "${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
 
 : "${VBOXC:?VBOXC must name the vboxc binary}"
 : "${VBOX_EXEC:?VBOX_EXEC must name the vbox-exec binary}"
 
 page=$(cd "$top_srcdir" && pwd)/doc/man/vbox-exec.1
-T=$(cd "${top_builddir:-.}" && pwd)/tests/test_proxy
+T=$(cd "${top_builddir:-.}" && pwd)/tests/proxy/test_proxy
 cd "$workdir"
 
 # ---- plans vbox-exec cannot use: the step that makes one -----------------

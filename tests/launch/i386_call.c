@@ -2,7 +2,7 @@
 /*
  * i386_call.c - make one i386 system call (int $0x80) from 64-bit code,
  * for the launch tests that check a 32-bit entry is refused as its
- * 64-bit twin is (tests/exec_supervised.sh).
+ * 64-bit twin is (tests/launch/exec_supervised.sh).
  *
  *   i386_call probe            exit 0 when the i386 entry works here,
  *                              3 when it does not (no IA32_EMULATION)

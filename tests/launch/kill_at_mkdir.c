@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * kill_at_mkdir.c - run a command under ptrace and SIGKILL it at its
- * mkdir() of one path (tests/exec_placeholder_kill.sh): right after the
+ * mkdir() of one path (tests/launch/exec_placeholder_kill.sh): right after the
  * call made the directory, or with -b right before the call.  Only the
  * command's first process is traced.  Exit 0 when it was killed there,
  * 3 when it never made that call, 1 on error.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * race.h - what race_args's files share (tests/race_args.c runs the
+ * race.h - what race_args's files share (tests/launch/race_args.c runs the
  * cases, race_files.c and race_sockets.c hold them).
  *
  * A case lays out an allowed and a denied value of one pointer argument

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * race_args.c - the sandboxed side of tests/exec_race.sh: every call the
+ * race_args.c - the sandboxed side of tests/launch/exec_race.sh: every call the
  * supervisor judges, made in a loop while one of its pointer arguments
  * is flipped between an allowed and a denied value, by a second thread
  * of the caller (the default) or by a second process that shares the

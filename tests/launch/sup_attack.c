@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sup_attack.c - the sandboxed side of tests/exec_supervisor_attacks.sh:
+ * sup_attack.c - the sandboxed side of tests/launch/exec_supervisor_attacks.sh:
  * malformed socket calls aimed at the socket supervisor (runtime/walls/
  * unixsock.c) and controls that must still work.  Prints one line
  * "NAME RESULT" per step, RESULT "ok", a count, or the errno's name;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * swap_exchange.c - a host process that swaps two paths in a tight loop
- * (tests/exec_cover_race.sh): renameat2(RENAME_EXCHANGE) of @a and @b,
+ * (tests/launch/exec_cover_race.sh): renameat2(RENAME_EXCHANGE) of @a and @b,
  * again and again, until the file @stop exists; it stops on an even
  * count, so both paths are as they were.  Prints the number of swaps.
  *

@@ -15,9 +15,9 @@
  * whose init end is fd 3 of PROGRAM (pass vbox-init --channel=3), and
  * PROGRAM is exec'd.  Prints "landlock ABI" on stderr first.
  *
- * tests/exec_walls_landlock.sh uses it to show that Landlock refuses a
+ * tests/launch/exec_walls_landlock.sh uses it to show that Landlock refuses a
  * write that the mounts of a different, hand-built list allow;
- * tests/exec_pin_mountpoint.sh that a pin does not hold where the bind
+ * tests/launch/exec_pin_mountpoint.sh that a pin does not hold where the bind
  * did not land.
  */
 #include <vbox.h>

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# tests/walls_daemon.py - a host "daemon" for tests/exec_walls.sh: listens
+# tests/launch/walls_daemon.py - a host "daemon" for tests/launch/exec_walls.sh: listens
 # on the unix stream sockets and datagram sockets named on the command
 # line ("s:PATH", "d:PATH", "a:NAME" abstract) and appends one line per
 # connection or datagram to LOG.  Runs until killed.

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# tests/walls_probe.py - runs inside the sandbox for tests/exec_walls.sh
+# tests/launch/walls_probe.py - runs inside the sandbox for tests/launch/exec_walls.sh
 # and prints one line "NAME RESULT" per attack or control, RESULT being
 # "ok" or the errno's name.  Argument: the test's directory T.
 import ctypes

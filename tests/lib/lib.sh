@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# tests/lib.sh - shared helpers for the TAP shell tests; source it first.
+# tests/lib/lib.sh - shared helpers for the TAP shell tests; source it first.
 #
 # Gives: strict mode, LC_ALL=C, a private $workdir removed on exit, TAP
 # helpers (plan, ok, not_ok, check, is, done_testing, skip_all), run (to
@@ -9,7 +9,7 @@ set -eu
 LC_ALL=C
 export LC_ALL
 
-: "${srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
+: "${srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_srcdir:=$srcdir}"
 golden_dir=$top_srcdir/golden
 
@@ -220,11 +220,11 @@ set_users() {
 	fi
 }
 
-# require_walls_blob - $BLOB (tests/walls_blob, which hands vbox-init the
+# require_walls_blob - $BLOB (tests/launch/walls_blob, which hands vbox-init the
 # walls of a list) and $INIT (the build's vbox-init), or skip the whole
 # script saying which is missing.
 require_walls_blob() {
-	BLOB=${top_builddir:-.}/tests/walls_blob
+	BLOB=${top_builddir:-.}/tests/launch/walls_blob
 	INIT=${top_builddir:-.}/vbox-init
 	[ -x "$BLOB" ] || skip_all "no $BLOB"
 	[ -x "$INIT" ] || skip_all "no $INIT"

@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# tests/completion.sh - the bash completions load in bash and complete
+# tests/packaging/completion.sh - the bash completions load in bash and complete
 # commands, options, targets, emit modes, formats and file names.
-. "${srcdir:-.}/tests/lib.sh"
+. "${srcdir:-.}/tests/lib/lib.sh"
 
 command -v bash >/dev/null 2>&1 || skip_all "bash not installed"
 comp=$top_srcdir/completion

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# tests/elf_hardening.sh - every program the build ships (vboxc,
+# tests/packaging/elf_hardening.sh - every program the build ships (vboxc,
 # vbox-exec, vbox-init, vbox-proxy) and libvbox.so carries the hardening
 # configure gives it (doc/packaging.md, "Hardened builds"), read from
 # its ELF with readelf (and objdump), one TAP line per program and
@@ -22,7 +22,7 @@
 #     none, and the linker keeps only what every input has), endbr64
 #     as the first instruction of main (vbox_version in libvbox).
 
-. "${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
+. "${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
 
 top_builddir=${top_builddir:-.}
 command -v readelf >/dev/null 2>&1 || skip_all "no readelf (binutils)"

@@ -1,12 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# tests/install.sh - "make install DESTDIR=..." places everything (the
+# tests/packaging/install.sh - "make install DESTDIR=..." places everything (the
 # programs, libvbox with its header and vbox.pc, the manual pages, the
 # rule library, the bash completion); a C program built with
 # "pkg-config --cflags --libs vbox" against that tree answers queries as
 # "vboxc explain" does; libvbox exports only vbox_*; "make uninstall"
 # removes every file again.
-. "${srcdir:-.}/tests/lib.sh"
+. "${srcdir:-.}/tests/lib/lib.sh"
 
 for tool in pkg-config jq objdump; do
 	command -v $tool >/dev/null 2>&1 || skip_all "$tool not installed"
@@ -77,7 +77,7 @@ check "pkg-config --cflags --libs points into the installed tree" \
 	sh "$flags" "$includedir" "$libdir"
 # shellcheck disable=SC2086
 run $CC ${VBOX_TEST_CFLAGS:-} -Wall -Wextra -Werror -o "$workdir/client" \
-	"$top_srcdir/tests/libvbox_client.c" $flags
+	"$top_srcdir/tests/packaging/libvbox_client.c" $flags
 is "$rc" 0 "the client builds with pkg-config's flags"
 [ "$rc" -eq 0 ] || sed 's/^/# /' "$workdir/err"
 

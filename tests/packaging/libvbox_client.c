@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * libvbox_client.c - a user of the installed libvbox, built by
- * tests/install.sh with only "pkg-config --cflags --libs vbox".
+ * tests/packaging/install.sh with only "pkg-config --cflags --libs vbox".
  *
  *   libvbox_client [-t TARGET] [-D NAME=VALUE]... RULES... -- QUERY...
  *

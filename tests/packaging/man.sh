@@ -1,10 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# tests/man.sh - the manual pages render with groff -man -ww without a
+# tests/packaging/man.sh - the manual pages render with groff -man -ww without a
 # single warning, have every section a page needs, and name every option
 # that "--help" prints (vboxc and each of its commands, vbox-exec), so
 # the pages cannot fall behind the programs.
-. "${srcdir:-.}/tests/lib.sh"
+. "${srcdir:-.}/tests/lib/lib.sh"
 
 : "${GROFF:=groff}"
 command -v "$GROFF" >/dev/null 2>&1 || skip_all "groff not installed"

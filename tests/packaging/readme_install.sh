@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# tests/readme_install.sh - the README's install and libvbox steps, run
+# tests/packaging/readme_install.sh - the README's install and libvbox steps, run
 # as written.  The blocks are taken from README.md (each follows a
 # "<!-- readme-test:NAME -->" line) and run line by line with sh, in a
 # directory whose _build is this build.  Two things stand in for the
@@ -10,7 +10,7 @@
 # "ldconfig -n DIR", which makes the same links without touching the
 # system's cache) and LD_LIBRARY_PATH, pkg-config's sysroot and path;
 # in a sanitizer build, cc gets the build's sanitizer flags.
-. "${srcdir:-.}/tests/lib.sh"
+. "${srcdir:-.}/tests/lib/lib.sh"
 
 : "${MAKE:=make}"
 : "${top_builddir:?top_builddir must name the build directory}"

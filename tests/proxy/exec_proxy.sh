@@ -1,15 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# tests/exec_proxy.sh - vbox-exec's egress proxy bridged into the
+# tests/proxy/exec_proxy.sh - vbox-exec's egress proxy bridged into the
 # sandbox's network namespace (doc/proxy.md, "What the child sees
 # (Linux)"), with the real bubblewrap and curl inside the sandbox: the
 # variables (set last, not overridable, lower-case too), a loopback row
 # forwarded at its own port and through the proxy (HTTP, CONNECT,
 # SOCKS5h), a refusal with its 403 line and --log line, and that nothing
 # reaches the host's network except through the proxy.  Origins are
-# tests/test_proxy --origin on the host's loopback.
+# tests/proxy/test_proxy --origin on the host's loopback.
 
-. "${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
+. "${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
 
 : "${VBOXC:?VBOXC must name the vboxc binary}"
 : "${VBOX_EXEC:?VBOX_EXEC must name the vbox-exec binary}"
@@ -28,7 +28,7 @@ is "$rc" 1 "preflight -Werror fails on it"
 
 require_launcher
 command -v curl >/dev/null 2>&1 || skip_all "curl not found"
-T=${top_builddir:-.}/tests/test_proxy
+T=${top_builddir:-.}/tests/proxy/test_proxy
 [ -x "$T" ] || skip_all "no test_proxy binary at $T"
 
 cd "$workdir"

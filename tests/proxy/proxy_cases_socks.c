@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * proxy_cases_socks.c - the proxy's own limits and the checks at a
- * tunnel's door (tests/test_proxy.c runs them after the loopback cases):
+ * tunnel's door (tests/proxy/test_proxy.c runs them after the loopback cases):
  * the forbidden address classes, the first TLS record of a tunnel, the
  * listeners at the fd limit, and the tunnel stores' budget.
  *

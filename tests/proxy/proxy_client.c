@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * proxy_client.c - the client side of tests/test_proxy.c
+ * proxy_client.c - the client side of tests/proxy/test_proxy.c
  * (proxy_client.h).
  */
 #include <vbox.h>

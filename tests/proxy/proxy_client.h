@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * proxy_client.h - the client side of tests/test_proxy.c: a proxy host
+ * proxy_client.h - the client side of tests/proxy/test_proxy.c: a proxy host
  * process started from a rules file, plain blocking sockets, HTTP
  * CONNECT and SOCKS5 handshakes, a TLS ClientHello to peek at.
  */

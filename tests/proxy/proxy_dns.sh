@@ -1,17 +1,17 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# tests/proxy_dns.sh - the egress proxy's names, in a private network
+# tests/proxy/proxy_dns.sh - the egress proxy's names, in a private network
 # namespace this script makes: its own /etc/resolv.conf and /etc/hosts
 # (a private mount namespace), a DNS responder on its loopback, and a
 # "public" origin (198.51.100.10, TEST-NET-2) in a second namespace
 # behind a veth pair; 198.51.100.1 is the proxy side's own address.
 # Nothing outside the namespaces is ever addressed.  The TAP lines come
-# from tests/test_proxy --dns.
+# from tests/proxy/test_proxy --dns.
 
-. "${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
+. "${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
 
 : "${VBOXC:?VBOXC must name the vboxc binary}"
-T=${top_builddir:-.}/tests/test_proxy
+T=${top_builddir:-.}/tests/proxy/test_proxy
 [ -x "$T" ] || skip_all "no test_proxy binary at $T"
 for tool in unshare nsenter ip mount; do
 	command -v "$tool" >/dev/null 2>&1 || skip_all "$tool not found"

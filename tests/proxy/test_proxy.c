@@ -6,10 +6,10 @@
  * runtime/loop.c, judging with a plan that vboxc compiles from a rules
  * file; origins are threads of this process on loopback; clients are
  * plain blocking sockets here.  With --dns the program expects to run in
- * the private network namespace tests/proxy_dns.sh makes (its own
+ * the private network namespace tests/proxy/proxy_dns.sh makes (its own
  * resolv.conf, DNS responder and a "public" origin in a second
  * namespace) and tests names, rebinding and the forbidden classes.
- * Built twice: tests/test_proxy (epoll, splice) and tests/test_proxy_poll
+ * Built twice: tests/proxy/test_proxy (epoll, splice) and tests/proxy/test_proxy_poll
  * (darwin's choices: the poll loop, the buffer relay, compat.h).  The
  * loopback cases are proxy_cases.c, the client side proxy_client.c; here
  * are the proxy host mode, the namespace's DNS cases and the bench

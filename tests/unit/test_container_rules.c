@@ -3,7 +3,7 @@
  * test_container_rules.c - container mode's Landlock rules from mount
  * lists (runtime/walls/container_rules.h), against a real tree made in
  * a temporary directory.  What the kernel then does with the rules is
- * tests/exec_container.sh's and tests/exec_container_agree.sh's.
+ * tests/launch/exec_container.sh's and tests/launch/exec_container_agree.sh's.
  */
 #include <vbox.h>
 

@@ -4,7 +4,7 @@
  * (runtime/linux/follow.h): does the table give a path and everything
  * below it one effect?  Hand-made plans, each row in priority order as
  * plan_decode() would hand them over; the launcher's side (the mount
- * moved or refused) is tests/exec_pinned.sh.
+ * moved or refused) is tests/launch/exec_pinned.sh.
  */
 #include <vbox.h>
 

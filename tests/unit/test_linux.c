@@ -6,7 +6,7 @@
  * tree (glob expansion and its bounds, holes, placeholders).
  *
  * With "--launch-args RULES ARGS PLACEHOLDERS" it is instead the driver of
- * tests/bwrap_diff.sh: it compiles RULES for linux with launch rows,
+ * tests/cli/bwrap_diff.sh: it compiles RULES for linux with launch rows,
  * instantiates them against the host as vbox-exec will, and writes the
  * NUL-separated list to ARGS and the placeholder directories, one a line,
  * to PLACEHOLDERS.
@@ -1042,7 +1042,7 @@ static int rm_tree(const char *path)
 }
 
 /* ------------------------------------------------------------------ */
-/* the driver of tests/bwrap_diff.sh */
+/* the driver of tests/cli/bwrap_diff.sh */
 
 static int write_file(const char *path, const void *buf, size_t len)
 {

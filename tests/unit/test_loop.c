@@ -3,7 +3,7 @@
  * test_loop.c - the event loop (runtime/loop.c) on real pipes: readiness,
  * timer order, re-arming and cancelling, and a watch removed (and freed)
  * by an earlier callback of the same round never being called.  Built
- * twice: tests/test_loop on the epoll backend, tests/test_loop_poll on
+ * twice: tests/unit/test_loop on the epoll backend, tests/unit/test_loop_poll on
  * the poll backend (loop.h); the event masks, a hang-up reported unasked,
  * and watches added, removed and re-added during a round of 300.
  */

@@ -4,7 +4,7 @@
  * made (runtime/linux/nsprobe.h), from facts as the probe gathers them,
  * and the probe itself on this machine.  The real conditions (a seccomp
  * filter like Docker's, bubblewrap --disable-userns) are reproduced by
- * tests/exec_container.sh.
+ * tests/launch/exec_container.sh.
  */
 #include <vbox.h>
 

@@ -7,7 +7,7 @@
 # reason, so the count shows in every run; .github/workflows/windows.yml
 # runs them on a windows runner as a fresh standard user.
 
-. "${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
+. "${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
 
 script=$srcdir/tests/windows/enforce/enforce.ps1
 [ -f "$script" ] || skip_all "no $script"

@@ -22,7 +22,7 @@
 # build directory, made once (wineboot, bounded by a timeout) and kept
 # for the next run.  WINEDEBUG=-all.  Every wine command is bounded.
 
-. "${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib.sh"
+. "${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
 
 win=${VBOX_WIN_BUILD:-}
 [ -n "$win" ] || skip_all "VBOX_WIN_BUILD is not set (make check sets it)"

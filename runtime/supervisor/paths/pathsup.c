@@ -98,8 +98,9 @@ static void answer_fd(struct pathsup *ps, uint64_t id, int fd, bool cloexec)
  * (continue-site: execve).  No process can run a program for another, so
  * a judged execve() goes on as the child's own call; execwatch.c traces
  * the caller across it and judges what the kernel loaded before it runs
- * (doc/launcher.md, "What continues"; tests/continue_sites.sh holds the
- * code and that list to each other).  0 or ENOENT (the caller is gone).
+ * (doc/launcher.md, "What continues"; tests/source/continue_sites.sh
+ * holds the code and that list to each other).  0 or ENOENT (the caller
+ * is gone).
  */
 static int go_on(void *ctx, uint64_t id)
 {

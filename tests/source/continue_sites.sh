@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# tests/continue_sites.sh - every place a supervisor lets a call go on as
+# tests/source/continue_sites.sh - every place a supervisor lets a call go on as
 # the child made it (SECCOMP_USER_NOTIF_FLAG_CONTINUE) is listed in
 # doc/launcher.md's "What continues" table with its reason, and nothing
 # else is (issue 29).  A continued call lets the kernel read the child's
@@ -14,7 +14,7 @@
 # site planted without an entry and on one whose entry was removed: both
 # must fail, or the check could not fail.
 
-. "${srcdir:-$(cd "$(dirname "$0")/.." && pwd)}/tests/lib.sh"
+. "${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
 
 plan 5
 
