@@ -5,7 +5,7 @@
 # darwin profiles promise?
 #
 # The test suite judges darwin profiles with an interpreter of its own
-# (tests/unit/sbpl_check.c) on machines without macOS.  This script checks, on
+# (tests/unit/sbpl_eval.c) on machines without macOS.  This script checks, on
 # a real Mac with sandbox-exec, the facts that interpreter relies on and
 # the attacks doc/darwin.md describes (holes 1-6): for each table it
 # compiles a profile with vboxc, runs the attack under "sandbox-exec -f",

@@ -17,7 +17,7 @@
  * through to its wildcard ancestors, the last matching rule first within
  * one operation, an unfiltered rule as the operation's default, paths
  * resolved through the system's fixed symbolic links first, and
- * "localhost" meaning 127.0.0.1 and ::1 only.  sbpl_check.c says, rule by
+ * "localhost" meaning 127.0.0.1 and ::1 only.  sbpl_eval.c says, rule by
  * rule, what it models and where that knowledge comes from.
  */
 #ifndef VBOX_SBPL_CHECK_H
