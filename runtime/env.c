@@ -220,6 +220,22 @@ const char *env_get(const struct env_list *env, const char *name)
 	return NULL;
 }
 
+void env_copy_with(const struct env_list *env, const char *name,
+		   const char *value, struct env_list *out)
+{
+	size_t len = strlen(name), i;
+	char *entry;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < env->n; i++)
+		if (!(name_len(env->v[i]) == len &&
+		      memcmp(env->v[i], name, len) == 0))
+			push(out, env->v[i]);
+	entry = xasprintf("%s=%s", name, value);
+	push(out, entry);
+	free(entry);
+}
+
 void env_list_free(struct env_list *env)
 {
 	size_t i;

@@ -80,6 +80,13 @@ int env_build(char *const *inherited, const char *const *sets, size_t nsets,
 /* env_get - the value of @name in @env, or NULL. */
 const char *env_get(const struct env_list *env, const char *name);
 
+/*
+ * env_copy_with - *@out (free with env_list_free()): @env with @name set
+ * to @value, last, whatever @env gave it.
+ */
+void env_copy_with(const struct env_list *env, const char *name,
+		   const char *value, struct env_list *out);
+
 void env_list_free(struct env_list *env);
 
 /*

@@ -221,24 +221,28 @@ static char *narrow_row_text(const struct plan *p, uint32_t row)
 			 effect_name(r->effect), r->target, r->source);
 }
 
-int container_prepare(struct container *c, const struct launch_request *req,
-		      const struct sandbox *sa, char **err)
+/* The rows of the launch (not the launcher's own mounts) it narrowed. */
+static size_t narrowed_rows(const struct container_rules *cr)
 {
-	const struct plan *p = req->plan;
+	size_t i, n = 0;
+
+	for (i = 0; i < cr->nnarrowed; i++)
+		if (cr->narrowed[i].row != LX_ROW_NONE &&
+		    (i == 0 || cr->narrowed[i - 1].row != cr->narrowed[i].row))
+			n++;
+	return n;
+}
+
+/* "row 3 '!!deny:/x' (rules:3:1) at '/x': why; row 7 ...": each row once. */
+static char *narrowed_text(const struct plan *p, const struct container_rules *cr)
+{
 	struct strbuf msg = { 0 };
 	size_t i, n = 0;
 	char *t;
 
-	if (container_rules_build(&sa->lx, &c->rules, err) < 0) {
-		t = *err;
-		*err = xasprintf("%s (namespace mode holds it: --mode=ns)", t);
-		free(t);
-		return -1;
-	}
-	/* One item per row (narrowed[] is sorted by row): its reasons. */
-	for (i = 0; i < c->rules.nnarrowed; i++) {
-		const struct container_narrowing *w = &c->rules.narrowed[i];
-		bool first = i == 0 || c->rules.narrowed[i - 1].row != w->row;
+	for (i = 0; i < cr->nnarrowed; i++) {
+		const struct container_narrowing *w = &cr->narrowed[i];
+		bool first = i == 0 || cr->narrowed[i - 1].row != w->row;
 
 		if (w->row == LX_ROW_NONE)
 			continue;
@@ -255,26 +259,54 @@ int container_prepare(struct container *c, const struct launch_request *req,
 		}
 		strbuf_puts(&msg, w->what);
 	}
-	if (n && req->mode == LAUNCH_AUTO) {
-		*err = xasprintf("--mode=auto: namespace mode cannot start "
-				 "here, and container mode can hold %zu row%s "
-				 "only narrower than the table: %s; "
-				 "--mode=container --accept-narrower runs it "
-				 "so", n, n == 1 ? "" : "s", msg.s);
-		free(msg.s);
+	return msg.s ? msg.s : xstrdup("");
+}
+
+/* A refusal of the mount list: what to change, never "--mode=ns". */
+static char *rules_refusal(char *why)
+{
+	char *t = xasprintf("%s (change that row of the table, or run where "
+			    "user namespaces are allowed: namespace mode "
+			    "holds it)", why);
+
+	free(why);
+	return t;
+}
+
+int container_prepare(struct container *c, const struct launch_request *req,
+		      const struct sandbox *sa, bool supervise, char **err)
+{
+	const struct plan *p = req->plan;
+	size_t n;
+	char *t;
+
+	/*
+	 * Landlock alone where it holds the table exactly; where it would
+	 * hold a row only narrower (a deny row, a hole in a writable root,
+	 * the private /tmp), the supervisor judges every path call instead
+	 * and Landlock keeps the coarse shape.  --accept-narrower keeps the
+	 * narrower Landlock-only wall (no path supervisor, faster) for
+	 * tables whose every row it can hold so.
+	 */
+	if (container_rules_build(&sa->lx, supervise, &c->rules, err) < 0) {
+		*err = rules_refusal(*err);
 		return -1;
 	}
-	if (n && !req->accept_narrower) {
-		*err = xasprintf("container mode can hold %zu row%s only "
-				 "narrower than the table (Landlock only "
-				 "grants, whole subtrees): %s; "
-				 "--accept-narrower accepts that, --mode=ns "
-				 "holds the table as written", n,
-				 n == 1 ? "" : "s", msg.s);
-		free(msg.s);
-		return -1;
+	n = narrowed_rows(&c->rules);
+	if (n && req->accept_narrower && req->mode != LAUNCH_AUTO) {
+		t = narrowed_text(p, &c->rules);
+		vx_log("container mode: --accept-narrower: %zu row%s held "
+		       "narrower by Landlock alone, no path supervisor: %s", n,
+		       n == 1 ? "" : "s", t);
+		free(t);
+	} else if (n) {
+		container_rules_release(&c->rules);
+		if (container_rules_build(&sa->lx, true, &c->rules, err) < 0) {
+			*err = rules_refusal(*err);
+			return -1;
+		}
 	}
-	free(msg.s);
+	c->supervised = c->rules.supervised;
 	c->net_deny = p->default_net == EFFECT_DENY;
 	if (c->net_deny) {
 		if (judge_from_plan(&c->judge, p, err) != 0)
@@ -367,10 +399,13 @@ void container_log(const struct container *c, const struct launch_request *req,
 		return;
 	vx_error("container mode: no namespaces; landlock ABI %d: %zu rules "
 		 "(%zu host entries listed for splits); seccomp container "
-		 "filter; socket supervisor: inet connects %s",
+		 "filter; socket supervisor: inet connects %s; %s",
 		 c->abi, c->rules.nrules, c->rules.nlisted,
 		 c->net_deny ? "to the proxy's ports and the loopback ports "
-		 "the table allows only" : "as given (net open)");
+		 "the table allows only" : "as given (net open)",
+		 c->supervised ? "path supervisor: every path call judged by "
+		 "the table (its deny and read-only rows, the private /tmp)" :
+		 "no path supervisor (Landlock holds the table)");
 	for (i = 0; i < c->rules.nnarrowed; i++) {
 		const struct container_narrowing *w = &c->rules.narrowed[i];
 
@@ -407,6 +442,11 @@ int container_dry_run(const struct container *c,
 		       "bind and listen on loopback only; abstract unix "
 		       "addresses refused; pathname sockets where the rules "
 		       "grant writing\n");
+	if (c->supervised)
+		printf("supervisor: every path call (open, create, remove, "
+		       "rename, link, exec, metadata) judged by the table and "
+		       "made by the supervisor; Landlock above is the coarse "
+		       "shape\n");
 	printf("exec %s --channel=3 --", init_path());
 	for (i = 0; req->command[i]; i++) {
 		char *q = shell_quote(req->command[i]);

@@ -33,6 +33,8 @@ struct sandbox;
  *            sockets of its own installed in the child, and no send is
  *            stopped: the filter leaves no socket for which a send's
  *            destination counts (unixsock.h, seccomp.c)
+ * @supervised: supervised paths: the supervisor judges every path call
+ *              (container_rules.h), Landlock keeps the coarse shape
  */
 struct container {
 	struct container_rules rules;
@@ -42,6 +44,7 @@ struct container {
 	bool have_judge;
 	uint16_t proxy_ports[2];
 	bool no_getfd;
+	bool supervised;
 };
 
 /*
@@ -55,11 +58,13 @@ int container_probe(struct container *c, bool accept_unscoped, char **err);
 
 /*
  * container_prepare - the rules for the instantiated sandbox @sa and the
- * network judge for @req's plan; refuses (with the rows) a plan it can
- * hold only narrower unless @req->accept_narrower.  0, or -1 with *@err.
+ * network judge for @req's plan.  With @supervise (rows that land
+ * supervised, the private /tmp), or where Landlock would hold a row
+ * only narrower (unless @req->accept_narrower), the supervisor judges
+ * every path call (@c->supervised).  0, or -1 with *@err.
  */
 int container_prepare(struct container *c, const struct launch_request *req,
-		      const struct sandbox *sa, char **err);
+		      const struct sandbox *sa, bool supervise, char **err);
 
 /* container_admit - unixsock's admit_inet for @ctx, a struct container. */
 bool container_admit(void *ctx, const struct sockaddr *sa);

@@ -191,7 +191,8 @@ bool follow_below_may_differ(const struct follow_view *v, const char *a,
 		const struct fs_pattern *p = &v->pats[k];
 		size_t j;
 
-		if (v->rows[k]->landing != landing)
+		if (landing != FOLLOW_ANY_LANDING &&
+		    v->rows[k]->landing != landing)
 			continue;
 		if (!by_last_segment(p)) {
 			differ = may_meet(p, &qa) || may_meet(p, &qb);

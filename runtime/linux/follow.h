@@ -54,11 +54,13 @@ int follow_decide(const struct follow_view *v, const char *path,
 		  const struct plan_row **row);
 
 /*
- * follow_below_may_differ - might a row landing @landing decide some path
+ * follow_below_may_differ - might a row landing @landing (any row:
+ * FOLLOW_ANY_LANDING) decide some path
  * below @a differently from the same path below @b?  Errs towards yes;
  * "no" for rows that match by a path's last segment alone and have no
  * row before them that might meet @a or @b.
  */
+#define FOLLOW_ANY_LANDING 0xffu
 bool follow_below_may_differ(const struct follow_view *v, const char *a,
 			     const char *b, uint8_t landing);
 

@@ -512,32 +512,6 @@ out:
  * egress proxy listens on the host's 127.0.0.1, which the socket
  * supervisor alone lets the child reach.
  */
-/*
- * Rows that land supervised are judged by the supervisor through the
- * sandbox's mount namespace; container mode has none and does not hold
- * them yet: refused, naming the first (never skipped).
- */
-static bool supervised_row(const struct plan *plan, char **err)
-{
-	size_t i;
-
-	for (i = 0; i < plan->nfs; i++) {
-		const struct plan_row *r = &plan->fs[i];
-
-		if (r->landing != LANDING_SUPERVISED)
-			continue;
-		*err = xasprintf("%s: row %u '%s: %s' lands supervised, "
-				 "which container mode does not hold (the "
-				 "supervisor judges path calls in namespace "
-				 "mode only): run it with --mode=ns",
-				 r->source, r->index,
-				 effect_name((enum effect)r->effect),
-				 r->target);
-		return true;
-	}
-	return false;
-}
-
 static int launch_container(struct tree *t, const struct launch_request *req)
 {
 	static char init_name[] = "vbox-init", channel[] = "--channel=3",
@@ -545,6 +519,8 @@ static int launch_container(struct tree *t, const struct launch_request *req)
 	struct container c;
 	struct sandbox sa;
 	struct proc_spawn sp;
+	struct env_list env = { 0 };
+	const struct env_list *child_env = req->env;
 	char **argv = NULL, *err = NULL;
 	int lfds[2] = { -1, -1 }, pass[1], status = EXIT_LAUNCHER;
 	size_t i, n;
@@ -553,19 +529,42 @@ static int launch_container(struct tree *t, const struct launch_request *req)
 	memset(&c, 0, sizeof(c));
 	memset(&sa, 0, sizeof(sa));
 	t->ct = &c;
-	if (supervised_row(req->plan, &err))
-		goto fail;
 	if (container_probe(&c, req->accept_unscoped_signals, &err) < 0)
 		goto fail;
 	if (sandbox_build(req->plan, req->plan_path, req->workdir, false, &sa,
 			  &err) < 0)
 		goto fail;
 	say_host_notes(req, &sa);
+	/* The private /tmp: a directory of the launch's own in the host's
+	 * /tmp, the sandbox's $TMPDIR (container_rules.h). */
+	sandbox_private_tmp_in(&sa, CONTAINER_PRIVATE_TMP);
 	/* Missing writable roots the table lets be created, as ns mode. */
 	if (!req->dry_run)
 		creates_make(&sa);
-	if (container_prepare(&c, req, &sa, &err) < 0)
+	if (!req->dry_run && sa.private_tmp && !sa.private_tmp_dir) {
+		err = xstrdup("container mode: the private /tmp's directory "
+			      "could not be made (said above)");
 		goto fail;
+	}
+	if (container_prepare(&c, req, &sa, plan_supervised_paths(req->plan) ||
+			      sa.private_tmp, &err) < 0)
+		goto fail;
+	/* Rows that land supervised, holes, denies: judged per path call. */
+	if (c.supervised) {
+		t->judge = pathjudge_new(req->plan, &err);
+		if (!t->judge)
+			goto fail;
+		pathjudge_hold_regions(t->judge, &c.rules);
+	}
+	if (sa.private_tmp) {
+		env_copy_with(req->env, "TMPDIR", sa.private_tmp_dir ?
+			      sa.private_tmp_dir : CONTAINER_PRIVATE_TMP, &env);
+		child_env = &env;
+		vx_log("container mode: the private /tmp is '%s', the "
+		       "sandbox's $TMPDIR; the host's /tmp is neither read nor "
+		       "written", sa.private_tmp_dir ? sa.private_tmp_dir :
+		       CONTAINER_PRIVATE_TMP);
+	}
 	if (req->dry_run) {
 		status = container_dry_run(&c, req);
 		goto out;
@@ -577,11 +576,11 @@ static int launch_container(struct tree *t, const struct launch_request *req)
 			 t->auto_cause);
 	container_log(&c, req, false);
 	if (walls_prepare_container(&c.rules, !c.net_deny, c.abi, c.no_getfd,
-				    &t->walls, &err) < 0)
+				    c.supervised, &t->walls, &err) < 0)
 		goto fail;
 	if (bridge_prepare(&t->bridge, req->plan, &err) < 0 ||
 	    bridge_listen_host(&t->bridge, lfds, &err) < 0 ||
-	    bridge_env(&t->bridge, req->env, &err) < 0)
+	    bridge_env(&t->bridge, child_env, &err) < 0)
 		goto fail;
 	if (t->bridge.active) {
 		c.proxy_ports[0] = t->bridge.ports[0];
@@ -617,7 +616,7 @@ static int launch_container(struct tree *t, const struct launch_request *req)
 	pass[0] = t->link.peer;
 	sp.path = init_path();
 	sp.argv = argv;
-	sp.envp = t->bridge.envp ? t->bridge.envp : req->env->v;
+	sp.envp = t->bridge.envp ? t->bridge.envp : child_env->v;
 	sp.pass = pass;
 	sp.npass = 1;
 	t->t_spawn = t->t_args = proc_now_ms();
@@ -674,8 +673,12 @@ out:
 			close(lfds[i]);
 	free(argv);
 	walls_release(&t->walls);
+	/* (freed by wait_tree() once started; never started: here) */
+	pathjudge_free(t->judge);
+	t->judge = NULL;
 	sandbox_release(&sa);
 	container_release(&c);
+	env_list_free(&env);
 	t->ct = NULL;
 	return status;
 }

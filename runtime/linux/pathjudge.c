@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <sys/stat.h>
 
 #include "landing.h"
 #include "follow.h"
@@ -17,6 +18,7 @@
 #include "pathjudge.h"
 #include "plan.h"
 #include "strbuf.h"
+#include "walls/container_rules.h"
 
 /* The most bytes of a path shown in a notice (then "..."). */
 #define NOTICE_PATH_MAX 240
@@ -24,6 +26,7 @@
 struct pathjudge {
 	const struct plan *plan;
 	struct follow_view *view;	/* read only once made */
+	const struct container_rules *regions;	/* container mode */
 	/* the notices: the paths thread and the loop (bind) both judge */
 	pthread_mutex_t lock;
 	char *notice[PATHJUDGE_NOTICES_MAX];
@@ -120,6 +123,45 @@ out:
 	free(line.s);
 }
 
+void pathjudge_hold_regions(struct pathjudge *pj,
+			    const struct container_rules *regions)
+{
+	pj->regions = regions;
+}
+
+/*
+ * Container mode: what the mounts would say in namespace mode, from the
+ * same instantiated mount list read as a map of regions
+ * (container_rules.h).  A region of none is a deny cover (EACCES), one
+ * without write a read-only mount (EROFS).  Two regions grant less than
+ * a whole subtree: the container's /dev, which lists but opens only the
+ * devices that have a region of their own, and those devices, which are
+ * written but neither made nor removed (/dev/pts is one, a directory):
+ * there the kind of the file decides, looked at with lstat() (nothing
+ * of the sandbox can make, remove or rename an entry there).
+ */
+static int judge_region(const struct pathjudge *pj, const char *path,
+			unsigned want)
+{
+	uint64_t r = container_rights_at(pj->regions, path);
+	struct stat st;
+	bool dir;
+
+	if (!(r & CR_READ))
+		return EACCES;			/* a deny cover */
+	if ((r & CR_ALL) == CR_ALL)
+		return 0;			/* a writable bind */
+	if ((r & CR_READ) == CR_READ && !(r & CR_WRITE))
+		return want & PJ_WRITE ? EROFS : 0;	/* read-only */
+	/* /dev, and the devices it opens */
+	dir = lstat(path, &st) == 0 && S_ISDIR(st.st_mode);
+	if ((want & PJ_READ) && !(r & CR_READ_FILE) && !dir)
+		return EACCES;
+	if (want & PJ_WRITE)
+		return (r & CR_WRITE_FILE) && !dir ? 0 : EROFS;
+	return 0;
+}
+
 int pathjudge_judge(void *ctx, const char *path, unsigned want,
 		    const char *what)
 {
@@ -129,6 +171,15 @@ int pathjudge_judge(void *ctx, const char *path, unsigned want,
 
 	if (follow_decide(pj->view, path, &row) < 0)
 		return EACCES;	/* not a path the table can judge */
+	if ((!row || row->landing != LANDING_SUPERVISED) && pj->regions) {
+		rc = judge_region(pj, path, want);
+		if (rc && what)
+			vx_log("supervisor: refused %s of %s (%s): %s", what,
+			       path, want & PJ_WRITE ? "write" : "read",
+			       rc == EROFS ? "read-only there" :
+			       "denied there");
+		return rc;
+	}
 	if (!row || row->landing != LANDING_SUPERVISED)
 		return 0;	/* the mounts hold it */
 	if (row->effect == EFFECT_DENY)
@@ -142,9 +193,29 @@ int pathjudge_judge(void *ctx, const char *path, unsigned want,
 	return rc;
 }
 
+/* Does a region start at or below @dir? */
+static bool region_below(const struct container_rules *cr, const char *dir)
+{
+	size_t i, n = strlen(dir);
+
+	for (i = 0; i < cr->nregions; i++) {
+		const char *p = cr->regions[i].path;
+
+		if (strncmp(p, dir, n) == 0 && (p[n] == '/' || !p[n] ||
+						 (n == 1 && dir[0] == '/')))
+			return true;
+	}
+	return false;
+}
+
 bool pathjudge_below(void *ctx, const char *a, const char *b)
 {
 	const struct pathjudge *pj = ctx;
 
-	return follow_below_may_differ(pj->view, a, b, LANDING_SUPERVISED);
+	if (!pj->regions)
+		return follow_below_may_differ(pj->view, a, b,
+					       LANDING_SUPERVISED);
+	/* container mode: every row is the supervisor's, and every region */
+	return follow_below_may_differ(pj->view, a, b, FOLLOW_ANY_LANDING) ||
+	       region_below(pj->regions, a) || region_below(pj->regions, b);
 }

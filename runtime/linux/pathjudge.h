@@ -5,7 +5,9 @@
  * found with the compiler's own matcher (follow.h: `vboxc explain`'s
  * answer); when that row lands `supervised`, the supervisor enforces it
  * (deny: EACCES; ro: EROFS for a write); any other row is held by the
- * mounts, and the supervisor adds nothing.  Refusals are noticed on
+ * mounts, and the supervisor adds nothing.  In container mode there are
+ * no mounts: what they would hold, the region map of the same mount list
+ * holds (pathjudge_hold_regions()).  Refusals are noticed on
  * stderr, one line per distinct refusal (at most PATHJUDGE_NOTICES_MAX,
  * then counted; none with --quiet), and each one with --log.
  */
@@ -14,6 +16,7 @@
 
 #include <stdbool.h>
 
+struct container_rules;
 struct plan;
 struct pathjudge;
 
@@ -22,6 +25,15 @@ struct pathjudge;
 /* pathjudge_new - for @plan (borrowed: it outlives the judge).  NULL with
  * *@err when a row's pattern does not parse. */
 struct pathjudge *pathjudge_new(const struct plan *plan, char **err);
+
+/*
+ * pathjudge_hold_regions - container mode: the paths no supervised row
+ * decides are judged by @regions (borrowed: it outlives the judge), as
+ * the mounts of the same list would hold them in namespace mode; a
+ * rename's look below a directory considers every row and region.
+ */
+void pathjudge_hold_regions(struct pathjudge *pj,
+			    const struct container_rules *regions);
 
 /* Prints the "N more refusals" line, if any, and frees. */
 void pathjudge_free(struct pathjudge *pj);

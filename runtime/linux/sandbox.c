@@ -372,32 +372,49 @@ static void private_tmp_bind(struct lx_artifact *a, struct sandbox *out)
 		m->src = xstrdup(SANDBOX_PRIVATE_TMP);
 		m->mode = 0;
 		out->private_tmp = true;
+		out->private_tmp_template = SANDBOX_PRIVATE_TMP;
 	}
+}
+
+/* The list names the template until private_tmp_make() made it. */
+static void private_tmp_source(struct sandbox *sa, const char *from,
+			       const char *to)
+{
+	size_t i;
+
+	for (i = 0; i < sa->lx.n; i++) {
+		struct lx_mount *m = &sa->lx.m[i];
+
+		if (m->kind == LX_BIND_RW && m->src &&
+		    strcmp(m->src, from) == 0) {
+			free(m->src);
+			m->src = xstrdup(to);
+		}
+	}
+}
+
+void sandbox_private_tmp_in(struct sandbox *sa, const char *tmpl)
+{
+	if (!sa->private_tmp || sa->private_tmp_dir)
+		return;
+	private_tmp_source(sa, sa->private_tmp_template, tmpl);
+	sa->private_tmp_template = tmpl;
 }
 
 static void private_tmp_make(struct sandbox *sa)
 {
 	char *dir;
-	size_t i;
 
 	if (!sa->private_tmp || sa->private_tmp_dir)
 		return;
-	dir = xstrdup(SANDBOX_PRIVATE_TMP);
+	dir = xstrdup(sa->private_tmp_template);
 	if (!mkdtemp(dir)) {
 		vx_error("cannot make the private /tmp '%s': %s; the launch "
-			 "fails", SANDBOX_PRIVATE_TMP, strerror(errno));
+			 "fails", sa->private_tmp_template, strerror(errno));
 		free(dir);
 		return;
 	}
-	for (i = 0; i < sa->lx.n; i++) {
-		struct lx_mount *m = &sa->lx.m[i];
-
-		if (m->kind == LX_BIND_RW && m->src &&
-		    strcmp(m->src, SANDBOX_PRIVATE_TMP) == 0) {
-			free(m->src);
-			m->src = xstrdup(dir);
-		}
-	}
+	private_tmp_source(sa, sa->private_tmp_template, dir);
 	sa->private_tmp_dir = dir;
 	vx_log("private /tmp: '%s' (mode 0700), removed after the run", dir);
 }

@@ -90,6 +90,7 @@ struct sandbox {
 	char **creates;
 	size_t ncreates;
 	bool private_tmp;
+	const char *private_tmp_template;
 	char *private_tmp_dir;
 };
 
@@ -102,6 +103,13 @@ struct sandbox {
  * --tmpfs, so that every wall treats it as the writable region it is.
  */
 #define SANDBOX_PRIVATE_TMP "/dev/shm/vbox-tmp.XXXXXX"
+
+/*
+ * sandbox_private_tmp_in - make the private /tmp's directory from
+ * @tmpl (a static mkdtemp() template) instead; before creates_make().
+ * Container mode's is in the host's /tmp (container_rules.h).
+ */
+void sandbox_private_tmp_in(struct sandbox *sa, const char *tmpl);
 
 /*
  * Fewer mounts than this in the tail stay with bubblewrap.  One: even a

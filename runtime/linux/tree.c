@@ -368,14 +368,16 @@ void tree_kill(void *ctx)
  * Container mode: the command ended (or the tree is ended); kill what is
  * left of the tree, as the kernel does for a PID namespace whose init
  * ends, and reap it.  Rounds until a sweep finds nobody: a process
- * forking meanwhile is found by the next one.
+ * forking meanwhile is found by the next one.  (Every reap here is
+ * __WNOTHREAD: a process the path supervisor's thread traces for an exec
+ * (execwatch.h) reports its stops to that thread's waitpid() alone.)
  */
 static void container_settle(struct tree *t)
 {
 	int round;
 
 	for (round = 0; round < 1000; round++) {
-		while (waitpid(-1, NULL, WNOHANG) > 0)
+		while (waitpid(-1, NULL, WNOHANG | __WNOTHREAD) > 0)
 			;
 		if (sweep(t, SIGKILL) == 0)
 			break;
@@ -384,7 +386,7 @@ static void container_settle(struct tree *t)
 	if (round == 1000)
 		vx_error("warning: processes of the tree were still starting "
 			 "after 1000 rounds of SIGKILL");
-	while (waitpid(-1, NULL, WNOHANG) > 0)
+	while (waitpid(-1, NULL, WNOHANG | __WNOTHREAD) > 0)
 		;
 	if (t->init_pidfd >= 0) {
 		close(t->init_pidfd);
@@ -438,7 +440,7 @@ static void tree_settle(void *ctx)
 			;
 	}
 	/* Nothing else can have been reparented to us; reap it anyway. */
-	while (waitpid(-1, NULL, WNOHANG) > 0)
+	while (waitpid(-1, NULL, WNOHANG | __WNOTHREAD) > 0)
 		;
 	if (t->cmd_pidfd >= 0) {
 		close(t->cmd_pidfd);

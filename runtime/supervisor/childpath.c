@@ -11,6 +11,7 @@
 #include <linux/openat2.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -350,6 +351,63 @@ int child_take_fd(struct child_fds *c, pid_t tid, int fd, int *out)
 	}
 	saved = errno;
 	return *out < 0 ? saved : 0;
+}
+
+/* "flags:\t0100002" of /proc/TID/fdinfo/N: the status flags, or -1. */
+static int fdinfo_flags(pid_t tid, int fd)
+{
+	struct strbuf b = { 0 };
+	char what[32];
+	const char *p;
+	char *end;
+	long v = -1;
+
+	snprintf(what, sizeof(what), "fdinfo/%d", fd);
+	if (child_proc_read(tid, what, 64u << 10, &b) == 0 &&
+	    (p = strstr(b.s, "flags:\t")) &&
+	    (p == b.s || p[-1] == '\n')) {
+		errno = 0;
+		v = strtol(p + 7, &end, 8);
+		if (errno || end == p + 7 || v < 0 || v > INT_MAX)
+			v = -1;
+	}
+	free(b.s);
+	return (int)v;
+}
+
+int child_open_fd(pid_t tid, int fd, int *out, int *acc)
+{
+	struct stat a, b;
+	char link[64], what[32];
+	int flags, err;
+
+	snprintf(what, sizeof(what), "fd/%d", fd);
+	child_proc_path(link, sizeof(link), tid, what);
+	*out = open(link, O_PATH | O_CLOEXEC);
+	if (*out < 0)
+		return errno == ENOENT ? EBADF : errno;
+	if (!acc)
+		return 0;
+	flags = fdinfo_flags(tid, fd);
+	if (flags < 0) {
+		close(*out);
+		*out = -1;
+		return EBADF;	/* closed meanwhile, or the thread is gone */
+	}
+	if (fstat(*out, &a) < 0 || stat(link, &b) < 0) {
+		err = errno == ENOENT ? EBADF : EACCES;
+		close(*out);
+		*out = -1;
+		return err;
+	}
+	/* the fd read is the file opened: else it was swapped meanwhile */
+	if (a.st_dev != b.st_dev || a.st_ino != b.st_ino) {
+		close(*out);
+		*out = -1;
+		return EAGAIN;
+	}
+	*acc = flags;
+	return 0;
 }
 
 void child_fds_release(struct child_fds *c)

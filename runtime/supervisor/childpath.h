@@ -104,6 +104,16 @@ struct child_fds {
  * *@out.  0 or an errno. */
 int child_take_fd(struct child_fds *c, pid_t tid, int fd, int *out);
 
+/*
+ * child_open_fd - where pidfd_getfd() is refused: a handle (O_PATH) of
+ * the file thread @tid's fd @fd refers to, from /proc/TID/fd/N, and in
+ * *@acc (when not NULL) the status flags a fd of the child held on that
+ * very file (/proc/TID/fdinfo/N, read between two looks that must find
+ * the same file: a fd swapped meanwhile is another file's, refused with
+ * EAGAIN).  0 or an errno (EBADF: no such fd).
+ */
+int child_open_fd(pid_t tid, int fd, int *out, int *acc);
+
 /* child_fds_release - close the pidfd kept. */
 void child_fds_release(struct child_fds *c);
 

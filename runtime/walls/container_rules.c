@@ -58,6 +58,7 @@ struct node {
 struct build {
 	struct node *root;
 	struct container_rules *out;
+	bool supervised;
 	char **err;
 };
 
@@ -162,6 +163,15 @@ static bool below(const char *path, const char *top)
 	return strncmp(path, top, n) == 0 && (path[n] == '/' || !path[n]);
 }
 
+/* Is @src the private /tmp's directory (or its template)? */
+static bool private_tmp_dir(const char *src)
+{
+	size_t n = strlen(CONTAINER_PRIVATE_TMP_PREFIX);
+
+	return strncmp(src, CONTAINER_PRIVATE_TMP_PREFIX, n) == 0 &&
+	       src[n] && !strchr(src + n, '/');
+}
+
 /*
  * The regions of one mount.  /proc and /sys are the host's in container
  * mode and never writable (as in namespace mode, where the kernel-state
@@ -189,6 +199,18 @@ static int add_mount(struct build *b, const struct lx_mount *m)
 			if (kernel)
 				goto kernel_row;
 			set_region(b->root, d, 0, m->row);
+			return 0;
+		}
+		if (m->kind == LX_BIND_RW && m->row == LX_ROW_NONE &&
+		    strcmp(d, "/tmp") == 0 && private_tmp_dir(m->src)) {
+			/*
+			 * "@default tmp private": no tmpfs of the sandbox's
+			 * own without a mount namespace.  The host's /tmp is
+			 * neither read nor written; the launch's own
+			 * directory in it is the sandbox's ($TMPDIR).
+			 */
+			set_region(b->root, "/tmp", 0, m->row);
+			set_region(b->root, m->src, CR_ALL, m->row);
 			return 0;
 		}
 		if (strcmp(m->src, d) != 0) {
@@ -440,11 +462,35 @@ static void blame(struct build *b, const struct node *n, uint64_t r)
 	}
 }
 
+/*
+ * Supervised paths (container_rules.h): right @r granted at the highest
+ * nodes whose own region has it, whatever lies below; the supervisor
+ * judges every path call there by the region map itself.
+ */
+static void place_coarse(struct node *n, uint64_t r)
+{
+	size_t i;
+
+	if (n->kind == NODE_ABSENT)
+		return;
+	if (eff(n) & r) {
+		if (!(n->kind == NODE_OTHER && (r & CR_DIR_ONLY)))
+			n->grant |= r;
+		return;
+	}
+	for (i = 0; i < n->nkids; i++)
+		place_coarse(n->kids[i], r);
+}
+
 static int place(struct build *b, struct node *n, uint64_t r)
 {
 	size_t i;
 	struct node *k;
 
+	if (b->supervised) {
+		place_coarse(n, r);
+		return 0;
+	}
 	if (n->kind == NODE_ABSENT)
 		return 0;
 	if (all_need(n, r)) {
@@ -546,8 +592,8 @@ static int by_row(const void *a, const void *b)
 	return strcmp(x->what, y->what);
 }
 
-int container_rules_build(const struct lx_artifact *lx, struct container_rules *out,
-			  char **err)
+int container_rules_build(const struct lx_artifact *lx, bool supervised,
+			  struct container_rules *out, char **err)
 {
 	struct build b = { 0 };
 	struct node *dev;
@@ -558,6 +604,7 @@ int container_rules_build(const struct lx_artifact *lx, struct container_rules *
 	memset(out, 0, sizeof(*out));
 	b.root = node_new(NULL, "", 0);
 	b.out = out;
+	b.supervised = supervised;
 	b.err = err;
 	for (i = 0; i < lx->n; i++) {
 		if (add_mount(&b, &lx->m[i]) < 0) {
@@ -600,6 +647,7 @@ int container_rules_build(const struct lx_artifact *lx, struct container_rules *
 		qsort(out->narrowed, out->nnarrowed, sizeof(*out->narrowed),
 		      by_row);
 	regions(out, b.root);
+	out->supervised = supervised;
 	rc = 0;
 out:
 	node_free(b.root);

@@ -24,6 +24,16 @@
  * path below which a region starts (that would move the hole away), or
  * create a denied path that is absent.  The parent of such a path gets
  * no right to remove, rename or (for an absent one) create entries.
+ *
+ * With supervised paths (the supervisor judges every path call by the
+ * region map and the table, as namespace mode's supervisor judges its
+ * supervised rows), nothing is split: each right is granted at the
+ * highest directory whose own region has it, holes included, and the
+ * supervisor holds the holes exactly (runtime/linux/pathjudge.h).
+ *
+ * "@default tmp private" has no tmpfs here: the launch's directory made
+ * from CONTAINER_PRIVATE_TMP (the sandbox's $TMPDIR), bound over /tmp in
+ * the list, is read as a region of every right inside a /tmp of none.
  */
 #ifndef VBOX_CONTAINER_RULES_H
 #define VBOX_CONTAINER_RULES_H
@@ -34,6 +44,11 @@
 
 #include "linux_artifact.h"
 #include "strv.h"
+
+/* The private /tmp's directory in container mode (a mkdtemp() template),
+ * and what such a directory's path starts with. */
+#define CONTAINER_PRIVATE_TMP "/tmp/vbox-tmp.XXXXXX"
+#define CONTAINER_PRIVATE_TMP_PREFIX "/tmp/vbox-tmp."
 
 /* At most this many rules, and host entries listed for splits. */
 #define CONTAINER_RULES_MAX 4096
@@ -83,6 +98,7 @@ struct container_narrowing {
  * @narrowed, @nnarrowed: rows that made it narrower (one entry per row
  *                        and reason, in row order)
  * @nlisted: host directory entries listed for splits
+ * @supervised: built for supervised paths (no split, nothing narrowed)
  */
 struct container_rules {
 	struct container_rule *rules;
@@ -92,6 +108,7 @@ struct container_rules {
 	struct container_narrowing *narrowed;
 	size_t nnarrowed;
 	size_t nlisted;
+	bool supervised;
 };
 
 /* The rights a region can have (Landlock's bits, ABI 1-5). */
@@ -122,12 +139,13 @@ struct container_rules {
 
 /*
  * container_rules_build - the wall for the instantiated sandbox @lx (every
- * launch row expanded), against the host as it is now.  0, or -1 with
- * *@err naming the mount (its row) that container mode cannot express,
- * a granted path with a symbolic link, or a bound passed.
+ * launch row expanded), against the host as it is now; @supervised: for
+ * supervised paths (above).  0, or -1 with *@err naming the mount (its
+ * row) that container mode cannot express, a granted path with a
+ * symbolic link, or a bound passed.
  */
-int container_rules_build(const struct lx_artifact *lx, struct container_rules *out,
-			  char **err);
+int container_rules_build(const struct lx_artifact *lx, bool supervised,
+			  struct container_rules *out, char **err);
 
 /*
  * container_rights_at - what the map lets the child do at @path

@@ -26,15 +26,16 @@ static void print(const char *name, const struct seccomp_prog *p)
 int main(void)
 {
 	struct seccomp_prog deny, supervised, deny_nounix, unused, proxy;
-	struct seccomp_prog open_all, open_bind, container, nogetfd;
+	struct seccomp_prog open_all, open_bind, container[CONTAINER_FILTERS];
 	struct seccomp_prog paths, bind_paths;
 	char *err = NULL;
+	size_t i;
 
 	if (seccomp_progs_build(&deny, &supervised, false, &err) < 0 ||
 	    seccomp_progs_build(&deny_nounix, &unused, true, &err) < 0 ||
 	    seccomp_open_progs_build(&open_all, &open_bind, &err) < 0 ||
 	    seccomp_proxy_build(&proxy, &err) < 0 ||
-	    seccomp_container_build(&container, &nogetfd, &err) < 0 ||
+	    seccomp_container_build(container, &err) < 0 ||
 	    seccomp_paths_progs_build(&paths, &bind_paths, &err) < 0) {
 		fprintf(stderr, "gen_seccomp: %s\n", err);
 		return 1;
@@ -50,8 +51,12 @@ int main(void)
 	print("seccomp_bpf_supervised_paths", &paths);
 	print("seccomp_bpf_supervised_bind_paths", &bind_paths);
 	print("seccomp_bpf_proxy", &proxy);
-	print("seccomp_bpf_container", &container);
-	print("seccomp_bpf_container_nogetfd", &nogetfd);
+	print("seccomp_bpf_container", &container[CONTAINER_FILTER_PLAIN]);
+	print("seccomp_bpf_container_nogetfd",
+	      &container[CONTAINER_FILTER_NOGETFD]);
+	print("seccomp_bpf_container_paths", &container[CONTAINER_FILTER_PATHS]);
+	print("seccomp_bpf_container_nogetfd_paths",
+	      &container[CONTAINER_FILTER_NOGETFD_PATHS]);
 	seccomp_prog_free(&deny);
 	seccomp_prog_free(&supervised);
 	seccomp_prog_free(&deny_nounix);
@@ -59,8 +64,8 @@ int main(void)
 	seccomp_prog_free(&proxy);
 	seccomp_prog_free(&open_all);
 	seccomp_prog_free(&open_bind);
-	seccomp_prog_free(&container);
-	seccomp_prog_free(&nogetfd);
+	for (i = 0; i < CONTAINER_FILTERS; i++)
+		seccomp_prog_free(&container[i]);
 	seccomp_prog_free(&paths);
 	seccomp_prog_free(&bind_paths);
 	return fflush(stdout) == 0 ? 0 : 1;

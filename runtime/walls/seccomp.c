@@ -187,7 +187,7 @@ int seccomp_build_deny(scmp_filter_ctx ctx, const char **what)
 }
 
 /* The deny rules where the supervisor judges openat2 (supervised paths). */
-static int build_deny_judged(scmp_filter_ctx ctx, const char **what)
+int seccomp_build_deny_judged(scmp_filter_ctx ctx, const char **what)
 {
 	return build_deny_common(ctx, what, false);
 }
@@ -400,7 +400,7 @@ int seccomp_build_chattr(scmp_filter_ctx ctx, const char **what)
 	return rc;
 }
 
-static int build_paths(scmp_filter_ctx ctx, const char **what)
+int seccomp_build_path_calls(scmp_filter_ctx ctx, const char **what)
 {
 	size_t i;
 	int rc = 0;
@@ -409,13 +409,20 @@ static int build_paths(scmp_filter_ctx ctx, const char **what)
 		*what = path_calls[i];
 		rc = seccomp_rule(ctx, SCMP_ACT_NOTIFY, path_calls[i], 0, NULL);
 	}
+	return rc;
+}
+
+static int build_paths(scmp_filter_ctx ctx, const char **what)
+{
+	int rc = seccomp_build_path_calls(ctx, what);
+
 	return rc < 0 ? rc : seccomp_build_chattr(ctx, what);
 }
 
 /* The supervised filter and the paths (whose bind() covers net open's). */
 static int build_supervised_paths(scmp_filter_ctx ctx, const char **what)
 {
-	int rc = build_deny_judged(ctx, what);
+	int rc = seccomp_build_deny_judged(ctx, what);
 
 	if (rc >= 0)
 		rc = seccomp_build_notify(ctx, what);
@@ -425,7 +432,7 @@ static int build_supervised_paths(scmp_filter_ctx ctx, const char **what)
 /* net open with Landlock's abstract scope: bind() and the paths. */
 static int build_supervised_bind_paths(scmp_filter_ctx ctx, const char **what)
 {
-	int rc = build_deny_judged(ctx, what);
+	int rc = seccomp_build_deny_judged(ctx, what);
 
 	return rc < 0 ? rc : build_paths(ctx, what);
 }

@@ -82,16 +82,27 @@ int seccomp_paths_progs_build(struct seccomp_prog *paths,
 			      struct seccomp_prog *bind_paths, char **err);
 
 /*
- * Fill @container: container mode's filter, with a listener: the
+ * The container-mode filters, by index.  PLAIN: with a listener, the
  * supervised filter's rules and bind() and listen() supervised; SysV
  * IPC and message queues refused; inet sockets TCP only (no UDP, raw,
  * SCTP, MPTCP); netlink of the route family only; TCP_FASTOPEN_CONNECT
- * refused.  @nogetfd: the same where the supervisor cannot take the
- * child's sockets (pidfd_getfd() refused), which also refuses datagram
- * unix sockets and MSG_FASTOPEN.  0, or -1 with *@err.
+ * refused; the metadata calls supervised.  NOGETFD: the same where the
+ * supervisor cannot take the child's sockets (pidfd_getfd() refused),
+ * which also refuses datagram unix sockets and MSG_FASTOPEN.  PATHS and
+ * NOGETFD_PATHS: each with every path call supervised too (supervised
+ * paths in container mode).
  */
-int seccomp_container_build(struct seccomp_prog *container,
-			    struct seccomp_prog *nogetfd, char **err);
+enum {
+	CONTAINER_FILTER_PLAIN,
+	CONTAINER_FILTER_NOGETFD,
+	CONTAINER_FILTER_PATHS,
+	CONTAINER_FILTER_NOGETFD_PATHS,
+	CONTAINER_FILTERS
+};
+
+/* seccomp_container_build - fill @out; 0, or -1 with *@err. */
+int seccomp_container_build(struct seccomp_prog out[CONTAINER_FILTERS],
+			    char **err);
 
 /*
  * Load @len bytes of BPF (no_new_privs must be set).  With @listener
@@ -131,6 +142,10 @@ extern const unsigned char seccomp_bpf_container[];
 extern const size_t seccomp_bpf_container_len;
 extern const unsigned char seccomp_bpf_container_nogetfd[];
 extern const size_t seccomp_bpf_container_nogetfd_len;
+extern const unsigned char seccomp_bpf_container_paths[];
+extern const size_t seccomp_bpf_container_paths_len;
+extern const unsigned char seccomp_bpf_container_nogetfd_paths[];
+extern const size_t seccomp_bpf_container_nogetfd_paths_len;
 extern const unsigned char seccomp_bpf_supervised_paths[];
 extern const size_t seccomp_bpf_supervised_paths_len;
 extern const unsigned char seccomp_bpf_supervised_bind_paths[];

@@ -72,16 +72,20 @@ static int build_container_nogetfd_sends(scmp_filter_ctx ctx,
 /*
  * @getfd: the supervisor can take the child's sockets (pidfd_getfd())
  * and makes every addressed call on copies; without, see
- * build_container_nogetfd_sends().
+ * build_container_nogetfd_sends().  @paths: the supervisor judges every
+ * path call as well (supervised paths in container mode: a deny or
+ * read-only row Landlock cannot hold exactly), so the path calls are
+ * stopped, openat2() among them, beside the metadata calls.
  */
 static int build_container_common(scmp_filter_ctx ctx, const char **what,
-				  bool getfd)
+				  bool getfd, bool paths)
 {
 	static const unsigned inet[] = { AF_INET, AF_INET6 };
 	static const unsigned proto[] = { 132 /* SCTP */, IPPROTO_MPTCP };
 	struct scmp_arg_cmp c[2];
 	size_t i, k;
-	int rc = seccomp_build_deny(ctx, what);
+	int rc = paths ? seccomp_build_deny_judged(ctx, what) :
+		 seccomp_build_deny(ctx, what);
 
 	if (rc >= 0)
 		rc = getfd ? seccomp_build_notify(ctx, what) :
@@ -130,8 +134,11 @@ static int build_container_common(scmp_filter_ctx ctx, const char **what,
 			       TCP_FASTOPEN_CONNECT_OPT);
 		rc = seccomp_rule(ctx, SCMP_ACT_ERRNO(EPERM), "setsockopt", 2, c);
 	}
-	/* Metadata Landlock does not cover: judged by the supervisor. */
-	for (i = 0; rc >= 0 && i < array_size(container_meta); i++) {
+	/* Metadata Landlock does not cover: judged by the supervisor; with
+	 * supervised paths every path call (the metadata calls among them). */
+	if (rc >= 0 && paths)
+		rc = seccomp_build_path_calls(ctx, what);
+	for (i = 0; rc >= 0 && !paths && i < array_size(container_meta); i++) {
 		*what = container_meta[i];
 		rc = seccomp_rule(ctx, SCMP_ACT_NOTIFY, container_meta[i], 0, NULL);
 	}
@@ -171,7 +178,12 @@ static int build_container_common(scmp_filter_ctx ctx, const char **what,
 
 static int build_container(scmp_filter_ctx ctx, const char **what)
 {
-	return build_container_common(ctx, what, true);
+	return build_container_common(ctx, what, true, false);
+}
+
+static int build_container_paths(scmp_filter_ctx ctx, const char **what)
+{
+	return build_container_common(ctx, what, true, true);
 }
 
 /* Unix socket types but SOCK_STREAM (1) and SOCK_SEQPACKET (5), in
@@ -243,20 +255,39 @@ static int build_container_nogetfd_sends(scmp_filter_ctx ctx,
 
 static int build_container_nogetfd(scmp_filter_ctx ctx, const char **what)
 {
-	return build_container_common(ctx, what, false);
+	return build_container_common(ctx, what, false, false);
 }
 
-int seccomp_container_build(struct seccomp_prog *container,
-			    struct seccomp_prog *nogetfd, char **err)
+static int build_container_nogetfd_paths(scmp_filter_ctx ctx,
+					 const char **what)
 {
-	memset(container, 0, sizeof(*container));
-	memset(nogetfd, 0, sizeof(*nogetfd));
-	if (seccomp_build_one(build_container, container, "container", err) < 0)
-		return -1;
-	if (seccomp_build_one(build_container_nogetfd, nogetfd,
-			      "container (no pidfd_getfd)", err) < 0) {
-		seccomp_prog_free(container);
-		return -1;
-	}
+	return build_container_common(ctx, what, false, true);
+}
+
+int seccomp_container_build(struct seccomp_prog out[CONTAINER_FILTERS],
+			    char **err)
+{
+	static const struct {
+		int (*add)(scmp_filter_ctx, const char **);
+		const char *name;
+	} k[CONTAINER_FILTERS] = {
+		[CONTAINER_FILTER_PLAIN] = { build_container, "container" },
+		[CONTAINER_FILTER_NOGETFD] = { build_container_nogetfd,
+			"container (no pidfd_getfd)" },
+		[CONTAINER_FILTER_PATHS] = { build_container_paths,
+			"container (paths)" },
+		[CONTAINER_FILTER_NOGETFD_PATHS] = {
+			build_container_nogetfd_paths,
+			"container (no pidfd_getfd, paths)" },
+	};
+	size_t i;
+
+	memset(out, 0, CONTAINER_FILTERS * sizeof(*out));
+	for (i = 0; i < CONTAINER_FILTERS; i++)
+		if (seccomp_build_one(k[i].add, &out[i], k[i].name, err) < 0) {
+			while (i-- > 0)
+				seccomp_prog_free(&out[i]);
+			return -1;
+		}
 	return 0;
 }

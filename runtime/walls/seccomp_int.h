@@ -19,6 +19,12 @@ int seccomp_rule(scmp_filter_ctx ctx, uint32_t action, const char *name,
 		 unsigned n, const struct scmp_arg_cmp *cmp);
 /* The deny rules of every mode (doc/launcher.md, "Walls"). */
 int seccomp_build_deny(scmp_filter_ctx ctx, const char **what);
+/* The same where the supervisor judges openat2 (supervised paths):
+ * openat2() is allowed here, to be stopped by a path-call rule. */
+int seccomp_build_deny_judged(scmp_filter_ctx ctx, const char **what);
+/* Every call that takes a path the supervised paths judge (and bind()):
+ * notified (the metadata calls among them) */
+int seccomp_build_path_calls(scmp_filter_ctx ctx, const char **what);
 /* connect(), sendto() with an address, sendmsg(), sendmmsg(): notified */
 int seccomp_build_notify(scmp_filter_ctx ctx, const char **what);
 /* bind(): notified */

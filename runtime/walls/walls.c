@@ -284,8 +284,21 @@ int walls_prepare(const struct lx_artifact *lx, bool net_open, bool paths,
 }
 
 int walls_prepare_container(const struct container_rules *cr, bool net_open,
-			    int abi, bool no_getfd, struct walls *w, char **err)
+			    int abi, bool no_getfd, bool paths,
+			    struct walls *w, char **err)
 {
+	static const struct {
+		const unsigned char *insns;
+		const size_t *len;
+	} filters[2][2] = {
+		{ { seccomp_bpf_container, &seccomp_bpf_container_len },
+		  { seccomp_bpf_container_paths,
+		    &seccomp_bpf_container_paths_len } },
+		{ { seccomp_bpf_container_nogetfd,
+		    &seccomp_bpf_container_nogetfd_len },
+		  { seccomp_bpf_container_nogetfd_paths,
+		    &seccomp_bpf_container_nogetfd_paths_len } },
+	};
 	struct seccomp_prog filter;
 	struct paths none = { 0 };
 
@@ -302,12 +315,13 @@ int walls_prepare_container(const struct container_rules *cr, bool net_open,
 	 */
 	w->refuse_abstract = true;
 	w->pathname_open = net_open;
-	filter.insns = no_getfd ? (void *)seccomp_bpf_container_nogetfd :
-				  (void *)seccomp_bpf_container;
-	filter.len = no_getfd ? seccomp_bpf_container_nogetfd_len :
-				seccomp_bpf_container_len;
+	w->paths = paths;
+	filter.insns = (void *)filters[no_getfd][paths].insns;
+	filter.len = *filters[no_getfd][paths].len;
 	w->nwritable = cr->nrules;
-	return write_blob(w, WALLS_NOTIFY | WALLS_LANDLOCK | WALLS_CONTAINER,
+	/* Supervised paths: no core dump (walls_prepare() says why). */
+	return write_blob(w, WALLS_NOTIFY | WALLS_LANDLOCK | WALLS_CONTAINER |
+			  (paths ? WALLS_NO_CORE : 0),
 			  &filter, &none, NULL, 0, cr, (uint32_t)abi, err);
 }
 

@@ -117,12 +117,14 @@ int walls_prepare(const struct lx_artifact *lx, bool net_open, bool paths,
  * ruleset of @cr (container_rules.h) with ABI at most @abi (the probed
  * or capped ABI, > 0), and the container filter (seccomp.h), whose
  * listener the supervisor takes.  @net_open: "@default net open";
- * @no_getfd: the filter for a supervisor without pidfd_getfd().
+ * @no_getfd: the filter for a supervisor without pidfd_getfd(); @paths:
+ * supervised paths (every path call handed over; no core dump).
  * 0, or -1 with *@err.
  */
 struct container_rules;
 int walls_prepare_container(const struct container_rules *cr, bool net_open,
-			    int abi, bool no_getfd, struct walls *w, char **err);
+			    int abi, bool no_getfd, bool paths,
+			    struct walls *w, char **err);
 void walls_release(struct walls *w);
 
 /*

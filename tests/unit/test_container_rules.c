@@ -68,7 +68,7 @@ static bool narrowed(const struct container_rules *cr, uint32_t row)
 
 static int build(struct lx_artifact *a, struct container_rules *cr, char **err)
 {
-	int rc = container_rules_build(a, cr, err);
+	int rc = container_rules_build(a, false, cr, err);
 
 	lx_artifact_release(a);
 	return rc;

@@ -168,7 +168,8 @@ static int judge_execfd(const struct pathcall_env *e, pid_t pid)
 			rc = EACCES;
 			break;
 		}
-		rc = e->take(e->take_ctx, pid, (int)av.a_un.a_val, &fd);
+		rc = e->take(e->take_ctx, pid, (int)av.a_un.a_val, &fd,
+			     NULL);
 		if (!rc) {
 			rc = pc_judge_fd(e, fd, PJ_READ, "exec (as loaded)",
 					 false);

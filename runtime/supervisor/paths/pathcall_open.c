@@ -190,12 +190,11 @@ static void open_own_fd(const struct pathcall_env *e, int n, uint64_t flags,
 	struct stat st;
 	int fd, rc, acc;
 
-	rc = e->take ? e->take(e->take_ctx, e->tid, n, &fd) : EACCES;
+	rc = e->take ? e->take(e->take_ctx, e->tid, n, &fd, &acc) : EACCES;
 	if (rc) {
 		res->err = rc == ESRCH ? ESRCH : rc == EBADF ? ENOENT : rc;
 		return;
 	}
-	acc = fcntl(fd, F_GETFL);
 	if ((pc_open_wants(flags) & PJ_WRITE) &&
 	    (acc < 0 || (acc & O_PATH) || (acc & O_ACCMODE) == O_RDONLY) &&
 	    !in_sandbox(e, fd)) {

@@ -298,7 +298,8 @@ static int run_link(const struct pathcall *pc, const struct pathcall_env *e)
 		goto out;
 	own = pc_own_fd_name(full.s);
 	if (own >= 0)
-		rc = e->take ? e->take(e->take_ctx, e->tid, own, &src) : EACCES;
+		rc = e->take ? e->take(e->take_ctx, e->tid, own, &src, NULL) :
+			       EACCES;
 	else if (!(rc = pc_rewrite_self(e, &full)))
 		src = child_open_in_root(e->root_fd, full.s, 0, &rc);
 	if (src < 0) {

@@ -36,10 +36,13 @@ typedef int (*pathcall_judge_fn)(void *ctx, const char *path, unsigned want,
 typedef bool (*pathcall_below_fn)(void *ctx, const char *a, const char *b);
 
 /*
- * pathcall_take_fn - a copy of the child's fd @fd (pidfd_getfd): 0 with
- * *@out, or an errno.
+ * pathcall_take_fn - the child's fd @fd: a copy (pidfd_getfd()), or where
+ * that is refused a handle of its file (O_PATH, from /proc/TID/fd/N):
+ * 0 with *@out and, when @acc is not NULL, the status flags of the
+ * child's fd in *@acc (as F_GETFL gives them), or an errno.
  */
-typedef int (*pathcall_take_fn)(void *ctx, pid_t tid, int fd, int *out);
+typedef int (*pathcall_take_fn)(void *ctx, pid_t tid, int fd, int *out,
+				int *acc);
 
 /**
  * struct pathcall_env - whose call, and how to judge it

@@ -36,6 +36,7 @@ struct pathsup {
 	struct seccomp_notif *req;
 	struct seccomp_notif_resp *resp;
 	struct child_fds fds;	/* the last caller's pidfd */
+	bool no_getfd;		/* pidfd_getfd() refused: child_open_fd() */
 	pthread_mutex_t names;	/* pathsup_names_lock() */
 	atomic_ulong handled;	/* read by the loop for --log */
 	atomic_ulong refused;
@@ -117,12 +118,26 @@ static int go_on(void *ctx, uint64_t id)
 	return 0;
 }
 
-/* pathcall_take_fn: the child's fd @fd (/proc/self/fd/N). */
-static int take(void *ctx, pid_t tid, int fd, int *out)
+/*
+ * pathcall_take_fn: the child's fd @fd (/proc/self/fd/N), a copy; where
+ * pidfd_getfd() is refused (container mode under Docker's default
+ * profile), a handle of its file (child_open_fd()).
+ */
+static int take(void *ctx, pid_t tid, int fd, int *out, int *acc)
 {
 	struct pathsup *ps = ctx;
+	int rc;
 
-	return child_take_fd(&ps->fds, tid, fd, out);
+	if (!ps->no_getfd) {
+		rc = child_take_fd(&ps->fds, tid, fd, out);
+		if (rc != EPERM && rc != ENOSYS) {
+			if (!rc && acc)
+				*acc = fcntl(*out, F_GETFL);
+			return rc;
+		}
+		ps->no_getfd = true;	/* refused here: not asked again */
+	}
+	return child_open_fd(tid, fd, out, acc);
 }
 
 /*
