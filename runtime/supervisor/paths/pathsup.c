@@ -37,6 +37,12 @@ struct pathsup {
 	struct seccomp_notif_resp *resp;
 	struct child_fds fds;	/* the last caller's pidfd */
 	bool no_getfd;		/* pidfd_getfd() refused: child_open_fd() */
+	/* the thread's start, told to pathsup_start() */
+	pthread_mutex_t start_lock;
+	pthread_cond_t started;
+	bool start_done;
+	int start_err;		/* 0, or the errno that stopped it */
+	bool fs_shared;		/* no fs context of its own (below) */
 	pthread_mutex_t names;	/* pathsup_names_lock() */
 	atomic_ulong handled;	/* read by the loop for --log */
 	atomic_ulong refused;
@@ -270,18 +276,46 @@ static void on_stop_signal(int sig)
 	(void)sig;	/* only to interrupt the wait */
 }
 
-/* Runs on the new thread before serve(): its own umask, no caps. */
+static void tell_started(struct pathsup *ps, int err)
+{
+	pthread_mutex_lock(&ps->start_lock);
+	ps->start_done = true;
+	ps->start_err = err;
+	pthread_cond_signal(&ps->started);
+	pthread_mutex_unlock(&ps->start_lock);
+}
+
+/*
+ * Runs on the new thread before serve(): its own umask, no caps.  A
+ * file-system context of its own (CLONE_FS) keeps the umask it sets
+ * around a creation off the loop's thread; where unshare() is refused
+ * altogether (Docker's default seccomp profile refuses it whatever the
+ * flags), the context stays shared, which holds as well: every umask
+ * and working-directory change of vbox-exec while the sandbox runs is
+ * made under the names lock (this thread's calls, the loop's pathname
+ * bind(): pathsup_names_lock()).  Fails the start, never the process.
+ */
 static void *start(void *arg)
 {
 	struct pathsup *ps = arg;
 	sigset_t set;
+	int err = 0;
 
 	sigemptyset(&set);
 	sigaddset(&set, STOP_SIGNAL);
-	if (unshare(CLONE_FS) < 0 || drop_caps() < 0 ||
-	    pthread_sigmask(SIG_UNBLOCK, &set, NULL) != 0)
-		BUG("the path supervisor's thread cannot set itself up: %s",
-		    strerror(errno));
+	if (unshare(CLONE_FS) < 0) {
+		if (errno == EPERM || errno == ENOSYS)
+			ps->fs_shared = true;
+		else
+			err = errno;
+	}
+	if (!err && drop_caps() < 0)
+		err = errno;
+	if (!err)
+		err = pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+	tell_started(ps, err);
+	if (err)
+		return NULL;
 	return serve(ps);
 }
 
@@ -295,6 +329,8 @@ struct pathsup *pathsup_start(const struct pathsup_config *cfg, char **err)
 	ps->cfg = *cfg;
 	ps->fds.pidfd = -1;
 	pthread_mutex_init(&ps->names, NULL);
+	pthread_mutex_init(&ps->start_lock, NULL);
+	pthread_cond_init(&ps->started, NULL);
 	ps->req = xzalloc(cfg->req_size);
 	ps->resp = xzalloc(cfg->resp_size);
 	memset(&sa, 0, sizeof(sa));
@@ -316,8 +352,20 @@ struct pathsup *pathsup_start(const struct pathsup_config *cfg, char **err)
 				 strerror(rc));
 		goto fail;
 	}
+	pthread_mutex_lock(&ps->start_lock);
+	while (!ps->start_done)
+		pthread_cond_wait(&ps->started, &ps->start_lock);
+	pthread_mutex_unlock(&ps->start_lock);
+	if (ps->start_err) {
+		*err = xasprintf("the path supervisor's thread cannot set "
+				 "itself up: %s", strerror(ps->start_err));
+		pthread_join(ps->thread, NULL);
+		goto fail;
+	}
 	return ps;
 fail:
+	pthread_cond_destroy(&ps->started);
+	pthread_mutex_destroy(&ps->start_lock);
 	pthread_mutex_destroy(&ps->names);
 	free(ps->req);
 	free(ps->resp);
@@ -365,6 +413,8 @@ void pathsup_stop(struct pathsup *ps)
 		return;
 	}
 	child_fds_release(&ps->fds);
+	pthread_cond_destroy(&ps->started);
+	pthread_mutex_destroy(&ps->start_lock);
 	pthread_mutex_destroy(&ps->names);
 	free(ps->req);
 	free(ps->resp);
