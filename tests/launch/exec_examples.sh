@@ -8,13 +8,35 @@
 # from a tarball in the project and runs the project's tests, pytest runs
 # a suite, git commits.  Judged from the host side: what the tool made
 # is there, and what the recipe keeps (the npm token, git's hooks and
-# configuration, the home directory) is untouched.
+# configuration, the home directory, the project's .env) is untouched,
+# a .env neither read nor made, and the refusal named on stderr.
+#
+# Each recipe runs unchanged in both modes: namespace mode on the host,
+# and container mode (--mode=container, no flag) in the reproduced
+# conditions of Docker's default seccomp profile (tests/launch/ctr_env
+# --docker: no namespaces, no pidfd_getfd(), no unshare()), where its
+# deny rows, <git-protect>'s holes, `**/.env` and the private /tmp are
+# held by the path supervisor (doc/launcher.md, "Container mode").
+# VBOX_EXAMPLES_MODES chooses the modes ("ns container").
 . "${srcdir:-$(dirname "$0")/../..}/tests/lib/lib.sh"
 
 : "${VBOXC:?VBOXC must name the vboxc binary}"
 : "${VBOX_EXEC:?VBOX_EXEC must name the vbox-exec binary}"
 require_launcher
 set_users
+CTR_ENV=${top_builddir:-.}/tests/launch/ctr_env
+modes=${VBOX_EXAMPLES_MODES:-ns container}
+case " $modes " in
+*" container "*)
+	if [ ! -x "$CTR_ENV" ]; then
+		echo "# container mode: no $CTR_ENV (make check builds it):" \
+			"namespace mode only"
+		modes=ns
+	else
+		CTR_ENV=$(cd "$(dirname "$CTR_ENV")" && pwd)/ctr_env
+	fi
+	;;
+esac
 
 rules=$top_srcdir/rules
 ex=$top_srcdir/examples
@@ -36,9 +58,9 @@ for p in /usr/bin/python3 python3; do
 	fi
 done
 
-# setup WHO - $base (owned by WHO) with a home directory $home in it.
+# setup WHO MODE - $base (owned by WHO) with a home directory $home.
 setup() {
-	base=$top/$1
+	base=$top/$1-$2
 	home=$base/home
 	mkdir -p "$home/.npm" "$home/.cache/pip"
 	printf '//registry.npmjs.org/:_authToken=NPM-SECRET-TOKEN\n' \
@@ -47,16 +69,44 @@ setup() {
 }
 
 # vx WHO PLAN DIR CMD... - run CMD under vbox-exec with PLAN as WHO, in
-# DIR, with HOME=$home, bounded; stdout, stderr and $rc as run() sets.
+# DIR, with HOME=$home, bounded, in $mode (container: under Docker's
+# reproduced errnos); stdout, stderr and $rc as run() sets.
 vx() {
 	_w=$1
 	_p=$2
 	_d=$3
 	shift 3
-	run as_user "$_w" env HOME="$home" timeout 300 "$VBOX_EXEC" \
-		-C "$_d" -e GIT_AUTHOR_NAME=t -e GIT_AUTHOR_EMAIL=t@example.org \
-		-e GIT_COMMITTER_NAME=t -e GIT_COMMITTER_EMAIL=t@example.org \
-		"$_p" -- "$@"
+	if [ "$mode" = container ]; then
+		set -- "$CTR_ENV" --docker -- "$VBOX_EXEC" --mode=container \
+			-C "$_d" -e GIT_AUTHOR_NAME=t \
+			-e GIT_AUTHOR_EMAIL=t@example.org \
+			-e GIT_COMMITTER_NAME=t \
+			-e GIT_COMMITTER_EMAIL=t@example.org "$_p" -- "$@"
+	else
+		set -- "$VBOX_EXEC" -C "$_d" -e GIT_AUTHOR_NAME=t \
+			-e GIT_AUTHOR_EMAIL=t@example.org \
+			-e GIT_COMMITTER_NAME=t \
+			-e GIT_COMMITTER_EMAIL=t@example.org "$_p" -- "$@"
+	fi
+	run as_user "$_w" env HOME="$home" timeout 300 "$@"
+}
+
+# dotenv LABEL PLAN DIR - the project's .env is neither read nor made,
+# and the refusal names the row
+dotenv() {
+	printf 'API_KEY=DOTENV-SECRET\n' >"$3/.env"
+	[ "$who" = root ] || chown 65534:65534 "$3/.env"
+	vx "$who" "$2" "$3" sh -c 'cat .env; cat sub/.env'
+	check "$1: the project's .env cannot be read" \
+		sh -c "test $rc -ne 0 && ! grep -q DOTENV-SECRET '$workdir/out'"
+	check "$1: ... and the refusal names the row on stderr" \
+		grep -q "vbox: refused open of .*/\\.env (read) by row [0-9]* 'deny: \\*\\*/\\.env'" \
+		"$workdir/err"
+	vx "$who" "$2" "$3" sh -c 'mkdir -p sub && echo X=1 >sub/.env'
+	check "$1: ... nor can a new .env be made" test ! -e "$3/sub/.env"
+	check "$1: ... the .env is unchanged (host side)" \
+		grep -qx 'API_KEY=DOTENV-SECRET' "$3/.env"
+	rm -rf "$3/sub"
 }
 
 # plan WHO EXAMPLE PROJECT - compile examples/EXAMPLE.rules as WHO for
@@ -114,6 +164,7 @@ EOF
 		test ! -e "$home/planted"
 	check "$lbl: ... and ~/.npmrc is unchanged" grep -q NPM-SECRET-TOKEN \
 		"$home/.npmrc"
+	dotenv "$lbl: npm" "$base/node.plan" "$proj"
 }
 
 python_case() {
@@ -154,6 +205,7 @@ EOF
 		test -d "$proj/.pytest_cache"
 	check "$lbl: ... and nothing was planted in the home directory" \
 		test ! -e "$home/planted"
+	dotenv "$lbl: python" "$base/python.plan" "$proj"
 }
 
 git_case() {
@@ -178,12 +230,28 @@ git_case() {
 		sh -c '! grep -q hooksPath "$1/.git/config"' sh "$proj"
 }
 
-for who in $users; do
-	case $who in root) lbl="uid 0" ;; *) lbl="uid 65534" ;; esac
-	setup "$who"
-	node_case "$who"
-	python_case "$who"
-	git_case "$who"
+for mode in $modes; do
+	for who in $users; do
+		case $who in root) lbl="uid 0" ;; *) lbl="uid 65534" ;; esac
+		lbl="$mode, $lbl"
+		setup "$who" "$mode"
+		node_case "$who"
+		python_case "$who"
+		git_case "$who"
+		# container mode: the private /tmp is the sandbox's $TMPDIR
+		# in the host's /tmp, written there and gone after the run
+		[ "$mode" = container ] || continue
+		vx "$who" "$base/python.plan" "$base" sh -c \
+			'echo "$TMPDIR"; echo x >"$TMPDIR/t" && cat "$TMPDIR/t"; ls /tmp'
+		_t=$(head -n 1 "$workdir/out")
+		check "$lbl: \$TMPDIR is the launch's own directory in /tmp, writable" \
+			sh -c "case '$_t' in /tmp/vbox-tmp.??????) ;; *) exit 1 ;; esac &&
+				sed -n 2p '$workdir/out' | grep -qx x"
+		check "$lbl: ... the host's /tmp is not listed" \
+			grep -q "ls: cannot open directory '/tmp'" "$workdir/err"
+		check "$lbl: ... and the directory is gone after the run" \
+			test ! -e "$_t"
+	done
 done
 
 done_testing

@@ -13,7 +13,8 @@
 #                     exits 125 naming the masked /proc, and runs with
 #                     --security-opt unmask=ALL
 #   --mode=container  runs the demo plan (examples/demo.rules, its paths
-#                     under /w), with Docker's profile as it is (no
+#                     under /w; no flag: its deny rows are held by the
+#                     path supervisor), with Docker's profile as it is (no
 #                     CAP_SYS_PTRACE: pidfd_getfd refused) and as with
 #                     --cap-add=SYS_PTRACE; judged from the host through
 #                     the root file system: the allowed write landed, a
@@ -157,7 +158,7 @@ for u in 0:0 65534:65534; do
 		[ "$prof" = docker-ptrace ] && caps=--cap-add=SYS_PTRACE
 		n=$prof-${u%%:*}
 		pod "$u" --security-opt "seccomp=$workdir/$prof.json" $caps -- \
-			"$B/vbox-exec" --mode=container --accept-narrower \
+			"$B/vbox-exec" --mode=container \
 			--timeout=60 /w/demo.plan -- /bin/sh /w/attack.sh "$n"
 		_p="user $u, $prof${caps:+ $caps}, container mode:"
 		if [ "$rc" = 0 ] && [ "$(cat "$W/build/out-$n.txt" 2>/dev/null)" = "built-$n" ]; then
