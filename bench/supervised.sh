@@ -59,6 +59,9 @@
 #                    "status checkout make npm pytest")
 #   BENCH_SUP_CALLS  strace -e trace= set of the supervised calls, for
 #                    hit% (default: the list below)
+#   BENCH_SUP_CTR    the workloads also run in container mode with the
+#                    supervised plan, against namespace mode (default:
+#                    "status npm"; empty: none)
 #   BENCH_SUP_KEEP   1: keep the work directory and say where it is
 #   BENCH_RESULTS    also append the result lines to this file
 #   TMPDIR           where the work directory is made (default /var/tmp;
@@ -488,3 +491,31 @@ for w in $only; do
 			"supervised: not measured"
 	fi
 done
+
+# ---- container mode: the same supervised plan, both modes (issue 31)
+ctr_only=${BENCH_SUP_CTR:-status npm}
+if [ -n "$sup_why" ] || [ -z "$ctr_only" ] ||
+	! "$VBOX_EXEC" --mode=container "$work/sup.plan" -- /bin/true \
+		>/dev/null 2>"$work/ctr.err"; then
+	echo "== container mode: not measured: ${sup_why:-$(head -n 1 "$work/ctr.err" 2>/dev/null)}" |
+		tee -a "$results"
+	exit 0
+fi
+echo "== container mode vs namespace mode, the supervised plan (ms," \
+	"medians; container mode holds the row and the private /tmp with" \
+	"its path supervisor)" | tee -a "$results"
+printf '%-9s %9s %9s %7s\n' workload ns container ratio | tee -a "$results"
+for w in $ctr_only; do
+	d=$(wl_dir "$w")
+	c=$(wl_cmd "$w")
+	p=$(wl_prep "$w")
+	m=$(medians_of "$(wl_runs "$w")" "$d" "$p" \
+		"$VBOX_EXEC $work/sup.plan -- $c" \
+		"$VBOX_EXEC --mode=container $work/sup.plan -- $c") || exit 1
+	# shellcheck disable=SC2086 # the medians are split into $1 $2
+	set -- $m
+	printf '%-9s %9s %9s %7s\n' "$w" "$1" "$2" \
+		"$(awk -v a="$2" -v b="$1" 'BEGIN { printf "%.2f", a / b }')" |
+		tee -a "$results"
+done
+
