@@ -194,6 +194,10 @@ bool follow_below_may_differ(const struct follow_view *v, const char *a,
 		if (landing != FOLLOW_ANY_LANDING &&
 		    v->rows[k]->landing != landing)
 			continue;
+		/* Every row: one that decides all below both ends it. */
+		if (landing == FOLLOW_ANY_LANDING &&
+		    fs_match_subtree(p, &qa) && fs_match_subtree(p, &qb))
+			break;
 		if (!by_last_segment(p)) {
 			differ = may_meet(p, &qa) || may_meet(p, &qb);
 			continue;

@@ -55,7 +55,8 @@ int follow_decide(const struct follow_view *v, const char *path,
 
 /*
  * follow_below_may_differ - might a row landing @landing (any row:
- * FOLLOW_ANY_LANDING) decide some path
+ * FOLLOW_ANY_LANDING, where a row that decides everything below both
+ * ends the look, since no later row decides there) decide some path
  * below @a differently from the same path below @b?  Errs towards yes;
  * "no" for rows that match by a path's last segment alone and have no
  * row before them that might meet @a or @b.
