@@ -46,6 +46,9 @@
 #   output, nothing named .env or made through one is left;
 # - a refusal says `vbox: ... row ...` on stderr, and --log names it.
 #
+# VBOX_SUP_MODE=container runs all of it under --mode=container
+# (exec_supervised_ctr.sh).
+#
 # (What works beside them, SIGKILL of the launcher, the i386 entry,
 # stdin, FIFOs, long paths, core dumps and container mode:
 # exec_supervised_work.sh.)
@@ -56,6 +59,9 @@
 : "${VBOX_EXEC:?VBOX_EXEC must name the vbox-exec binary}"
 require_launcher
 . "${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/launch/supervised_lib.sh"
+# VBOX_SUP_MODE=container: the same calls under --mode=container
+vx_mode=
+[ "${VBOX_SUP_MODE:-ns}" = container ] && vx_mode=--mode=container
 
 # The child's calls (W is the workspace): the refused ones, each after
 # the same call on an ordinary name; then it marks "ready" and waits for
@@ -348,7 +354,7 @@ one_user() {
 	write_ops "$W" >"$d/ops"
 	chmod 644 "$d/ops"
 	rc=0
-	"$@" timeout -s KILL 120 "$VBOX_EXEC" -e HOME="$W/home" -C "$W" \
+	"$@" timeout -s KILL 120 "$VBOX_EXEC" $vx_mode -e HOME="$W/home" -C "$W" \
 		"$d/sup.plan" \
 		-- "$PY" "$workdir/ops.py" "$d/ops" >"$d/out" 2>"$d/err" &
 	bg=$!
@@ -428,7 +434,7 @@ while True:
     c.close()' "$W/hs/.env" "$d/srv.ready" &
 	srv=$!
 	wait_for "$d/srv.ready" || :
-	run "$@" timeout -s KILL 60 "$VBOX_EXEC" "$d/sup.plan" -- "$PY" -c '
+	run "$@" timeout -s KILL 60 "$VBOX_EXEC" $vx_mode "$d/sup.plan" -- "$PY" -c '
 import ctypes, errno, socket, sys
 def res(label, want, fn):
     try:
@@ -472,7 +478,7 @@ for i in range(24):
 open(".env", "w").write("SECRET-LONG\n")
 open("plain", "w").write("LONG-PLAIN\n")' "$W/long"
 	chown -R "$owner" "$W"
-	run "$@" timeout -s KILL 60 "$VBOX_EXEC" -C "$W" "$d/sup.plan" -- \
+	run "$@" timeout -s KILL 60 "$VBOX_EXEC" $vx_mode -C "$W" "$d/sup.plan" -- \
 		"$PY" -c '
 import ctypes, errno, os, sys, threading
 libc = ctypes.CDLL(None, use_errno=True)
@@ -517,7 +523,7 @@ res("long-mkdir-env", "refused", mk)
 	host_lacks "$workdir/out" SECRET "$lbl: ... and no secret was read"
 
 	# ---- the parent directory moved by mv (its copy fallback) ----------
-	run "$@" timeout -s KILL 60 "$VBOX_EXEC" "$d/sup.plan" -- sh -c \
+	run "$@" timeout -s KILL 60 "$VBOX_EXEC" $vx_mode "$d/sup.plan" -- sh -c \
 		"mv $W/k2/keys $W/k2/moved; cat $W/k2/moved/id.pem; \
 		 mv $W/mv $W/mv2; cat $W/mv2/.env; true"
 	host_lacks "$workdir/out" SECRET \
@@ -538,7 +544,7 @@ res("long-mkdir-env", "refused", mk)
 	ln -s ../.env "$W/race/g"
 	ln -s ../repo/.git/hooks/pre-commit "$W/race/i"
 	chown -R -h "$owner" "$W/race"
-	run "$@" timeout -s KILL 120 "$VBOX_EXEC" "$d/sup.plan" -- "$PY" -c '
+	run "$@" timeout -s KILL 120 "$VBOX_EXEC" $vx_mode "$d/sup.plan" -- "$PY" -c '
 import ctypes, errno, os, signal, sys
 libc = ctypes.CDLL(None, use_errno=True)
 def exchange(a, b):
@@ -586,7 +592,7 @@ SECRET-PEM" "$lbl: ... and the targets are intact"
 	# ---- a flood: 16 processes open a .env and a plain file at once ---
 	# (refusals may come from the supervisor or, when it falls behind,
 	# from the filter's fallback: the content never comes)
-	run "$@" timeout -s KILL 120 "$VBOX_EXEC" "$d/sup.plan" -- "$PY" -c '
+	run "$@" timeout -s KILL 120 "$VBOX_EXEC" $vx_mode "$d/sup.plan" -- "$PY" -c '
 import errno, os, sys
 W = sys.argv[1]
 kids = []
@@ -626,7 +632,7 @@ for pid, r in kids:
 		"$lbl: ... each of its 3200 opens refused (EACCES)"
 
 	# ---- --log names the row -------------------------------------------
-	run "$@" timeout -s KILL 60 "$VBOX_EXEC" --log "$d/sup.plan" -- \
+	run "$@" timeout -s KILL 60 "$VBOX_EXEC" $vx_mode --log "$d/sup.plan" -- \
 		cat "$W/a/b/c/.env"
 	check "$lbl: cat of a .env fails" test "$rc" -ne 0
 	host_lacks "$workdir/out" SECRET "$lbl: ... and prints no secret"

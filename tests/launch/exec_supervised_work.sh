@@ -20,8 +20,10 @@
 # - a core dump, which the kernel writes without a call the filter
 #   sees, lands in no supervised read-only or denied directory (with a
 #   core_pattern that writes into the working directory);
-# - --mode=container refuses the plan (125, naming the row); the same
-#   plan without the deny rows lets the child read .env.
+# - --mode=container holds the plan too (the path supervisor: the .env
+#   refused and named); the same plan without the deny rows lets the
+#   child read .env.  (exec_supervised_ctr.sh runs exec_supervised.sh's
+#   refused calls in container mode.)
 
 . "${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
 
@@ -324,13 +326,18 @@ print("dumped" if os.WCOREDUMP(os.waitpid(pid, 0)[1]) else "no dump")
 		;;
 	esac
 
-	# ---- container mode refuses the plan; no deny rows, no refusal -----
+	# ---- container mode holds the plan too; no deny rows, no refusal --
 	setup_ws "$W" "$owner"
 	run "$@" timeout -s KILL 60 "$VBOX_EXEC" --mode=container "$d/sup.plan" \
-		-- touch "$W/ran-ctr"
-	is "$rc" 125 "$lbl: --mode=container refuses the plan (125)"
-	check "$lbl: ... naming a row" grep -q 'row [0-9]' "$workdir/err"
-	no_such "$lbl: ... and its command never ran" "$W/ran-ctr"
+		-- sh -c 'touch "$1/ran-ctr"; cat "$1/.env"; echo x >"$1/a/b/c/.env"' \
+		sh "$W"
+	check "$lbl: --mode=container runs the plan (host side)" \
+		test -e "$W/ran-ctr"
+	host_lacks "$workdir/out" SECRET "$lbl: ... and refuses the .env's read"
+	check "$lbl: ... naming the row on stderr" \
+		grep -q "vbox: refused open of $W/\\.env (read) by row [0-9]" \
+		"$workdir/err"
+	host_has "$W/a/b/c/.env" SECRET-DEEP "$lbl: ... nor rewrites a .env (host side)"
 	run "$@" timeout -s KILL 60 "$VBOX_EXEC" "$d/plain.plan" -- cat "$W/.env"
 	is "$rc:$(cat "$workdir/out")" 0:SECRET-TOP \
 		"$lbl: the same plan without the deny rows reads .env"
