@@ -126,22 +126,7 @@ node_case() {
 		return
 	fi
 	proj=$base/node-proj
-	mkdir -p "$proj/vendor" "$base/dep"
-	printf '{"name":"tinydep","version":"1.0.0","main":"index.js"}\n' \
-		>"$base/dep/package.json"
-	echo 'module.exports = (a, b) => a + b;' >"$base/dep/index.js"
-	(cd "$base/dep" && npm pack --silent >/dev/null 2>&1)
-	cp "$base/dep/tinydep-1.0.0.tgz" "$proj/vendor/"
-	cat >"$proj/package.json" <<'EOF'
-{"name":"proj","version":"1.0.0","private":true,
- "dependencies":{"tinydep":"file:vendor/tinydep-1.0.0.tgz"},
- "scripts":{"test":"node test.js"}}
-EOF
-	cat >"$proj/test.js" <<'EOF'
-const add = require('tinydep');
-if (add(2, 3) !== 5) { console.error('wrong sum'); process.exit(1); }
-console.log('tinydep ok');
-EOF
+	node_project "$proj" "$base"
 	[ "$who" = root ] || chown -R 65534:65534 "$base"
 	plan "$who" node "$proj"
 	vx "$who" "$base/node.plan" "$proj" npm install --offline --no-audit \

@@ -31,12 +31,7 @@
 
 : "${VBOXC:?VBOXC must name the vboxc binary}"
 : "${VBOX_EXEC:?VBOX_EXEC must name the vbox-exec binary}"
-[ -x "$VBOXC" ] || skip_all "no vboxc binary at $VBOXC"
-[ -x "$VBOX_EXEC" ] || skip_all "no vbox-exec binary at $VBOX_EXEC"
-[ "$(id -u)" = 0 ] || skip_all "needs root (rootless podman is not set up)"
-command -v podman >/dev/null 2>&1 || skip_all "podman not installed"
-RUNC=$(command -v runc 2>/dev/null || :)
-[ -n "$RUNC" ] || skip_all "runc not installed"
+require_podman
 BUSYBOX=$(command -v busybox 2>/dev/null || :)
 [ -n "$BUSYBOX" ] && ! ldd "$BUSYBOX" >/dev/null 2>&1 ||
 	skip_all "no static busybox (busybox-static)"

@@ -27,12 +27,7 @@
 
 : "${VBOXC:?VBOXC must name the vboxc binary}"
 : "${VBOX_EXEC:?VBOX_EXEC must name the vbox-exec binary}"
-[ -x "$VBOXC" ] || skip_all "no vboxc binary at $VBOXC"
-[ -x "$VBOX_EXEC" ] || skip_all "no vbox-exec binary at $VBOX_EXEC"
-[ "$(id -u)" = 0 ] || skip_all "needs root (rootless podman is not set up)"
-command -v podman >/dev/null 2>&1 || skip_all "podman not installed"
-RUNC=$(command -v runc 2>/dev/null || :)
-[ -n "$RUNC" ] || skip_all "runc not installed"
+require_podman
 bound_script
 
 srcdir=$(cd "$srcdir" && pwd)
@@ -142,22 +137,7 @@ for u in 0:0 65534:65534; do
 	# ---- node: npm install from a tarball in the project, npm test ---
 	if [ -n "$have_npm" ]; then
 		P=$R/p/node-proj
-		mkdir -p "$P/vendor" "$top/dep"
-		printf '{"name":"tinydep","version":"1.0.0","main":"index.js"}\n' \
-			>"$top/dep/package.json"
-		echo 'module.exports = (a, b) => a + b;' >"$top/dep/index.js"
-		(cd "$top/dep" && npm pack --silent >/dev/null 2>&1)
-		cp "$top/dep/tinydep-1.0.0.tgz" "$P/vendor/"
-		cat >"$P/package.json" <<'EOF'
-{"name":"proj","version":"1.0.0","private":true,
- "dependencies":{"tinydep":"file:vendor/tinydep-1.0.0.tgz"},
- "scripts":{"test":"node test.js"}}
-EOF
-		cat >"$P/test.js" <<'EOF'
-const add = require('tinydep');
-if (add(2, 3) !== 5) { console.error('wrong sum'); process.exit(1); }
-console.log('tinydep ok');
-EOF
+		node_project "$P" "$top"
 		chown -R "$u" "$R/p"
 		plan node node-proj
 		vx "$u" node node-proj npm install --offline --no-audit \

@@ -248,57 +248,41 @@ race() {
 	fi
 }
 
+# one_plan LABEL COND DIR RULES EXTRA CASES... - lay out DIR for $who,
+# compile RULES (rules_ns or rules_ctr) for it, race CASES there in
+# COND (EXTRA: race_args options), judge, and stop the host's sockets
+one_plan() {
+	_l=$1 _cond=$2 _d=$3 _rules=$4 _extra=$5
+	shift 5
+	layout "$_d" "$who"
+	"$_rules" "$_d/w" >plan.rules
+	"$VBOXC" compile --target=linux --emit=plan -o plan.bin plan.rules \
+		2>/dev/null
+	state "$_d/w/.env" "$_d/w/.git/hooks/pre-commit" "$_d/w/sub/.env" \
+		"$_d/w/e/.env" "$_d/host/ro.txt" "$_d/host/x.sock" >state.before
+	# shellcheck disable=SC2086 # the flags and options are words
+	race "$_l" "$_cond" "$who" plan.bin "$RACE" $flag --ms "$ms" $_extra \
+		"$_d/w" "$_d/host" "$SECRET" "$@"
+	judge "$_l" "$_d" "$@"
+	kill $pids 2>/dev/null || :
+	pids=
+}
+
 for who in $users; do
 	for mem in thread shared; do
 		flag=
 		[ "$mem" = shared ] && flag=--shared
-		# namespace mode, supervised rows: every case
-		d=$workdir/ns
-		layout "$d" "$who"
-		rules_ns "$d/w" >ns.rules
-		"$VBOXC" compile --target=linux --emit=plan -o ns.plan ns.rules
-		state "$d/w/.env" "$d/w/.git/hooks/pre-commit" "$d/w/sub/.env" \
-			"$d/w/e/.env" "$d/host/ro.txt" "$d/host/x.sock" >state.before
-		race "ns, $who, $mem" ns "$who" ns.plan "$RACE" $flag --ms "$ms" \
-			"$d/w" "$d/host" "$SECRET" $path_cases $meta_cases \
-			$sock_cases bind
-		judge "ns, $who, $mem" "$d" $path_cases $meta_cases \
-			$sock_cases bind
-		kill $pids 2>/dev/null || :
-		pids=
-		# container mode, the same plan: every case
-		for cond in docker-ptrace docker; do
-			d=$workdir/$cond
-			layout "$d" "$who"
-			rules_ns "$d/w" >ctr.rules
-			"$VBOXC" compile --target=linux --emit=plan -o ctr.plan \
-				ctr.rules
-			state "$d/w/.env" "$d/w/.git/hooks/pre-commit" \
-				"$d/w/sub/.env" "$d/w/e/.env" "$d/host/ro.txt" \
-				"$d/host/x.sock" >state.before
-			race "$cond, $who, $mem" "$cond" "$who" ctr.plan "$RACE" \
-				$flag --ms "$ms" "$d/w" "$d/host" "$SECRET" \
-				$path_cases $meta_cases $sock_cases bind
-			judge "$cond, $who, $mem" "$d" $path_cases $meta_cases \
-				$sock_cases bind
-			kill $pids 2>/dev/null || :
-			pids=
+		# namespace mode, supervised rows: every case; container
+		# mode, the same plan (its path supervisor): every case
+		for cond in ns docker-ptrace docker; do
+			one_plan "$cond, $who, $mem" "$cond" "$workdir/$cond" \
+				rules_ns "" $path_cases $meta_cases $sock_cases bind
 		done
 		# container mode, Landlock alone: the calls the loop judges
 		d=$workdir/plain
-		layout "$d" "$who"
-		rules_ctr "$d/w" >ctr.rules
-		"$VBOXC" compile --target=linux --emit=plan -o ctr.plan ctr.rules
-		state "$d/w/.env" "$d/w/.git/hooks/pre-commit" "$d/w/sub/.env" \
-			"$d/w/e/.env" "$d/host/ro.txt" "$d/host/x.sock" >state.before
-		race "docker, plain plan, $who, $mem" docker "$who" ctr.plan \
-			"$RACE" $flag --ms "$ms" --ro "$d/host/ro.txt" \
-			--denied "$d/host/x.sock" "$d/w" "$d/host" "$SECRET" \
+		one_plan "docker, plain plan, $who, $mem" docker "$d" rules_ctr \
+			"--ro $d/host/ro.txt --denied $d/host/x.sock" \
 			$meta_cases $sock_cases bind
-		judge "docker, plain plan, $who, $mem" "$d" $meta_cases \
-			$sock_cases bind
-		kill $pids 2>/dev/null || :
-		pids=
 	done
 done
 

@@ -229,3 +229,37 @@ require_walls_blob() {
 	[ -x "$BLOB" ] || skip_all "no $BLOB"
 	[ -x "$INIT" ] || skip_all "no $INIT"
 }
+
+# require_podman - vboxc, vbox-exec, root, podman and runc (sets RUNC),
+# or skip_all saying which is missing (build.sh installs them)
+require_podman() {
+	[ -x "$VBOXC" ] || skip_all "no vboxc binary at $VBOXC"
+	[ -x "$VBOX_EXEC" ] || skip_all "no vbox-exec binary at $VBOX_EXEC"
+	[ "$(id -u)" = 0 ] ||
+		skip_all "needs root (rootless podman is not set up)"
+	command -v podman >/dev/null 2>&1 || skip_all "podman not installed"
+	RUNC=$(command -v runc 2>/dev/null || :)
+	[ -n "$RUNC" ] || skip_all "runc not installed"
+}
+
+# node_project PROJ SCRATCH - an npm project in PROJ that depends on a
+# package from a tarball in PROJ/vendor (packed in SCRATCH, offline) and
+# whose `npm test` prints "tinydep ok"
+node_project() {
+	mkdir -p "$1/vendor" "$2/dep"
+	printf '{"name":"tinydep","version":"1.0.0","main":"index.js"}\n' \
+		>"$2/dep/package.json"
+	echo 'module.exports = (a, b) => a + b;' >"$2/dep/index.js"
+	(cd "$2/dep" && npm pack --silent >/dev/null 2>&1)
+	cp "$2/dep/tinydep-1.0.0.tgz" "$1/vendor/"
+	cat >"$1/package.json" <<'EOF'
+{"name":"proj","version":"1.0.0","private":true,
+ "dependencies":{"tinydep":"file:vendor/tinydep-1.0.0.tgz"},
+ "scripts":{"test":"node test.js"}}
+EOF
+	cat >"$1/test.js" <<'EOF'
+const add = require('tinydep');
+if (add(2, 3) !== 5) { console.error('wrong sum'); process.exit(1); }
+console.log('tinydep ok');
+EOF
+}
