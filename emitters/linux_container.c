@@ -4,23 +4,34 @@
  * linux_container.h; doc/targets.md, "linux, container mode").
  *
  * Container mode has no mount table: reads are open, writes are granted
- * by Landlock beneath the writable roots, and Landlock can only allow.
- * So a hole (an ro or deny row inside a writable region) is carved by
- * granting every sibling along its path instead of the region's root,
- * and a denied path by granting read on every sibling along its path
- * instead of on "/".  Both hold the row, but the directories on the way
- * lose rights the table gives them: such rows are "narrower", and
- * vbox-exec runs them only with --accept-narrower.
+ * by Landlock beneath the writable roots, and Landlock can only allow,
+ * a whole subtree at a time.  What it cannot hold exactly, vbox-exec's
+ * path supervisor holds: a deny row, a hole (an ro or deny row inside a
+ * writable region), a row namespace mode leaves to its supervisor (a
+ * deny or ro glob where the child can write, a pattern starting with a
+ * wildcard) and the private /tmp (a directory of the launch's own in
+ * the host's /tmp, the sandbox's $TMPDIR) land "supervised": every path
+ * call of the sandbox is judged by the table, as vboxc explain answers,
+ * and Landlock keeps only the coarse shape.  Such rows are held exactly;
+ * the cost is a round trip per path call (bench/README.md).
+ *
+ * --accept-narrower asks for the Landlock-only wall instead, which
+ * vbox-exec builds for a table with no row namespace mode supervises and
+ * no private /tmp: a hole is carved by granting every sibling along its
+ * path instead of the region's root, and a denied path by granting read
+ * on every sibling along its path instead of on "/".  Both hold the row,
+ * but the directories on the way lose rights the table gives them: such
+ * rows are "narrower" (notes, not errors).
  *
  * The rows are visited from the lowest priority to the highest, as the
  * namespace classifier does, and the regions of lower-priority rows come
- * from the same path-index walk (linux_regions.h).  Rows the namespace
- * mode cannot hold stay unsupported here, and so do the rows it leaves to
- * its supervisor (a deny or ro glob where the child can write, a pattern
- * starting with a wildcard): that supervisor performs path calls through
- * the sandbox's mount namespace, which container mode does not have.
+ * from the same path-index walk (linux_regions.h).  Rows namespace mode
+ * cannot hold stay unsupported here, and so do a few it holds with
+ * mounts (a deny below /proc or /sys, which are the host's here).
  */
 #include <vbox.h>
+
+#include <stdio.h>
 
 #include "diag.h"
 #include "emit.h"
@@ -29,6 +40,7 @@
 #include "linux_container.h"
 #include "linux_regions.h"
 #include "netaddr.h"
+#include "strbuf.h"
 
 static const char *const kind_names[] = {
 	[CTR_KERNEL] = "kernel",
@@ -57,8 +69,9 @@ const char *ctr_kind_name(enum ctr_kind kind)
 }
 
 /*
- * The two narrowings (the only two: linux_container.h).  Each reason
- * names the path, so a reader sees which directories lose rights.
+ * The two narrowings of the Landlock-only wall (--accept-narrower; the
+ * only two: linux_container.h).  Each reason names the path, so a reader
+ * sees which directories lose rights.
  */
 #define DENY_NARROWING \
 	"read is granted on every sibling along its path instead of on " \
@@ -126,6 +139,18 @@ static void set_kind(struct ctr_landings *c, struct landing *l,
 		c->nunsupported++;
 }
 
+/*
+ * A file row the path supervisor holds.  The reasons leave the row's
+ * path out (the row's own text names it), so the rows of one kind share
+ * their reason and preflight prints it once for all of them.
+ */
+static void set_path_supervised(struct ctr_landings *c, struct landing *l,
+				enum ctr_kind *slot)
+{
+	set_kind(c, l, slot, CTR_SUPERVISED);
+	c->npaths++;
+}
+
 /* Is the region @r writable, and by which row (NULL: @default write rw)? */
 static bool writable(const struct region *r, const struct row **by)
 {
@@ -182,8 +207,8 @@ static void classify_rw(const struct lx_regions *rg, const struct row *row,
 }
 
 static void classify_ro(const struct lx_regions *rg, const struct row *row,
-			const char *pre, struct landing *l, enum ctr_kind *k,
-			struct ctr_landings *c)
+			const char *pre, bool narrower, struct landing *l,
+			enum ctr_kind *k, struct ctr_landings *c)
 {
 	const struct row *by;
 	struct region r;
@@ -191,11 +216,18 @@ static void classify_ro(const struct lx_regions *rg, const struct row *row,
 
 	lx_regions_at(rg, row, &r);
 	if (writable(&r, &by)) {
-		/* A glob here is supervised in namespace mode: refused. */
+		/* (An ro glob here is supervised in namespace mode.) */
 		where = region_words(by);
-		set_kind(c, l, k, CTR_NARROWER);
-		landing_set_reason(l, l->kind, "read-only hole '%s' in %s: "
-				   HOLE_NARROWING, pre, where);
+		if (narrower) {
+			set_kind(c, l, k, CTR_NARROWER);
+			landing_set_reason(l, l->kind, "read-only hole '%s' in "
+					   "%s: " HOLE_NARROWING, pre, where);
+		} else {
+			set_path_supervised(c, l, k);
+			landing_set_reason(l, l->kind, "read-only hole in %s: "
+					   "the path supervisor refuses writes "
+					   "there", where);
+		}
 		free(where);
 		return;
 	}
@@ -218,7 +250,7 @@ static void classify_ro(const struct lx_regions *rg, const struct row *row,
 }
 
 static void classify_deny(const struct lx_regions *rg, const struct row *row,
-			  const char *pre, struct landing *l,
+			  const char *pre, bool narrower, struct landing *l,
 			  enum ctr_kind *k, struct ctr_landings *c)
 {
 	const struct row *by;
@@ -231,6 +263,14 @@ static void classify_deny(const struct lx_regions *rg, const struct row *row,
 		set_kind(c, l, k, CTR_ABSORBED);
 		landing_set_reason(l, l->kind, "redundant: already denied "
 				   "through row %u", r.by->index);
+		return;
+	}
+	if (!narrower) {
+		set_path_supervised(c, l, k);
+		landing_set_reason(l, l->kind, "%s: the path supervisor "
+				   "refuses every path call there",
+				   is_subtree(&row->fs) ? "denied path" :
+				   "each match of the glob is denied");
 		return;
 	}
 	if (is_subtree(&row->fs))
@@ -253,9 +293,14 @@ static void classify_deny(const struct lx_regions *rg, const struct row *row,
 	free(what);
 }
 
+/*
+ * Classify the file row of priority @prio; @narrower: hold deny rows and
+ * holes by Landlock alone (--accept-narrower, and nothing needs the path
+ * supervisor), not by the path supervisor.
+ */
 static void classify_fs(const struct table *table,
 			const struct landing_set *ns, struct lx_regions *rg,
-			struct ctr_landings *c, size_t prio)
+			bool narrower, struct ctr_landings *c, size_t prio)
 {
 	const struct row *row = table->fs.prio[prio];
 	const struct landing *nl = &ns->fs[row->index];
@@ -270,31 +315,31 @@ static void classify_fs(const struct table *table,
 		return;
 	}
 	/*
-	 * "@default tmp private": a tmpfs of the sandbox's own needs a
-	 * mount namespace; the host's /tmp made writable instead would
-	 * widen the sandbox.
+	 * "@default tmp private": no tmpfs without a mount namespace.  The
+	 * launch makes a directory of its own in the host's /tmp, the
+	 * sandbox's $TMPDIR, and the path supervisor keeps the rest of
+	 * the host's /tmp out of reach.
 	 */
 	if (row == table->tmp_row) {
-		set_kind(c, l, k, CTR_UNSUPPORTED);
-		landing_set_reason(l, l->kind, "private /tmp (@default tmp "
-				   "private): a /tmp of the sandbox's own "
-				   "needs a mount namespace, which container "
-				   "mode does not have; drop the setting and "
-				   "point TMPDIR at a writable directory");
+		set_path_supervised(c, l, k);
+		landing_set_reason(l, l->kind, "private /tmp: the launch's own "
+				   "directory in the host's /tmp is the "
+				   "sandbox's $TMPDIR; the host's /tmp is "
+				   "neither read nor written");
 		return;
 	}
 	/* What namespace mode cannot hold, container mode cannot either. */
 	if (nl->kind == LANDING_UNSUPPORTED) {
 		set_kind(c, l, k, CTR_UNSUPPORTED);
-		landing_set_reason(l, l->kind, "%s", nl->reason);
+		landing_set_reason(l, l->kind, "%s; vboxc compile refuses it "
+				   "for linux in either mode: change the row",
+				   nl->reason);
 		return;
 	}
 	if (nl->kind == LANDING_SUPERVISED) {
-		set_kind(c, l, k, CTR_UNSUPPORTED);
-		landing_set_reason(l, l->kind, "supervised rows need "
-				   "namespace mode (the supervisor performs "
-				   "path calls through the sandbox's mount "
-				   "namespace); not yet in container mode");
+		set_path_supervised(c, l, k);
+		landing_set_reason(l, l->kind, "the path supervisor judges "
+				   "every path call, as in namespace mode");
 		return;
 	}
 	if (row->fs.nlit == 0) {
@@ -327,7 +372,9 @@ static void classify_fs(const struct table *table,
 			landing_set_reason(l, l->kind, "'%s' is below /proc or "
 					   "/sys, which are the host's in "
 					   "container mode and cannot hide a "
-					   "path", pre);
+					   "path; drop the row, or hide the "
+					   "path in the container itself (a "
+					   "mask over it when it starts)", pre);
 		} else {
 			set_kind(c, l, k, CTR_ABSORBED);
 			landing_set_reason(l, l->kind, "'%s' is below /proc or "
@@ -344,18 +391,22 @@ static void classify_fs(const struct table *table,
 		classify_rw(rg, row, pre, l, k, c);
 		break;
 	case EFFECT_RO:
-		classify_ro(rg, row, pre, l, k, c);
+		classify_ro(rg, row, pre, narrower, l, k, c);
 		break;
 	case EFFECT_DENY:
-		classify_deny(rg, row, pre, l, k, c);
+		classify_deny(rg, row, pre, narrower, l, k, c);
 		break;
 	case EFFECT_ALLOW:
 	default:
 		BUG("bad file row effect %d", row->effect);
 	}
 	free(pre);
-	/* Grants and holes shape the region of every higher-priority row. */
-	if (*k == CTR_KERNEL || *k == CTR_NARROWER)
+	/*
+	 * Grants, holes and denied paths shape the region of every
+	 * higher-priority row, whether Landlock or the path supervisor
+	 * holds them.
+	 */
+	if (*k == CTR_KERNEL || *k == CTR_NARROWER || *k == CTR_SUPERVISED)
 		lx_regions_add(rg, row, is_subtree(&row->fs));
 }
 
@@ -418,7 +469,10 @@ static void classify_net(const struct table *table, bool proxy,
 		landing_set_reason(l, l->kind, "with @default net open the "
 				   "sandbox shares the host network, where "
 				   "container mode cannot block single "
-				   "destinations");
+				   "destinations; use @default net deny with "
+				   "allow rows for what the command needs, or "
+				   "block the destination in the container's "
+				   "own network");
 		return;
 	}
 	set_kind(c, l, k, CTR_ABSORBED);
@@ -426,13 +480,30 @@ static void classify_net(const struct table *table, bool proxy,
 			   "every connection");
 }
 
+/*
+ * Does vbox-exec run the path supervisor whatever --accept-narrower
+ * says: a row namespace mode supervises, or the private /tmp?
+ */
+static bool needs_path_supervisor(const struct table *table,
+				  const struct landing_set *ns)
+{
+	size_t i;
+
+	if (table->tmp_row && !table->tmp_row->shadowed_by)
+		return true;
+	for (i = 0; i < ns->nfs; i++)
+		if (ns->fs[i].kind == LANDING_SUPERVISED)
+			return true;
+	return false;
+}
+
 void linux_container_classify(const struct table *table,
-			      struct ctr_landings *out)
+			      bool accept_narrower, struct ctr_landings *out)
 {
 	struct diag_list scratch;
 	struct landing_set ns;
 	struct lx_regions rg;
-	bool proxy;
+	bool proxy, narrower;
 	size_t i;
 
 	memset(out, 0, sizeof(*out));
@@ -444,9 +515,10 @@ void linux_container_classify(const struct table *table,
 	diag_list_init(&scratch);
 	emit_classify(&emitter_linux, table, &ns, &scratch);
 	diag_list_free(&scratch);
+	narrower = accept_narrower && !needs_path_supervisor(table, &ns);
 	lx_regions_init(&rg, table);
 	for (i = table->fs.n; i-- > 0;)
-		classify_fs(table, &ns, &rg, out, i);
+		classify_fs(table, &ns, &rg, narrower, out, i);
 	lx_regions_release(&rg);
 	landing_set_free(&ns);
 	proxy = proxy_runs(table);
@@ -473,8 +545,7 @@ void linux_container_free(struct ctr_landings *c)
 }
 
 static int report_domain(const struct landing *l, const enum ctr_kind *k,
-			 size_t n, bool accept_narrower,
-			 struct diag_list *narrower,
+			 size_t n, struct diag_list *notes,
 			 struct diag_list *unsupported)
 {
 	int ret = 0;
@@ -492,33 +563,66 @@ static int report_domain(const struct landing *l, const enum ctr_kind *k,
 					 "is unsupported on linux in container "
 					 "mode: %s", row->index, text,
 					 l[i].reason);
-		else if (accept_narrower)
-			diag_note(narrower, &row->loc, "row %u '%s' is "
-				  "narrower in container mode: %s; accepted by "
+		else
+			diag_note(notes, &row->loc, "row %u '%s' is narrower "
+				  "in container mode: %s; accepted by "
 				  "--accept-narrower", row->index, text,
 				  l[i].reason);
-		else
-			ret = diag_error(narrower, &row->loc, "row %u '%s' is "
-					 "narrower in container mode: %s; "
-					 "accepted by vbox-exec "
-					 "--accept-narrower", row->index,
-					 text, l[i].reason);
 		free(text);
 	}
 	return ret;
 }
 
+/*
+ * "rows 0-24, 59-61, 63" (or "row 5"): the file rows the path supervisor
+ * holds, in table order, runs of consecutive rows as ranges.
+ */
+static char *path_rows(const struct ctr_landings *c)
+{
+	struct strbuf b = { 0 };
+	const char *sep = c->npaths == 1 ? "row " : "rows ";
+	char num[48];
+	size_t i, j;
+
+	for (i = 0; i < c->set.nfs; i = j) {
+		if (c->fs[i] != CTR_SUPERVISED) {
+			j = i + 1;
+			continue;
+		}
+		for (j = i + 1; j < c->set.nfs && c->fs[j] == CTR_SUPERVISED;
+		     j++)
+			;
+		if (j - i == 1)
+			snprintf(num, sizeof(num), "%zu", i);
+		else
+			snprintf(num, sizeof(num), "%zu-%zu", i, j - 1);
+		strbuf_puts(&b, sep);
+		strbuf_puts(&b, num);
+		sep = ", ";
+	}
+	return b.s;
+}
+
 int linux_container_report(const struct ctr_landings *c,
-			   bool accept_narrower, struct diag_list *narrower,
+			   struct diag_list *notes,
 			   struct diag_list *unsupported)
 {
 	int ret = 0;
+	char *rows;
 
-	if (report_domain(c->set.fs, c->fs, c->set.nfs, accept_narrower,
-			  narrower, unsupported) < 0)
+	if (report_domain(c->set.fs, c->fs, c->set.nfs, notes,
+			  unsupported) < 0)
 		ret = -1;
-	if (report_domain(c->set.net, c->net, c->set.nnet, accept_narrower,
-			  narrower, unsupported) < 0)
+	if (report_domain(c->set.net, c->net, c->set.nnet, notes,
+			  unsupported) < 0)
 		ret = -1;
+	if (c->npaths) {
+		rows = path_rows(c);
+		diag_note(notes, NULL, "container mode holds %zu row%s with "
+			  "the path supervisor (every path call judged; a "
+			  "round trip per call, bench/README.md): %s",
+			  c->npaths, c->npaths == 1 ? "" : "s", rows);
+		free(rows);
+	}
 	return ret;
 }

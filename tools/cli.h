@@ -139,8 +139,9 @@ struct cli_query {
  * @per_row: preflight --per-row: one text line per row, not grouped
  * @mode: --mode (check, preflight; linux only)
  * @mode_given: --mode was given explicitly
- * @accept_narrower: --accept-narrower: container mode's narrower rows
- *                   are notes, not errors
+ * @accept_narrower: --accept-narrower: container mode's deny rows and
+ *                   holes narrower (Landlock alone), where no row needs
+ *                   the path supervisor
  */
 struct cli_opts {
 	const struct target_traits *target;

@@ -132,8 +132,10 @@ err:
  * compile would refuse there ("unsupported") and the target's own notes
  * ("target": a darwin profile that needs the launcher's parameters, a
  * linux row that lands supervised and what it costs); with
- * --mode=container the rows vbox-exec would refuse there ("unsupported")
- * and, under --accept-narrower, the narrower rows ("narrower").
+ * --mode=container the rows vbox-exec would refuse there ("unsupported"),
+ * under --accept-narrower the narrower rows ("narrower"), and the one
+ * note for the rows the path supervisor holds ("supervised", the only
+ * container note at no row).
  */
 static json_t *notes_json(const struct table *table,
 			  const struct diag_list *target_notes,
@@ -184,8 +186,9 @@ static json_t *notes_json(const struct table *table,
 			continue;
 		w = cli_json_pack("{s:s, s:s, s:o, s:o}",
 				  "kind", d->severity == DIAG_ERROR ?
-				  "unsupported" : container ? "narrower" :
-				  "target", "target", target,
+				  "unsupported" : !container ? "target" :
+				  d->loc.in ? "narrower" : "supervised",
+				  "target", target,
 				  "source", cli_json_location(&d->loc),
 				  "message", cli_json_string(d->msg));
 		if (!w || json_array_append_new(arr, w) != 0)
@@ -273,40 +276,35 @@ static void target_notes(struct cli_session *s, const struct cli_opts *opts,
 }
 
 /*
- * check --mode=container: each narrower row is an error at the row (a
- * note with --accept-narrower), since vbox-exec --mode=container refuses
- * it; each unsupported row a note saying vbox-exec would refuse it, as
- * target_notes() does for compile (check never rejects a table for what
- * its target cannot hold).  The unsupported rows also go to @out, for
- * the JSON "notes".
+ * check --mode=container: each unsupported row a note saying vbox-exec
+ * would refuse it, as target_notes() does for compile (check never
+ * rejects a table for what its target cannot hold); each narrower row
+ * (--accept-narrower) a note, and the rows the path supervisor holds one
+ * note for all of them: none is an error.  All also go to @out, for the
+ * JSON "notes".
  */
 static void container_notes(struct cli_session *s,
 			    const struct cli_opts *opts,
 			    struct diag_list *out)
 {
-	struct diag_list unsupported, narrower;
+	struct diag_list unsupported, notes;
 	struct ctr_landings ctr;
 	size_t i;
 
 	if (!s->table)
 		return;
 	diag_list_init(&unsupported);
-	diag_list_init(&narrower);
-	linux_container_classify(s->table, &ctr);
-	linux_container_report(&ctr, opts->accept_narrower, &narrower,
-			       &unsupported);
-	/* Errors unless --accept-narrower; the notes also go to @out. */
-	for (i = 0; i < narrower.n; i++) {
-		const struct diag *d = &narrower.items[i];
+	diag_list_init(&notes);
+	linux_container_classify(s->table, opts->accept_narrower, &ctr);
+	linux_container_report(&ctr, &notes, &unsupported);
+	for (i = 0; i < notes.n; i++) {
+		const struct diag *d = &notes.items[i];
+		const struct location *loc = d->loc.in ? &d->loc : NULL;
 
-		if (d->severity == DIAG_ERROR) {
-			diag_error(&s->diags, &d->loc, "%s", d->msg);
-			continue;
-		}
-		diag_note(&s->diags, &d->loc, "%s", d->msg);
-		diag_note(out, &d->loc, "%s", d->msg);
+		diag_note(&s->diags, loc, "%s", d->msg);
+		diag_note(out, loc, "%s", d->msg);
 	}
-	diag_list_free(&narrower);
+	diag_list_free(&notes);
 	for (i = 0; i < unsupported.n; i++) {
 		const struct diag *d = &unsupported.items[i];
 		const struct location *loc = d->loc.in ? &d->loc : NULL;
@@ -363,9 +361,8 @@ static const char check_format_help[] =
 static const char check_notes[] =
 	"RULES may be '-' for standard input.\n"
 	"\n"
-	"Exit status: 0 success, 1 invalid rules, a warning under\n"
-	"-Werror or, with --mode=container, a row narrower there (unless\n"
-	"--accept-narrower), 2 usage error.\n";
+	"Exit status: 0 success, 1 invalid rules or a warning under\n"
+	"-Werror, 2 usage error.\n";
 
 const struct cli_command cli_check_command = {
 	.name = "check",

@@ -575,15 +575,15 @@ static int preflight_print_json(const struct emitter *em,
 
 /*
  * preflight --mode=container: the container mode's landings in @ctr,
- * which then stand in for the target's.  Unsupported rows, and narrower
- * ones unless --accept-narrower, are errors: vbox-exec would refuse them.
+ * which then stand in for the target's.  Unsupported rows are errors:
+ * vbox-exec would refuse them.  Narrower rows (--accept-narrower) are
+ * notes, and the rows the path supervisor holds one note for them all.
  */
 static int preflight_container(const struct cli_opts *opts,
 			       struct cli_session *s, struct ctr_landings *ctr)
 {
-	linux_container_classify(s->table, ctr);
-	if (linux_container_report(ctr, opts->accept_narrower, &s->diags,
-				   &s->diags) < 0 ||
+	linux_container_classify(s->table, opts->accept_narrower, ctr);
+	if (linux_container_report(ctr, &s->diags, &s->diags) < 0 ||
 	    cli_failed(s, opts))
 		return CLI_EXIT_FAIL;
 	return CLI_EXIT_OK;
@@ -646,9 +646,10 @@ static const char preflight_description[] =
 	"unsupported (compile refuses it), each with its reason, then the\n"
 	"reserved entries vbox-exec adds.  With --mode=container, how\n"
 	"each row lands in vbox-exec's container mode: kernel (Landlock),\n"
-	"proxy, supervised (the socket supervisor), absorbed, narrower\n"
-	"(held, but narrower than the table: an error unless\n"
-	"--accept-narrower) or unsupported.\n"
+	"proxy, supervised (the path supervisor judges every path call,\n"
+	"or the socket supervisor a loopback row), absorbed, narrower\n"
+	"(--accept-narrower: Landlock alone, narrower than the table) or\n"
+	"unsupported.\n"
 	"\n"
 	"Text format: the rows grouped by landing and reason, the reason\n"
 	"once and its rows below it, in table order:\n"
@@ -670,9 +671,9 @@ static const char preflight_notes[] =
 	"RULES may be '-' for standard input.\n"
 	"\n"
 	"Exit status: 0 the target supports the table, 1 invalid rules,\n"
-	"a row or a posture unsupported on the target (the table is still\n"
-	"printed), a warning under -Werror or, with --mode=container, a\n"
-	"narrower row (unless --accept-narrower), 2 usage error.\n";
+	"a row or a posture unsupported on the target or the mode (the\n"
+	"table is still printed) or a warning under -Werror, 2 usage\n"
+	"error.\n";
 
 const struct cli_command cli_preflight_command = {
 	.name = "preflight",

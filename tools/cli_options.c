@@ -89,11 +89,13 @@ static const struct cli_option cli_options[] = {
 	  "darwin, linux or windows\n(default: the host platform)", 0 },
 	{ "mode", 0, required_argument, OPT_MODE, "MODE",
 	  "linux only: how vbox-exec launches:\nns (namespaces; the default) "
-	  "or\ncontainer (vbox-exec --mode=container:\nLandlock, seccomp "
-	  "and the socket\nsupervisor, no namespaces)", CLI_OPT_MODE },
+	  "or\ncontainer (vbox-exec --mode=container:\nLandlock, seccomp, "
+	  "the socket and\npath supervisors, no namespaces)",
+	  CLI_OPT_MODE },
 	{ "accept-narrower", 0, no_argument, OPT_ACCEPT_NARROWER, NULL,
-	  "with --mode=container: rows held\nnarrower than the table are "
-	  "notes,\nnot errors (as vbox-exec\n--accept-narrower runs them)",
+	  "with --mode=container: deny rows\nand holes held by Landlock "
+	  "alone,\nnarrower (notes), where no row\nneeds the path supervisor "
+	  "(as\nvbox-exec --accept-narrower)",
 	  CLI_OPT_MODE },
 	{ "emit", 0, required_argument, OPT_EMIT, "WHAT",
 	  "profile (default): the SBPL profile\n(darwin), bwrap argument "

@@ -438,8 +438,8 @@ is "$rc" 0 "darwin: the same rules are kernel rows"
 # linux: deny and ro rows that no mount made at launch can hold (globs
 # inside a writable region, patterns starting with '**') land supervised
 # (doc/targets.md): preflight says so with the cost, compile and check
-# note each row, only a plan carries them; container mode refuses them,
-# and darwin keeps its own answer.
+# note each row, only a plan carries them; container mode holds them
+# with its path supervisor too, and darwin keeps its own answer.
 printf '%s\n' 'rw:/srv/work/**' '!deny:/srv/work/**/.env' '!deny:**/.env' \
 	'!ro:/srv/work/**/.git/hooks/**' >sup.rules
 sup_why="judged per path call by the launcher's supervisor: files created later are covered; every open, create, rename, link, unlink and metadata change in the sandbox costs a round trip (bench/README.md)"
@@ -490,9 +490,9 @@ else
 	ok "# SKIP linux: check JSON notes (no jq)"
 fi
 vc linux preflight --per-row --mode=container sup.rules
-is "$rc" 1 "linux container mode: supervised rows are refused"
-has out "fs 2 sup.rules:3:1 '!deny:**/.env': unsupported: supervised rows need namespace mode (the supervisor performs path calls through the sandbox's mount namespace); not yet in container mode" \
-	"linux container mode: ... saying namespace mode holds them"
+is "$rc" 0 "linux container mode: supervised rows are held there too"
+has out "fs 2 sup.rules:3:1 '!deny:**/.env': supervised: the path supervisor judges every path call, as in namespace mode" \
+	"linux container mode: ... by the path supervisor"
 # Nothing writable, nothing denied: an ro row starting with '**' is
 # redundant in both modes, and needs no supervisor.
 printf 'ro:**/.git/hooks/**\n' >ro-only.rules
