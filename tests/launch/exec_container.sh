@@ -376,18 +376,9 @@ demo_attacks() {
 
 # ---- the proxy and a loopback allow row ----------------------------------
 P=
-if command -v curl >/dev/null 2>&1 && [ -x "$TEST_PROXY" ]; then
-	for try in 1 2 3 4 5 6 7 8; do
-		cand=$((20000 + ($$ * 7 + try * 131) % 30000))
-		"$TEST_PROXY" --origin 127.0.0.1 "$cand" </dev/null >/dev/null 2>&1 &
-		opid=$!
-		sleep 0.3
-		if kill -0 "$opid" 2>/dev/null; then
-			P=$cand
-			pids="$pids $opid"
-			break
-		fi
-	done
+if command -v curl >/dev/null 2>&1 && [ -x "$TEST_PROXY" ] &&
+	start_origin "$TEST_PROXY" 7; then
+	pids="$pids $opid"
 fi
 if [ -n "$P" ]; then
 	printf '@default write deny\n@default net deny\n[net]\nallow: localhost:%s\n' \

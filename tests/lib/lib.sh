@@ -263,3 +263,34 @@ if (add(2, 3) !== 5) { console.error('wrong sum'); process.exit(1); }
 console.log('tinydep ok');
 EOF
 }
+
+# start_origin TEST_PROXY SALT - tests/proxy/test_proxy --origin on
+# 127.0.0.1 (HTTP on $P, echo on $P + 1) at a port it could take, the
+# ports chosen from SALT and the shell's pid; sets P and opid, or fails
+# (P empty) after eight ports.  It waits for the origin's "ready" line,
+# printed once both listen (a start that then fails to bind, slow under
+# a sanitizer, passed a look with kill -0).
+start_origin() {
+	P=
+	opid=
+	for _try in 1 2 3 4 5 6 7 8; do
+		_cand=$((20000 + ($$ * $2 + _try * 131) % 30000))
+		rm -f "$workdir/origin.out"
+		"$1" --origin 127.0.0.1 "$_cand" </dev/null \
+			>"$workdir/origin.out" 2>/dev/null &
+		opid=$!
+		_i=0
+		while [ "$_i" -lt 200 ] && kill -0 "$opid" 2>/dev/null; do
+			if grep -q '^ready$' "$workdir/origin.out" 2>/dev/null
+			then
+				P=$_cand
+				return 0
+			fi
+			sleep 0.05
+			_i=$((_i + 1))
+		done
+		kill "$opid" 2>/dev/null || :
+		opid=
+	done
+	return 1
+}

@@ -33,17 +33,7 @@ T=${top_builddir:-.}/tests/proxy/test_proxy
 
 cd "$workdir"
 # an origin (HTTP on P, echo on P+1) on the host's loopback
-P=
-for try in 1 2 3 4 5 6 7 8; do
-	cand=$((20000 + ($$ * 7 + try * 131) % 30000))
-	"$T" --origin 127.0.0.1 "$cand" 2>/dev/null &
-	opid=$!
-	sleep 0.3
-	if kill -0 "$opid" 2>/dev/null; then
-		P=$cand
-		break
-	fi
-done
+start_origin "$T" 7 || :
 [ -n "$P" ] || skip_all "cannot start an origin on loopback"
 trap 'kill "$opid" 2>/dev/null; rm -rf "$workdir"' EXIT
 Q=$((P + 1))

@@ -432,6 +432,10 @@ int main(int argc, char **argv)
 		    !peer_start(argv[2], (uint16_t)(atoi(argv[3]) + 1),
 				PEER_ECHO))
 			return 2;
+		/* both listen now: a script waits for this line, not for
+		 * a start that may still fail to bind */
+		if (printf("ready\n") < 0 || fflush(stdout) != 0)
+			return 2;
 		pause();
 		return 0;
 	}
