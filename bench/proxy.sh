@@ -40,10 +40,17 @@ low=$(awk '{print $1}' /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null)
 origin=
 for try in 1 2 3 4 5; do
 	port=$((10000 + ($$ * 7 + try * 131) % (low - 12000)))
-	"$TEST_PROXY" --origin "$addr" "$port" &
+	"$TEST_PROXY" --origin "$addr" "$port" >"$work/origin.out" &
 	origin=$!
-	sleep 0.3
-	kill -0 "$origin" 2>/dev/null && break
+	# "ready" once both ports listen
+	i=0
+	while [ "$i" -lt 100 ] && kill -0 "$origin" 2>/dev/null &&
+		! grep -q '^ready$' "$work/origin.out"; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	grep -q '^ready$' "$work/origin.out" && break
+	kill "$origin" 2>/dev/null || :
 	origin=
 done
 trap '[ -n "$origin" ] && kill "$origin" 2>/dev/null; rm -rf "$work"' EXIT
