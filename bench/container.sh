@@ -9,9 +9,11 @@
 #
 # for two plans: "root" (one writable root: no split, a handful of
 # Landlock rules) and "deny" (the same with `deny:` of a directory in the
-# user's home and of an absent path inside the root, run with
-# --accept-narrower: reads split at /, entries listed).  One hyperfine run
-# per plan, -N, medians and the ratio container/ns (target <= 1.0).
+# user's home and of an absent path inside the root: container mode holds
+# them with the path supervisor; "narrower" is the same launch with
+# --accept-narrower: Landlock alone, reads split at /, entries listed).
+# One hyperfine run per plan, -N, medians and the ratio container/ns
+# (target <= 1.0).
 #
 # Environment: VBOXC, VBOX_EXEC, BENCH_CONTAINER_RUNS (default 40).
 set -eu
@@ -42,19 +44,26 @@ for p in root deny; do
 done
 
 for p in root deny; do
-	acc=
-	[ "$p" = deny ] && acc=--accept-narrower
 	echo "== launch, plan '$p' (hyperfine, $runs runs each)"
+	if [ "$p" = deny ]; then
+		set -- -n narrower \
+			"$VBOX_EXEC --mode=container --accept-narrower $work/$p.plan -- /bin/true"
+	else
+		set --
+	fi
 	hyperfine -N -w 3 -r "$runs" --export-json "$work/$p.json" \
 		-n bare "setpriv --no-new-privs /bin/true" \
 		-n ns "$VBOX_EXEC $work/$p.plan -- /bin/true" \
-		-n container "$VBOX_EXEC --mode=container $acc $work/$p.plan -- /bin/true" \
-		>/dev/null
+		-n container "$VBOX_EXEC --mode=container $work/$p.plan -- /bin/true" \
+		"$@" >/dev/null
 	"$PY" - "$work/$p.json" "$p" <<'PYEOF'
 import json, sys
 r = {x["command"]: x["median"] * 1000 for x in json.load(open(sys.argv[1]))["results"]}
-print("launch median, plan %s: bare %.2f ms, ns %.2f ms, container %.2f ms; "
+extra = ""
+if "narrower" in r:
+    extra = ", container --accept-narrower (Landlock alone) %.2f ms" % r["narrower"]
+print("launch median, plan %s: bare %.2f ms, ns %.2f ms, container %.2f ms%s; "
       "container/ns %.3f" % (sys.argv[2], r["bare"], r["ns"], r["container"],
-                             r["container"] / r["ns"]))
+                             extra, r["container"] / r["ns"]))
 PYEOF
 done
