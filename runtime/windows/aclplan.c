@@ -27,7 +27,7 @@ static const struct right rights[] = {
 	{ "read_execute", 0x001200a9 },
 	{ "write", 0x000d0156 },
 	{ "read_write", 0x000f01ff },
-	{ "delete_and_security", 0x000d0000 },
+	{ "pin", 0x000d0040 },
 	{ "read_control", 0x00020000 },
 };
 
@@ -61,8 +61,9 @@ static const struct want want_deny[] = {
 	{ WACE_DENY, false, 0x000f01ff, true },
 	{ WACE_ALLOW, true, 0x00020000, true },
 };
+/* A pin denies FILE_DELETE_CHILD too (doc/targets.md, "Pins"). */
 static const struct want want_pin[] = {
-	{ WACE_DENY, false, 0x000d0000, false },
+	{ WACE_DENY, false, 0x000d0040, false },
 	{ WACE_ALLOW, true, 0x00020000, false },
 };
 
