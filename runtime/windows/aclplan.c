@@ -140,6 +140,29 @@ bool wobj_walks(const struct wobj *o)
 	return false;
 }
 
+bool aclplan_entry_at(const struct aclplan *p, const char *path)
+{
+	size_t i, j;
+
+	for (i = 0; i < p->nobjs; i++) {
+		const char *k = p->objs[i].key;
+
+		if (!p->objs[i].entry)
+			continue;
+		for (j = 0; k[j] && path[j]; j++) {
+			char c = path[j] >= 'A' && path[j] <= 'Z' ?
+					 (char)(path[j] + 32) :
+					 path[j];
+
+			if (c != k[j])
+				break;
+		}
+		if (!k[j] && !path[j])
+			return true;
+	}
+	return false;
+}
+
 static bool wacl_has(const struct wacl *acl, const struct wace *a)
 {
 	size_t i;
@@ -496,6 +519,7 @@ static int read_entry(struct rd *r, const struct wjson *e, size_t idx,
 	snprintf(tag, sizeof(tag), "row %u %s", pr->index, eff);
 	obj_add(o, aces, nwant, tag);
 	aces_free(aces, nwant);
+	o->entry = true;
 	if (pr->effect != EFFECT_RW)
 		o->role = WOBJ_DENY_SIDE;
 	else
