@@ -205,6 +205,17 @@ static void windows_classify(const struct table *table,
  * protected entry of a writable directory whatever that entry's own DACL
  * says.  Every deny includes DELETE, WRITE_DAC and WRITE_OWNER, so the
  * child can neither remove a protected entry nor rewrite its DACL.
+ *
+ * Windows lets FILE_DELETE_CHILD on a directory delete any child, even
+ * one whose own DACL denies DELETE, and the child holds that right
+ * through the user's own ACEs (the user is a restricting SID) wherever
+ * the user has full control.  So a pin, on every writable ancestor of a
+ * protected entry, denies FILE_DELETE_CHILD too: neither the entry nor a
+ * pinned ancestor below it can be deleted or renamed away through its
+ * parent.  A deny ACE of that right on a directory stops deleting any
+ * child through the parent; each child can still be deleted through its
+ * own DELETE, which every writable object grants, so only what the plan
+ * protects stays put (doc/targets.md, "Pins and missing holes").
  */
 struct rights {
 	const char *name;
@@ -215,8 +226,7 @@ static const struct rights rights_modify = { "modify", 0x001301bf };
 static const struct rights rights_read = { "read_execute", 0x001200a9 };
 static const struct rights rights_write = { "write", 0x000d0156 };
 static const struct rights rights_all = { "read_write", 0x000f01ff };
-static const struct rights rights_pin = { "delete_and_security",
-					  0x000d0000 };
+static const struct rights rights_pin = { "pin", 0x000d0040 };
 static const struct rights rights_rc = { "read_control", 0x00020000 };
 
 /* OWNER RIGHTS: present, it replaces the owner's implied WRITE_DAC. */
@@ -370,8 +380,9 @@ static void pin_list_free(struct pin_list *pins)
 /*
  * Record every ancestor of @row's path below the drive root that the
  * policy lets the child write.  The child could rename or delete such a
- * directory and then create @row's path afresh, without its ACEs; a pin
- * (explicit deny DELETE, WRITE_DAC, WRITE_OWNER) stops that.  Asking the
+ * directory, or @row's path through it, and then create @row's path
+ * afresh, without its ACEs; a pin (explicit deny DELETE,
+ * FILE_DELETE_CHILD, WRITE_DAC, WRITE_OWNER) stops that.  Asking the
  * decision engine over-approximates what the plan grants, so the worst
  * case is a pin that was not needed, which only narrows.  Returns the
  * number of pins recorded.
@@ -416,6 +427,39 @@ static size_t collect_pins(const struct table *table, const struct row *row,
 		n++;
 	}
 	return n;
+}
+
+/*
+ * Whether @row's path lies right below a drive root that the policy lets
+ * the child write.  Drive roots are never pinned (they cannot be
+ * renamed, and a standard user cannot change their DACL), but the child
+ * could make a missing path there (Authenticated Users may create
+ * folders in C:\ by default): such an entry needs a placeholder too.
+ */
+static bool below_writable_drive(const struct table *table,
+				 const struct row *row)
+{
+	const char *text = row->fs.text;
+	size_t len = base_len(text);
+	struct decision d;
+	struct fs_path p;
+	char *drive, *err = NULL;
+	bool writable;
+
+	if (len <= 3 || memchr(text + 3, '/', len - 3))
+		return false;
+	drive = xstrndup(text, 2);
+	if (fs_path_parse(drive, table->target, &p, &err)) {
+		/* Unparseable: assume the child could make it. */
+		free(err);
+		free(drive);
+		return true;
+	}
+	eval_fs(table, &p, FS_WRITE, &d);
+	writable = d.allow;
+	fs_path_free(&p);
+	free(drive);
+	return writable;
 }
 
 static json_t *pins_json(struct plan_ctx *ctx, struct pin_list *pins)
@@ -493,7 +537,7 @@ static json_t *entry_aces(struct plan_ctx *ctx, enum effect effect)
 }
 
 static json_t *entry_json(struct plan_ctx *ctx, const struct row *row,
-			  bool pinned)
+			  bool placeholder)
 {
 	const char *text = row->fs.text;
 	json_t *label, *entry;
@@ -519,7 +563,7 @@ static json_t *entry_json(struct plan_ctx *ctx, const struct row *row,
 			  (json_int_t)row->index, "rule", rule, "effect",
 			  effect_name(row->effect), "path", path, "aces",
 			  entry_aces(ctx, row->effect), "label", label,
-			  "if_missing", pinned ? "placeholder" : "skip");
+			  "if_missing", placeholder ? "placeholder" : "skip");
 	free(rule);
 	free(path);
 	return entry;
@@ -531,21 +575,26 @@ static json_t *plan_json(struct plan_ctx *ctx,
 	const struct table *table = ctx->table;
 	struct pin_list pins = { 0 };
 	json_t *entries, *token, *postures, *plan;
-	bool *pinned;
+	bool placeholder;
 	size_t i;
 
-	pinned = xcalloc(table->fs.n ? table->fs.n : 1, sizeof(*pinned));
 	entries = json_array();
 	for (i = 0; i < table->fs.n; i++) {
 		const struct row *row = table->fs.prio[i];
 
 		if (landing->fs[row->index].kind != LANDING_KERNEL)
 			continue;
-		if (row->effect != EFFECT_RW)
-			pinned[row->index] =
-				collect_pins(table, row, &pins) > 0;
-		plan_append(ctx, entries,
-			    entry_json(ctx, row, pinned[row->index]));
+		/*
+		 * A missing deny or ro path the child could make (a
+		 * writable directory above it) gets a placeholder.  Both
+		 * calls run: the pins are recorded either way.
+		 */
+		placeholder = false;
+		if (row->effect != EFFECT_RW) {
+			placeholder = collect_pins(table, row, &pins) > 0;
+			placeholder |= below_writable_drive(table, row);
+		}
+		plan_append(ctx, entries, entry_json(ctx, row, placeholder));
 	}
 	token = plan_pack(ctx, "{s:s, s:b, s:[sss], s:s}", "type",
 			  "restricted", "disable_max_privilege", 1,
@@ -562,7 +611,6 @@ static json_t *plan_json(struct plan_ctx *ctx,
 			 "token", token, "postures", postures, "entries",
 			 entries, "pins", pins_json(ctx, &pins));
 	pin_list_free(&pins);
-	free(pinned);
 	if (ctx->failed) {
 		json_decref(plan);
 		return NULL;

@@ -27,7 +27,7 @@ static const struct right rights[] = {
 	{ "read_execute", 0x001200a9 },
 	{ "write", 0x000d0156 },
 	{ "read_write", 0x000f01ff },
-	{ "delete_and_security", 0x000d0000 },
+	{ "pin", 0x000d0040 },
 	{ "read_control", 0x00020000 },
 };
 
@@ -61,8 +61,9 @@ static const struct want want_deny[] = {
 	{ WACE_DENY, false, 0x000f01ff, true },
 	{ WACE_ALLOW, true, 0x00020000, true },
 };
+/* A pin denies FILE_DELETE_CHILD too (doc/targets.md, "Pins"). */
 static const struct want want_pin[] = {
-	{ WACE_DENY, false, 0x000d0000, false },
+	{ WACE_DENY, false, 0x000d0040, false },
 	{ WACE_ALLOW, true, 0x00020000, false },
 };
 
@@ -136,6 +137,29 @@ bool wobj_walks(const struct wobj *o)
 		if (o->aces[i].type == WACE_DENY &&
 		    (o->aces[i].flags & (WACE_OI | WACE_CI)))
 			return true;
+	return false;
+}
+
+bool aclplan_entry_at(const struct aclplan *p, const char *path)
+{
+	size_t i, j;
+
+	for (i = 0; i < p->nobjs; i++) {
+		const char *k = p->objs[i].key;
+
+		if (!p->objs[i].entry)
+			continue;
+		for (j = 0; k[j] && path[j]; j++) {
+			char c = path[j] >= 'A' && path[j] <= 'Z' ?
+					 (char)(path[j] + 32) :
+					 path[j];
+
+			if (c != k[j])
+				break;
+		}
+		if (!k[j] && !path[j])
+			return true;
+	}
 	return false;
 }
 
@@ -495,6 +519,7 @@ static int read_entry(struct rd *r, const struct wjson *e, size_t idx,
 	snprintf(tag, sizeof(tag), "row %u %s", pr->index, eff);
 	obj_add(o, aces, nwant, tag);
 	aces_free(aces, nwant);
+	o->entry = true;
 	if (pr->effect != EFFECT_RW)
 		o->role = WOBJ_DENY_SIDE;
 	else

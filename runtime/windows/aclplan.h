@@ -74,6 +74,7 @@ enum wobj_role {
  * @role: enum wobj_role
  * @label_low: give it a low mandatory label (no-write-up, OICI)
  * @placeholder: create an empty directory when missing
+ * @entry: it carries an entry, not only pins
  * @rows: the entry rows and pinned holes it carries, for messages
  */
 struct wobj {
@@ -84,6 +85,7 @@ struct wobj {
 	enum wobj_role role;
 	bool label_low;
 	bool placeholder;
+	bool entry;
 	char *rows;
 };
 
@@ -146,6 +148,15 @@ bool wacl_gap(const struct wacl *acl, bool protected);
  * inherited, and an rw entry has none).
  */
 bool wobj_walks(const struct wobj *o);
+
+/*
+ * aclplan_entry_at - whether @path (any case) carries one of @p's
+ * entries: the gap walk stops there, that entry deciding below it.  An
+ * object with pins alone decides nothing below it, so the walk goes on
+ * through it (a pin can lie inside a deny entry, where an absorbed rw
+ * glob makes a folder writable).
+ */
+bool aclplan_entry_at(const struct aclplan *p, const char *path);
 
 /*
  * wacl_merge - @cur with @add merged in: explicit denies (the ones @cur

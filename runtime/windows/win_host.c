@@ -489,28 +489,6 @@ fail:
 /* At most this many objects below one entry (a bound on the walk). */
 #define GAP_WALK_MAX 200000
 
-/* Whether @path (folded) is one of @plan's objects. */
-static bool is_plan_object(const struct aclplan *plan, const char *path)
-{
-	size_t i, j;
-
-	for (i = 0; i < plan->nobjs; i++) {
-		const char *k = plan->objs[i].key;
-
-		for (j = 0; k[j] && path[j]; j++) {
-			char c = path[j] >= 'A' && path[j] <= 'Z' ?
-					 (char)(path[j] + 32) :
-					 path[j];
-
-			if (c != k[j])
-				break;
-		}
-		if (!k[j] && !path[j])
-			return true;
-	}
-	return false;
-}
-
 /* Give @path @add explicitly when its DACL has a gap; 1 when it did. */
 static int close_gap(const char *path, const struct wace *add, size_t nadd,
 		     char **why)
@@ -589,7 +567,7 @@ long host_close_gaps(const struct aclplan *plan, const struct wobj *o,
 				goto fail;
 			}
 			/* Its own entry decides below it; links lead out. */
-			if (is_plan_object(plan, child) ||
+			if (aclplan_entry_at(plan, child) ||
 			    (fd.dwFileAttributes & FILE_ATTRIBUTE_REPARSE_POINT)) {
 				free(child);
 				continue;

@@ -64,8 +64,8 @@ int host_apply(const struct wobj *o, bool *created, bool *wrote, char **why);
  * host_close_gaps - below @o (wobj_walks()), give each existing object
  * whose DACL has a gap (wacl_gap()) @o's inheritable ACEs explicitly,
  * recorded in @s for @holder.  The walk does not enter reparse points and
- * stops at @plan's other objects.  Returns how many objects got ACEs, or
- * -1 with *@why.
+ * stops at @plan's other entries (aclplan_entry_at(); not at pins).
+ * Returns how many objects got ACEs, or -1 with *@why.
  */
 long host_close_gaps(const struct aclplan *plan, const struct wobj *o,
 		     struct sstate *s, const char *holder, char **why);

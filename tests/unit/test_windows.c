@@ -306,8 +306,8 @@ static const char plan_nested[] =
 	"        {\n"
 	"          \"type\": \"deny\",\n"
 	"          \"sid\": \"" SID_NESTED "\",\n"
-	"          \"rights\": \"delete_and_security\",\n"
-	"          \"mask\": \"0x000d0000\",\n"
+	"          \"rights\": \"pin\",\n"
+	"          \"mask\": \"0x000d0040\",\n"
 	"          \"inheritance\": \"none\"\n"
 	"        },\n"
 	"        {\n"
@@ -378,8 +378,8 @@ static const char plan_deny_rw[] =
 	"        {\n"
 	"          \"type\": \"deny\",\n"
 	"          \"sid\": \"" SID_DENY_RW "\",\n"
-	"          \"rights\": \"delete_and_security\",\n"
-	"          \"mask\": \"0x000d0000\",\n"
+	"          \"rights\": \"pin\",\n"
+	"          \"mask\": \"0x000d0040\",\n"
 	"          \"inheritance\": \"none\"\n"
 	"        },\n"
 	"        {\n"
@@ -400,8 +400,8 @@ static const char plan_deny_rw[] =
 	"        {\n"
 	"          \"type\": \"deny\",\n"
 	"          \"sid\": \"" SID_DENY_RW "\",\n"
-	"          \"rights\": \"delete_and_security\",\n"
-	"          \"mask\": \"0x000d0000\",\n"
+	"          \"rights\": \"pin\",\n"
+	"          \"mask\": \"0x000d0040\",\n"
 	"          \"inheritance\": \"none\"\n"
 	"        },\n"
 	"        {\n"
@@ -452,6 +452,65 @@ static void test_exact(void)
 	   "an empty table still emits a complete plan");
 	free(got);
 	tl_compiled_free(&c);
+}
+
+/*
+ * The "if_missing" of @text's first entry, and how many pins its plan
+ * has, in @out ("placeholder 0"); "none" when there is no plan.
+ */
+static void missing_of(const char *text, char *out, size_t size)
+{
+	struct tl_compiled c;
+	json_error_t err;
+	json_t *plan = NULL, *e;
+	char *got = NULL;
+
+	snprintf(out, size, "none");
+	if (!compile(&c, text))
+		got = emit(&c);
+	if (got)
+		plan = json_loads(got, 0, &err);
+	e = json_array_get(json_object_get(plan, "entries"), 0);
+	if (json_is_string(json_object_get(e, "if_missing")))
+		snprintf(out, size, "%s %zu",
+			 json_string_value(json_object_get(e, "if_missing")),
+			 json_array_size(json_object_get(plan, "pins")));
+	json_decref(plan);
+	free(got);
+	tl_compiled_free(&c);
+}
+
+/*
+ * A missing deny or ro path right below a drive root the child may write
+ * (Authenticated Users may make folders in C:\) gets a placeholder,
+ * though drive roots are never pinned (issue 35).
+ */
+static void test_below_drive(void)
+{
+	static const struct {
+		const char *rows, *want, *what;
+	} cases[] = {
+		{ "@default write rw\ndeny:C:/Data/**\n", "placeholder 0",
+		  "a deny right below a writable drive root" },
+		{ "@default write rw\nro:C:\\Data\n", "placeholder 0",
+		  "an ro right below a writable drive root" },
+		{ "deny:C:\\Data\n", "skip 0",
+		  "under @default write deny the child cannot make it" },
+		{ "@default write rw\n!ro:C:\\Data\ndeny:C:\\**\n",
+		  "skip 0", "a drive root a deny row covers" },
+		{ "@default write rw\ndeny:C:\\Data\\x\n",
+		  "placeholder 1", "one level lower: pinned, as before" },
+	};
+	char got[64], *text;
+	size_t i;
+
+	for (i = 0; i < array_size(cases); i++) {
+		text = xasprintf("@default net open\n%s", cases[i].rows);
+		missing_of(text, got, sizeof(got));
+		is_str(got, cases[i].want, "%s: if_missing and pins",
+		       cases[i].what);
+		free(text);
+	}
 }
 
 /* The capability SID of @text's plan (caller frees), or NULL. */
@@ -698,6 +757,7 @@ int main(void)
 {
 	test_classify();
 	test_exact();
+	test_below_drive();
 	test_sid();
 	test_key_order();
 	test_net_posture();

@@ -287,6 +287,13 @@ static void test_golden_one(const char *name)
 		ok(wobj_walks(&ap.objs[i]) == dside,
 		   "%s: %s: walked for gaps %s", name, ap.objs[i].path,
 		   dside ? "(a deny or ro entry)" : "never (rw, pins)");
+		/* A gap walk stops at entries, never at a pin alone. */
+		ok(aclplan_entry_at(&ap, ap.objs[i].key) ==
+			   (strstr(ap.objs[i].rows, "row ") != NULL),
+		   "%s: %s: %s the gap walk", name, ap.objs[i].path,
+		   strstr(ap.objs[i].rows, "row ") ? "an entry: stops" :
+						      "pins alone: not the end "
+						      "of");
 	}
 	for (size_t i = 0; i < ap.nobjs; i++) {
 		struct wacl empty = { 0 }, m;

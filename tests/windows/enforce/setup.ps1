@@ -18,27 +18,37 @@ $cred = New-Object System.Management.Automation.PSCredential(
 	$user, (ConvertTo-SecureString $pass -AsPlainText -Force))
 
 Remove-Item -Recurse -Force C:\vbx -ErrorAction SilentlyContinue
+Remove-Item -Recurse -Force C:\vbxhole -ErrorAction SilentlyContinue
 foreach ($d in 'work', 'work\secret', 'work\docs', 'work\other',
-	'outside', 'adminroot', 'adminonly', 'elsewhere', 'state', 'out') {
+	'outside', 'fullctl', 'adminroot', 'adminonly', 'elsewhere', 'state',
+	'out') {
 	New-Item -ItemType Directory -Force "C:\vbx\$d" | Out-Null
 }
 Set-Content C:\vbx\work\secret\key.txt 'TOPSECRET'
 Set-Content C:\vbx\work\docs\readme.txt 'README'
 Set-Content C:\vbx\elsewhere\x.txt 'ELSEWHERE'
+Set-Content C:\vbx\fullctl\keep.txt 'KEEP'
 cmd /c mklink /J C:\vbx\work\jn C:\vbx\elsewhere | Out-Null
 $long = 'C:\vbx\long\' + ('a' * 70) + '\' + ('b' * 70) + '\' + ('c' * 70) +
 	'\' + ('d' * 70)
 New-Item -ItemType Directory -Force "\\?\$long" | Out-Null
 
 # The test user owns the work tree (as a user owns a checkout) and may
-# modify C:\vbx\outside; C:\vbx\adminroot and C:\vbx\adminonly stay
-# Administrators' with Modify for the user, which lacks WRITE_DAC.
+# modify C:\vbx\outside and has full control (FILE_DELETE_CHILD) of
+# C:\vbx\fullctl, which no plan names; C:\vbx\adminroot and
+# C:\vbx\adminonly stay Administrators' with Modify for the user, which
+# lacks WRITE_DAC.  C:\vbxhole stays absent (driveroot.rules).
 icacls C:\vbx /grant "${user}:(OI)(CI)RX" | Out-Null
+# Under @default write rw every ancestor of a hole up to the drive is
+# pinned, and a pin the user cannot write refuses the launch: C:\vbx
+# itself (not what it holds) is the user's, as a folder the user made.
+icacls C:\vbx /grant "${user}:F" | Out-Null
 icacls C:\vbx\work /setowner $user /T | Out-Null
 icacls C:\vbx\work /grant "${user}:(OI)(CI)F" | Out-Null
 icacls C:\vbx\long /setowner $user /T | Out-Null
 icacls C:\vbx\long /grant "${user}:(OI)(CI)F" | Out-Null
 icacls C:\vbx\outside /grant "${user}:(OI)(CI)M" | Out-Null
+icacls C:\vbx\fullctl /grant "${user}:(OI)(CI)F" | Out-Null
 icacls C:\vbx\state /grant "${user}:(OI)(CI)F" | Out-Null
 icacls C:\vbx\out /grant "${user}:(OI)(CI)F" | Out-Null
 icacls C:\vbx\adminroot /grant "${user}:(OI)(CI)M" | Out-Null
