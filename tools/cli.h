@@ -219,6 +219,7 @@ extern const struct cli_command cli_check_command;
 extern const struct cli_command cli_explain_command;
 extern const struct cli_command cli_compile_command;
 extern const struct cli_command cli_preflight_command;
+extern const struct cli_command cli_diff_command;
 
 /**
  * struct cli_session - everything one compilation owns
@@ -281,6 +282,26 @@ int cli_queries_read_file(const struct cli_command *cmd, struct cli_opts *o,
  * message on stderr.
  */
 int cli_sarif_print(const struct cli_session *s);
+
+/*
+ * cli_sarif_location - a SARIF location object for @loc, with the
+ * message @text when it is not NULL; NULL when @loc is in no file.
+ * Columns are code points (the log's columnKind).
+ */
+json_t *cli_sarif_location(const struct location *loc, const char *text);
+
+/*
+ * cli_sarif_print_log - print one SARIF 2.1.0 log of one run of vboxc
+ * whose driver has the reporting descriptors @rules and whose results
+ * are @results (both consumed).  Returns 0, or -1 after a message.
+ */
+int cli_sarif_print_log(json_t *rules, json_t *results);
+
+/*
+ * cli_sarif_uri - @name as a URI reference (an absolute path becomes a
+ * file:// URI).  Caller frees.
+ */
+char *cli_sarif_uri(const char *name);
 
 /*
  * cli_usage_error - print "vboxc: MESSAGE" and a hint naming @cmd (NULL:
