@@ -141,6 +141,8 @@ struct cli_query {
  * @mode_given: --mode was given explicitly
  * @accept_narrower: --accept-narrower: container mode's narrower rows
  *                   are notes, not errors
+ * @source_root: compile's --source-root (borrowed from argv), or NULL:
+ *               the directory the artifact's locations are relative to
  */
 struct cli_opts {
 	const struct target_traits *target;
@@ -169,6 +171,7 @@ struct cli_opts {
 	enum cli_mode mode;
 	bool mode_given;
 	bool accept_narrower;
+	const char *source_root;
 };
 
 /* Which optional option groups a command accepts (struct cli_command). */

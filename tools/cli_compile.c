@@ -356,6 +356,20 @@ static int write_output(const struct cli_opts *opts,
 	return status;
 }
 
+/* Is @path a directory?  errno says why not. */
+static bool dir_exists(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		return false;
+	if (!S_ISDIR(st.st_mode)) {
+		errno = ENOTDIR;
+		return false;
+	}
+	return true;
+}
+
 static bool to_stdout(const struct cli_opts *opts)
 {
 	return !opts->output || strcmp(opts->output, "-") == 0;
@@ -375,6 +389,12 @@ static int compile_run(const struct cli_opts *opts)
 		return cli_usage_error(&cli_compile_command,
 			"refusing to write a binary plan to a terminal "
 			"(use -o FILE or redirect standard output)");
+
+	/* Like an unreadable --queries file: the command line is wrong. */
+	if (opts->source_root && !dir_exists(opts->source_root))
+		return cli_usage_error(&cli_compile_command, "cannot use the "
+				       "source root '%s': %s",
+				       opts->source_root, strerror(errno));
 
 	memset(&landing, 0, sizeof(landing));
 	memset(&out, 0, sizeof(out));

@@ -37,6 +37,7 @@ enum {
 	OPT_PER_ROW,
 	OPT_MODE,
 	OPT_ACCEPT_NARROWER,
+	OPT_SOURCE_ROOT,
 };
 
 /* Spelled with one dash ("-Werror"), like the compilers' option. */
@@ -100,6 +101,10 @@ static const struct cli_option cli_options[] = {
 	  "list (linux,\nNUL-separated) or ACL plan JSON\n(windows); plan: "
 	  "plan.bin for\nvbox-exec (binary); ir: the table as\nJSON",
 	  CLI_OPT_COMPILE },
+	{ "source-root", 0, required_argument, OPT_SOURCE_ROOT, "DIR",
+	  "name rule files in the artifact's\nlocations relative to DIR "
+	  "(default:\nthe first rule file's directory;\nlibrary files are "
+	  "'<NAME>')", CLI_OPT_COMPILE },
 	{ "per-row", 0, no_argument, OPT_PER_ROW, NULL,
 	  "one text line per row, not grouped\nby reason", CLI_OPT_PREFLIGHT },
 	{ "output", 'o', required_argument, 'o', "FILE",
@@ -575,6 +580,11 @@ static int handle_option(const struct cli_command *cmd, struct cli_opts *o,
 		if (arg[0] == '\0')
 			return cli_usage_error(cmd, "empty output file name");
 		o->output = arg;
+		return 0;
+	case OPT_SOURCE_ROOT:
+		if (arg[0] == '\0')
+			return cli_usage_error(cmd, "empty source root");
+		o->source_root = arg;
 		return 0;
 	case 'h':
 		cli_print_help(cmd, stdout);
