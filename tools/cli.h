@@ -72,11 +72,14 @@ enum cli_query_op {
  *                    ACL plan JSON (the default)
  * @CLI_EMIT_PLAN: plan.bin for vbox-exec (binary)
  * @CLI_EMIT_IR: the analysed table as JSON
+ * @CLI_EMIT_TABLE: the table as the target enforces it, as text
+ *                  (table_text.h)
  */
 enum cli_emit {
 	CLI_EMIT_PROFILE,
 	CLI_EMIT_PLAN,
 	CLI_EMIT_IR,
+	CLI_EMIT_TABLE,
 };
 
 /**

@@ -58,6 +58,7 @@
 #include "plan.h"
 #include "plan_encode.h"
 #include "preflight_text.h"
+#include "table_text.h"
 #include "target.h"
 
 /**
@@ -144,6 +145,17 @@ static int render(const struct cli_opts *opts, const struct emitter *em,
 	case CLI_EMIT_IR:
 		ret = ir_json_write(s->table, landing, em->name, out->f,
 				    &s->diags);
+		break;
+	case CLI_EMIT_TABLE:
+		fprintf(out->f, "# the table as vboxc compiles it for target "
+			"%s: rows in evaluation order,\n# each with its "
+			"landing (doc/targets.md); doc/reviewing.md\n",
+			em->name);
+		ret = table_text_write(s->table, landing,
+				       TABLE_TEXT_FS | TABLE_TEXT_NET, "",
+				       out->f);
+		if (ret < 0)
+			diag_error(&s->diags, NULL, "cannot write the table");
 		break;
 	case CLI_EMIT_PLAN:
 		if (membuf_open(&art) < 0) {

@@ -99,7 +99,8 @@ static const struct cli_option cli_options[] = {
 	{ "emit", 0, required_argument, OPT_EMIT, "WHAT",
 	  "profile (default): the SBPL profile\n(darwin), bwrap argument "
 	  "list (linux,\nNUL-separated) or ACL plan JSON\n(windows); plan: "
-	  "plan.bin for\nvbox-exec (binary); ir: the table as\nJSON",
+	  "plan.bin for\nvbox-exec (binary); ir: the table as\nJSON; table: the table as the target\n"
+	  "enforces it (text, to golden-diff)",
 	  CLI_OPT_COMPILE },
 	{ "source-root", 0, required_argument, OPT_SOURCE_ROOT, "DIR",
 	  "name rule files in the artifact's\nlocations relative to DIR "
@@ -354,7 +355,8 @@ static int add_include_dir(const struct cli_command *cmd,
 static int set_emit(const struct cli_command *cmd, struct cli_opts *o,
 		    const char *arg)
 {
-	static const char *const modes[] = { "profile", "plan", "ir" };
+	static const char *const modes[] = { "profile", "plan", "ir",
+					     "table" };
 
 	if (strcmp(arg, "profile") == 0)
 		o->emit = CLI_EMIT_PROFILE;
@@ -362,6 +364,8 @@ static int set_emit(const struct cli_command *cmd, struct cli_opts *o,
 		o->emit = CLI_EMIT_PLAN;
 	else if (strcmp(arg, "ir") == 0)
 		o->emit = CLI_EMIT_IR;
+	else if (strcmp(arg, "table") == 0)
+		o->emit = CLI_EMIT_TABLE;
 	else
 		return value_error(cmd, "emit mode", arg, modes,
 				   array_size(modes));

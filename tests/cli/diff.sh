@@ -16,7 +16,11 @@
 #     must fall in a reported class (its operation and both rows); and
 #     changes known to change nothing (a copy of a row inserted below it,
 #     two neighbours that cannot overlap swapped) must report nothing and
-#     exit 0.
+#     exit 0;
+#   - goldens that show every change (doc/reviewing.md, "What to
+#     golden"): for each pair diff says differs on a target, what the
+#     page says to golden for that target (the profile; on linux with
+#     --emit=table) differs between OLD and NEW.
 #
 # The seed is printed; VBOX_DIFF_SEED repeats a run, VBOX_DIFF_CLI_PAIRS
 # sets the pairs per target (default 30).
@@ -214,6 +218,29 @@ probes() {
 	done
 }
 
+# gold SIDE ARGS... - what doc/reviewing.md says to golden for the
+# target of ARGS, into SIDE.gold: the profile (bwrap's list one argument
+# a line) and on linux --emit=table, a refused mode as its exit status.
+# Fails when every mode is refused (a table the target cannot hold).
+gold() {
+	_side=$1
+	shift
+	_modes=profile _made=
+	case "$*" in *--target=linux*) _modes="profile table" ;; esac
+	: >"$_side.gold"
+	for _m in $_modes; do
+		if vboxc compile --emit="$_m" "$@" "$_side.rules" \
+			>"$_side.part" 2>/dev/null; then
+			_made=1
+			tr '\0' '\n' <"$_side.part" >>"$_side.gold"
+		else
+			echo "--emit=$_m refused" >>"$_side.gold"
+		fi
+	done
+	[ -n "$_made" ]
+}
+
+gold_pairs=0 gold_missed=0
 classes_seen=0 differing=0 same_pairs=0 bad_pairs=0 missed=0
 for t in linux darwin windows; do
 	probes "$t" >probes.q
@@ -269,6 +296,16 @@ for t in linux darwin windows; do
 			fi
 		done
 		classes_seen=$((classes_seen + n))
+		# what reviewers golden changes with every decision
+		if [ "$n" -gt 0 ] && gold old "$@" && gold new "$@"; then
+			gold_pairs=$((gold_pairs + 1))
+			if cmp -s old.gold new.gold; then
+				gold_missed=$((gold_missed + 1))
+				echo "# $t pair $i: $n classes differ, the goldens do not"
+				sed 's/^/#   old: /' old.rules
+				sed 's/^/#   new: /' new.rules
+			fi
+		fi
 		# every probe explain decides differently is in a reported class
 		for side in old new; do
 			vboxc explain --format=json "$@" --queries=probes.q \
@@ -293,6 +330,7 @@ done
 echo "# $((3 * npairs)) pairs: $differing with a probe explain decides differently, $classes_seen classes, $same_pairs unchanging"
 is "$bad_pairs" 0 "diff runs, its exit status follows its widenings, explain confirms every witness ($classes_seen), and changes that change nothing report nothing"
 is "$missed" 0 "every probe explain decides differently falls in a reported class"
+is "$gold_missed" 0 "the goldens of every pair that differs differ ($gold_pairs pairs compiled)"
 check "the pairs are not all alike ($differing differ on probes, $same_pairs unchanging)" \
 	test "$differing" -gt 0 -a "$same_pairs" -gt 0
 

@@ -48,7 +48,7 @@ candidates "compile" "$v" vboxc co
 candidates "darwin linux windows" "$v" vboxc compile --target =  ""
 candidates "linux" "$v" vboxc compile --target = li
 candidates "--target=linux" "$v" vboxc check --target=li
-candidates "ir plan profile" "$v" vboxc compile --emit = ""
+candidates "ir plan profile table" "$v" vboxc compile --emit = ""
 candidates "json sarif text" "$v" vboxc check --format = ""
 candidates "json text" "$v" vboxc explain --format = ""
 candidates "json sarif text" "$v" vboxc diff --format = ""
