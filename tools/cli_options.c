@@ -99,8 +99,9 @@ static const struct cli_option cli_options[] = {
 	{ "emit", 0, required_argument, OPT_EMIT, "WHAT",
 	  "profile (default): the SBPL profile\n(darwin), bwrap argument "
 	  "list (linux,\nNUL-separated) or ACL plan JSON\n(windows); plan: "
-	  "plan.bin for\nvbox-exec (binary); ir: the table as\nJSON; table: the table as the target\n"
-	  "enforces it (text, to golden-diff)",
+	  "plan.bin for\nvbox-exec (binary); ir: the table as\nJSON; "
+	  "table: the table as the target\nenforces it (text, to "
+	  "golden-diff)",
 	  CLI_OPT_COMPILE },
 	{ "source-root", 0, required_argument, OPT_SOURCE_ROOT, "DIR",
 	  "name rule files in the artifact's\nlocations relative to DIR "
