@@ -190,6 +190,9 @@ printf '%-28s %9s %9s %11.4f  %s\n' "explain $nqueries queries" "$qrows" - \
 # linux compile scaling and explain's JSON rate (bench/scale.sh)
 VBOXC=$VBOXC AWK=$AWK BENCH_TIMER=$BENCH_TIMER BENCH_RUNS=$runs \
 	BENCH_RESULTS=$out sh "$here/scale.sh"
+# vboxc diff of two 10,000-row tables (bench/diff.sh)
+VBOXC=$VBOXC AWK=$AWK BENCH_TIMER=$BENCH_TIMER BENCH_RUNS=$runs \
+	BENCH_RESULTS=$out sh "$here/diff.sh"
 VBOXC=$VBOXC AWK=$AWK BENCH_TIMER=$BENCH_TIMER BENCH_RESULTS=$out \
 	sh "$here/launch.sh"
 # the walls' cost (bench/walls.sh; set VBOX_EXEC_BEFORE to a vbox-exec

@@ -173,6 +173,7 @@ static struct path_index *path_index_build(const struct rowvec *rows)
 						s->len, next);
 			if (child == next) {
 				path_index_new_node(idx);
+				idx->nodes[next].key_row = (uint32_t)i;
 				idx->nodes[next].next_sibling =
 					idx->nodes[node].first_child;
 				idx->nodes[node].first_child = next;

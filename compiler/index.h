@@ -40,12 +40,17 @@ struct idx_list {
  *               subtree ("/a/b" or "/a/b/" "**"), or INDEX_NONE
  * @first_child: the first child node, or 0 (the root is nobody's child)
  * @next_sibling: the next child of the same parent, or 0
+ * @key_row: the priority position of a row whose literal prefix passes
+ *           through this node: its segment at the node's depth - 1 is the
+ *           node's key (the map keeps keys only as hashes of borrowed
+ *           bytes; table diffs walk the children by name)
  */
 struct pnode {
 	struct idx_list rows;
 	uint32_t min_subtree;
 	uint32_t first_child;
 	uint32_t next_sibling;
+	uint32_t key_row;
 };
 
 struct hslot;

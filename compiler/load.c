@@ -20,6 +20,7 @@
 #include "load.h"
 #include "location.h"
 #include "stmt.h"
+#include "strbuf.h"
 
 /**
  * struct loader - one load_rules()/load_buffer() call
@@ -27,12 +28,15 @@
  * @out: the assembled statement list
  * @diags: where errors go
  * @opts: where '@include <NAME>' looks
+ * @root: the canonical source root inputs are named against (owned), or
+ *        NULL to name them as read
  */
 struct loader {
 	struct input_set *inputs;
 	struct stmt_list *out;
 	struct diag_list *diags;
 	const struct load_opts *opts;
+	char *root;
 };
 
 static const struct load_opts default_opts;
@@ -248,6 +252,76 @@ static char *dir_of(const char *name)
 	const char *slash = strrchr(name, '/');
 
 	return slash ? xstrndup(name, slash - name + 1) : xstrdup("");
+}
+
+/*
+ * The canonical path @real relative to the canonical directory @base
+ * ("sub/x.rules", "../x.rules"); @real itself when it is not absolute.
+ * Both sides are canonical, so neither the spelling of the paths nor
+ * the working directory changes the result.
+ */
+static char *relative_to(const char *base, const char *real)
+{
+	struct strbuf b = { 0 };
+	const char *bp = base, *rp = real;
+	size_t bl, rl;
+
+	if (real[0] != '/' || base[0] != '/')
+		return xstrdup(real);
+	/* Drop the components both paths start with. */
+	for (;;) {
+		bp += strspn(bp, "/");
+		rp += strspn(rp, "/");
+		bl = strcspn(bp, "/");
+		rl = strcspn(rp, "/");
+		if (!bl || bl != rl || memcmp(bp, rp, bl))
+			break;
+		bp += bl;
+		rp += rl;
+	}
+	/* Climb out of what is left of @base, then down into @real. */
+	for (; *bp; bp += strcspn(bp, "/"), bp += strspn(bp, "/"))
+		strbuf_puts(&b, "../");
+	strbuf_puts(&b, rp);
+	if (!b.len)
+		strbuf_puts(&b, ".");
+	return b.s;
+}
+
+/* The directory of the canonical path @real (canonical too). */
+static char *real_dir(const char *real)
+{
+	const char *slash = strrchr(real, '/');
+
+	if (!slash || slash == real)
+		return xstrdup("/");
+	return xstrndup(real, (size_t)(slash - real));
+}
+
+/*
+ * Name @in for artifacts (struct input's @source): as the rule library
+ * names it when it came from the library, else against the source root.
+ * @lib_name is NAME for '@include <NAME>', else NULL.
+ */
+static void name_source(const struct loader *ld, struct input *in,
+			const char *lib_name)
+{
+	const struct input *parent = in->parent;
+	char *rel;
+
+	if (lib_name) {
+		in->source = xasprintf("<%s>", lib_name);
+		in->lib_dir = real_dir(in->real);
+	} else if (parent && parent->lib_dir) {
+		rel = relative_to(parent->lib_dir, in->real);
+		in->source = xasprintf("<%s>", rel);
+		in->lib_dir = xstrdup(parent->lib_dir);
+		free(rel);
+	} else if (in->real && ld->root) {
+		in->source = relative_to(ld->root, in->real);
+	} else {
+		in->source = xstrdup(in->name);
+	}
 }
 
 /* Describe the include chain from the input whose real path is @real. */
@@ -470,6 +544,7 @@ static int load_include(struct loader *ld, const struct input *parent,
 	in->parent = parent;
 	in->included_at = s->loc;
 	in->depth = parent->depth + 1;
+	name_source(ld, in, s->quoted ? NULL : s->value);
 	return load_input(ld, in);
 
 out_read_error:
@@ -532,14 +607,54 @@ int load_rules(struct input_set *inputs, const char *const *paths,
 	return load_rules_opts(inputs, paths, npaths, NULL, out, diags);
 }
 
+/*
+ * The canonical source root: @opts->source_root, else the directory of
+ * the first file named, else the working directory.  NULL after an
+ * error (a source root that cannot be resolved).
+ */
+static char *source_root(const struct load_opts *opts,
+			 const char *const *paths, size_t npaths,
+			 struct diag_list *diags)
+{
+	char *real;
+	size_t i;
+
+	if (opts->source_root) {
+		real = realpath(opts->source_root, NULL);
+		if (!real)
+			diag_error(diags, NULL, "cannot use the source root "
+				   "'%s': %s", opts->source_root,
+				   strerror(errno));
+		return real;
+	}
+	for (i = 0; i < npaths; i++) {
+		if (strcmp(paths[i], "-") == 0)
+			continue;
+		real = realpath(paths[i], NULL);
+		if (real) {
+			char *dir = real_dir(real);
+
+			free(real);
+			return dir;
+		}
+		/* Unreadable: reported when it is read; name the rest. */
+	}
+	real = realpath(".", NULL);
+	return real ? real : xstrdup("/");
+}
+
 int load_rules_opts(struct input_set *inputs, const char *const *paths,
 		    size_t npaths, const struct load_opts *opts,
 		    struct stmt_list *out, struct diag_list *diags)
 {
 	struct loader ld = { inputs, out, diags,
-			     opts ? opts : &default_opts };
+			     opts ? opts : &default_opts, NULL };
 	size_t i, len;
 	int ret = 0;
+
+	ld.root = source_root(ld.opts, paths, npaths, diags);
+	if (!ld.root)
+		return -1;
 
 	for (i = 0; i < npaths; i++) {
 		bool is_stdin = strcmp(paths[i], "-") == 0;
@@ -566,16 +681,18 @@ int load_rules_opts(struct input_set *inputs, const char *const *paths,
 		}
 		in = input_new(&ld, xstrdup(is_stdin ? "<stdin>" : paths[i]),
 			       real, buf, len);
+		name_source(&ld, in, NULL);
 		if (load_input(&ld, in))
 			ret = -1;
 	}
+	free(ld.root);
 	return ret;
 }
 
 int load_buffer(struct input_set *inputs, const char *name, const char *buf,
 		size_t len, struct stmt_list *out, struct diag_list *diags)
 {
-	struct loader ld = { inputs, out, diags, &default_opts };
+	struct loader ld = { inputs, out, diags, &default_opts, NULL };
 	struct input *in;
 	char *copy;
 
@@ -587,5 +704,6 @@ int load_buffer(struct input_set *inputs, const char *name, const char *buf,
 		memcpy(copy, buf, len);
 	copy[len] = '\0';
 	in = input_new(&ld, xstrdup(name), NULL, copy, len);
+	name_source(&ld, in, NULL);
 	return load_input(&ld, in);
 }

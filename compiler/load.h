@@ -33,11 +33,16 @@ struct diag_list;
  * @ninclude_dirs: number of @include_dirs
  * @rules_dir: the installed rule library, searched last; NULL means
  *             VBOX_RULES_DIR
+ * @source_root: the directory artifacts name rule files relative to
+ *               (struct input's @source); NULL means the directory of
+ *               the first file named (the working directory when only
+ *               standard input is read)
  */
 struct load_opts {
 	const char *const *include_dirs;
 	size_t ninclude_dirs;
 	const char *rules_dir;
+	const char *source_root;
 };
 
 /*
@@ -66,7 +71,9 @@ int load_rules(struct input_set *inputs, const char *const *paths,
  * where '@include <NAME>' looks: NAME.rules in each include directory in
  * order, then the installed rule library.  NAME is letters, digits, '.',
  * '_' and '-' (no '/', no '..'); an invalid or unknown NAME is an error
- * that lists the directories searched.
+ * that lists the directories searched.  Each input's @source is named
+ * against @opts->source_root (see struct load_opts); a source root that
+ * cannot be resolved is an error.
  */
 int load_rules_opts(struct input_set *inputs, const char *const *paths,
 		    size_t npaths, const struct load_opts *opts,

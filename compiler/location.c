@@ -23,6 +23,8 @@ void input_set_free(struct input_set *set)
 
 		free(in->name);
 		free(in->real);
+		free(in->source);
+		free(in->lib_dir);
 		free(in->buf);
 		free(in);
 	}
@@ -36,6 +38,15 @@ char *location_format(const struct location *loc)
 	if (!loc || !loc->in)
 		return NULL;
 	return xasprintf("%s:%u:%u", loc->in->name, loc->line, loc->col);
+}
+
+char *location_source(const struct location *loc)
+{
+	if (!loc || !loc->in)
+		return NULL;
+	return xasprintf("%s:%u:%u",
+			 loc->in->source ? loc->in->source : loc->in->name,
+			 loc->line, loc->col);
 }
 
 const char *location_line(const struct location *loc, size_t *len)

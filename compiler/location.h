@@ -44,10 +44,19 @@ struct location {
  * @parent: the input holding the @include that read this one, or NULL
  * @included_at: location of that @include statement (valid when @parent)
  * @depth: 0 for a file named on the command line, parent's depth + 1
+ * @source: the name artifacts carry (--emit=ir, plan.bin), the same on
+ *          every machine: "<NAME>" for the rule library's NAME.rules, a
+ *          file included from the library as "<PATH>" relative to the
+ *          library's directory, any other file as its path relative to
+ *          the source root (load.h), "<stdin>" for standard input
+ * @lib_dir: for a rule library file and what it includes: the library
+ *           directory it was found in (canonical); NULL otherwise
  */
 struct input {
 	char *name;
 	char *real;
+	char *source;
+	char *lib_dir;
 	char *buf;
 	size_t len;
 	const struct input *parent;
@@ -74,6 +83,13 @@ void input_set_free(struct input_set *set);
  * NULL when @loc has no input.
  */
 char *location_format(const struct location *loc);
+
+/*
+ * location_source - "SOURCE:LINE:COL" of @loc with the input's @source
+ * (the machine-independent name artifacts carry) into a new string the
+ * caller frees; NULL when @loc has no input.
+ */
+char *location_source(const struct location *loc);
 
 /*
  * location_line - the text of @loc's line (without its line end): sets

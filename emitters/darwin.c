@@ -29,6 +29,7 @@
 #include "emit.h"
 #include "ir.h"
 #include "sbpl.h"
+#include "table_text.h"
 #include "target.h"
 
 /* Operations a file row grants or takes away, as SBPL writes them. */
@@ -299,6 +300,21 @@ static void write_net_row(FILE *out, const struct row *row)
 	fputs("\"))\n", out);
 }
 
+/*
+ * Comments only: the whole network table as vbox-exec's egress proxy
+ * judges it, so that a row landing in the proxy changes the profile
+ * too and a golden-diffed profile shows every network change
+ * (doc/reviewing.md).
+ */
+static void write_proxy_block(FILE *out, const struct table *table,
+			      const struct landing_set *landing)
+{
+	write_section(out, "network table (comments: vbox-exec's egress "
+		      "proxy judges each connection by it)");
+	/* A write error stays on @out: darwin_emit_profile() checks it. */
+	(void)table_text_write(table, landing, TABLE_TEXT_NET, ";; ", out);
+}
+
 static void write_net(FILE *out, const struct table *table,
 		      const struct landing_set *landing)
 {
@@ -332,6 +348,7 @@ static void write_net(FILE *out, const struct table *table,
 		if (landing->net[row->index].kind == LANDING_KERNEL)
 			write_net_row(out, row);
 	}
+	write_proxy_block(out, table, landing);
 	if (!landing->nreserved)
 		return;
 	write_section(out, "reserved: the launcher's proxy, above every row");

@@ -145,7 +145,7 @@ static json_t *row_json(const struct ir_ctx *ctx, const struct row *row,
 {
 	const char *target = row->domain == DOMAIN_FS ? row->fs.text :
 							row->net.text;
-	char *source = location_format(&row->loc);
+	char *source = location_source(&row->loc);
 	json_t *shadow = shadow_json(ctx, row);
 	json_t *j;
 

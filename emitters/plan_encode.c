@@ -62,7 +62,7 @@ static void put_rows(struct wbuf *b, const struct rowvec *rows,
 		wbuf_u8(b, 0);
 		wbuf_string(b, row->domain == DOMAIN_FS ? row->fs.text :
 							 row->net.text);
-		source = location_format(&row->loc);
+		source = location_source(&row->loc);
 		wbuf_string(b, source ? source : "");
 		free(source);
 	}

@@ -72,11 +72,14 @@ enum cli_query_op {
  *                    ACL plan JSON (the default)
  * @CLI_EMIT_PLAN: plan.bin for vbox-exec (binary)
  * @CLI_EMIT_IR: the analysed table as JSON
+ * @CLI_EMIT_TABLE: the table as the target enforces it, as text
+ *                  (table_text.h)
  */
 enum cli_emit {
 	CLI_EMIT_PROFILE,
 	CLI_EMIT_PLAN,
 	CLI_EMIT_IR,
+	CLI_EMIT_TABLE,
 };
 
 /**
@@ -142,6 +145,8 @@ struct cli_query {
  * @accept_narrower: --accept-narrower: container mode's deny rows and
  *                   holes narrower (Landlock alone), where no row needs
  *                   the path supervisor
+ * @source_root: compile's --source-root (borrowed from argv), or NULL:
+ *               the directory the artifact's locations are relative to
  */
 struct cli_opts {
 	const struct target_traits *target;
@@ -170,6 +175,7 @@ struct cli_opts {
 	enum cli_mode mode;
 	bool mode_given;
 	bool accept_narrower;
+	const char *source_root;
 };
 
 /* Which optional option groups a command accepts (struct cli_command). */
@@ -220,6 +226,7 @@ extern const struct cli_command cli_check_command;
 extern const struct cli_command cli_explain_command;
 extern const struct cli_command cli_compile_command;
 extern const struct cli_command cli_preflight_command;
+extern const struct cli_command cli_diff_command;
 
 /**
  * struct cli_session - everything one compilation owns
@@ -282,6 +289,26 @@ int cli_queries_read_file(const struct cli_command *cmd, struct cli_opts *o,
  * message on stderr.
  */
 int cli_sarif_print(const struct cli_session *s);
+
+/*
+ * cli_sarif_location - a SARIF location object for @loc, with the
+ * message @text when it is not NULL; NULL when @loc is in no file.
+ * Columns are code points (the log's columnKind).
+ */
+json_t *cli_sarif_location(const struct location *loc, const char *text);
+
+/*
+ * cli_sarif_print_log - print one SARIF 2.1.0 log of one run of vboxc
+ * whose driver has the reporting descriptors @rules and whose results
+ * are @results (both consumed).  Returns 0, or -1 after a message.
+ */
+int cli_sarif_print_log(json_t *rules, json_t *results);
+
+/*
+ * cli_sarif_uri - @name as a URI reference (an absolute path becomes a
+ * file:// URI).  Caller frees.
+ */
+char *cli_sarif_uri(const char *name);
 
 /*
  * cli_usage_error - print "vboxc: MESSAGE" and a hint naming @cmd (NULL:

@@ -40,6 +40,7 @@ int cli_session_load(struct cli_session *s, const struct cli_opts *opts)
 	lopts.include_dirs = opts->include_dirs;
 	lopts.ninclude_dirs = opts->ninclude_dirs;
 	lopts.rules_dir = NULL;
+	lopts.source_root = opts->source_root;
 	loaded = load_rules_opts(&s->inputs, opts->rules, opts->nrules,
 				 &lopts, &s->stmts, &s->diags) == 0 &&
 		 !s->diags.nerrors;

@@ -58,6 +58,7 @@
 #include "plan.h"
 #include "plan_encode.h"
 #include "preflight_text.h"
+#include "table_text.h"
 #include "target.h"
 
 /**
@@ -144,6 +145,17 @@ static int render(const struct cli_opts *opts, const struct emitter *em,
 	case CLI_EMIT_IR:
 		ret = ir_json_write(s->table, landing, em->name, out->f,
 				    &s->diags);
+		break;
+	case CLI_EMIT_TABLE:
+		fprintf(out->f, "# the table as vboxc compiles it for target "
+			"%s: rows in evaluation order,\n# each with its "
+			"landing (doc/targets.md); doc/reviewing.md\n",
+			em->name);
+		ret = table_text_write(s->table, landing,
+				       TABLE_TEXT_FS | TABLE_TEXT_NET, "",
+				       out->f);
+		if (ret < 0)
+			diag_error(&s->diags, NULL, "cannot write the table");
 		break;
 	case CLI_EMIT_PLAN:
 		if (membuf_open(&art) < 0) {
@@ -356,6 +368,20 @@ static int write_output(const struct cli_opts *opts,
 	return status;
 }
 
+/* Is @path a directory?  errno says why not. */
+static bool dir_exists(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		return false;
+	if (!S_ISDIR(st.st_mode)) {
+		errno = ENOTDIR;
+		return false;
+	}
+	return true;
+}
+
 static bool to_stdout(const struct cli_opts *opts)
 {
 	return !opts->output || strcmp(opts->output, "-") == 0;
@@ -375,6 +401,12 @@ static int compile_run(const struct cli_opts *opts)
 		return cli_usage_error(&cli_compile_command,
 			"refusing to write a binary plan to a terminal "
 			"(use -o FILE or redirect standard output)");
+
+	/* Like an unreadable --queries file: the command line is wrong. */
+	if (opts->source_root && !dir_exists(opts->source_root))
+		return cli_usage_error(&cli_compile_command, "cannot use the "
+				       "source root '%s': %s",
+				       opts->source_root, strerror(errno));
 
 	memset(&landing, 0, sizeof(landing));
 	memset(&out, 0, sizeof(out));

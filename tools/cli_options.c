@@ -37,6 +37,7 @@ enum {
 	OPT_PER_ROW,
 	OPT_MODE,
 	OPT_ACCEPT_NARROWER,
+	OPT_SOURCE_ROOT,
 };
 
 /* Spelled with one dash ("-Werror"), like the compilers' option. */
@@ -100,8 +101,14 @@ static const struct cli_option cli_options[] = {
 	{ "emit", 0, required_argument, OPT_EMIT, "WHAT",
 	  "profile (default): the SBPL profile\n(darwin), bwrap argument "
 	  "list (linux,\nNUL-separated) or ACL plan JSON\n(windows); plan: "
-	  "plan.bin for\nvbox-exec (binary); ir: the table as\nJSON",
+	  "plan.bin for\nvbox-exec (binary); ir: the table as\nJSON; "
+	  "table: the table as the target\nenforces it (text, to "
+	  "golden-diff)",
 	  CLI_OPT_COMPILE },
+	{ "source-root", 0, required_argument, OPT_SOURCE_ROOT, "DIR",
+	  "name rule files in the artifact's\nlocations relative to DIR "
+	  "(default:\nthe first rule file's directory;\nlibrary files are "
+	  "'<NAME>')", CLI_OPT_COMPILE },
 	{ "per-row", 0, no_argument, OPT_PER_ROW, NULL,
 	  "one text line per row, not grouped\nby reason", CLI_OPT_PREFLIGHT },
 	{ "output", 'o', required_argument, 'o', "FILE",
@@ -351,7 +358,8 @@ static int add_include_dir(const struct cli_command *cmd,
 static int set_emit(const struct cli_command *cmd, struct cli_opts *o,
 		    const char *arg)
 {
-	static const char *const modes[] = { "profile", "plan", "ir" };
+	static const char *const modes[] = { "profile", "plan", "ir",
+					     "table" };
 
 	if (strcmp(arg, "profile") == 0)
 		o->emit = CLI_EMIT_PROFILE;
@@ -359,6 +367,8 @@ static int set_emit(const struct cli_command *cmd, struct cli_opts *o,
 		o->emit = CLI_EMIT_PLAN;
 	else if (strcmp(arg, "ir") == 0)
 		o->emit = CLI_EMIT_IR;
+	else if (strcmp(arg, "table") == 0)
+		o->emit = CLI_EMIT_TABLE;
 	else
 		return value_error(cmd, "emit mode", arg, modes,
 				   array_size(modes));
@@ -577,6 +587,11 @@ static int handle_option(const struct cli_command *cmd, struct cli_opts *o,
 		if (arg[0] == '\0')
 			return cli_usage_error(cmd, "empty output file name");
 		o->output = arg;
+		return 0;
+	case OPT_SOURCE_ROOT:
+		if (arg[0] == '\0')
+			return cli_usage_error(cmd, "empty source root");
+		o->source_root = arg;
 		return 0;
 	case 'h':
 		cli_print_help(cmd, stdout);

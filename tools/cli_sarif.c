@@ -90,7 +90,7 @@ static const char *finding_level(const struct finding *f)
  * @name as a URI reference: unreserved characters and '/' stay, every
  * other byte is %-encoded; an absolute path becomes a file:// URI.
  */
-static char *name_uri(const char *name)
+char *cli_sarif_uri(const char *name)
 {
 	static const char hex[] = "0123456789ABCDEF";
 	size_t i, n = strlen(name);
@@ -140,8 +140,7 @@ static unsigned codepoint_col(const struct location *loc, unsigned col)
 	return cp;
 }
 
-/* A SARIF location object for @loc, or NULL when it is in no file. */
-static json_t *location_json(const struct location *loc, const char *text)
+json_t *cli_sarif_location(const struct location *loc, const char *text)
 {
 	unsigned start, end;
 	json_t *phys, *msg;
@@ -149,7 +148,7 @@ static json_t *location_json(const struct location *loc, const char *text)
 
 	if (!loc->in)
 		return NULL;
-	uri = name_uri(loc->in->name);
+	uri = cli_sarif_uri(loc->in->name);
 	start = codepoint_col(loc, loc->col);
 	end = codepoint_col(loc, loc->last_col) + 1;
 	if (end <= start)
@@ -208,7 +207,7 @@ static json_t *add_result(struct sarif *s, const char *id, const char *level,
 	json_t *locs = json_array(), *related = json_array(), *r, *l;
 	json_int_t idx = rule_index(s, id, level);
 
-	l = loc ? location_json(loc, NULL) : NULL;
+	l = loc ? cli_sarif_location(loc, NULL) : NULL;
 	if (l)
 		json_array_append_new(locs, l);
 	r = cli_json_pack("{s:s, s:I, s:s, s:{s:o}, s:o, s:o, s:o*}",
@@ -251,7 +250,8 @@ static void add_records(struct sarif *s, const struct cli_session *sess)
 		json_t *l;
 
 		if (d->severity == DIAG_NOTE && (related || skipping)) {
-			l = skipping ? NULL : location_json(&d->loc, d->msg);
+			l = skipping ? NULL :
+				       cli_sarif_location(&d->loc, d->msg);
 			if (l)
 				json_array_append_new(related, l);
 			continue;
@@ -295,7 +295,7 @@ static void add_findings(struct sarif *s, const struct table *t)
 				     props);
 		free(msg);
 		here = xasprintf("row %u is here", (unsigned)f->by->index);
-		l = location_json(&f->by->loc, here);
+		l = cli_sarif_location(&f->by->loc, here);
 		free(here);
 		if (l && related)
 			json_array_append_new(related, l);
@@ -317,10 +317,28 @@ static void drop_empty_related(json_t *results)
 	}
 }
 
+int cli_sarif_print_log(json_t *rules, json_t *results)
+{
+	json_t *log;
+
+	log = cli_json_pack("{s:s, s:s, s:[{s:{s:{s:s, s:s, s:o}}, "
+			    "s:s, s:o}]}",
+			    "$schema", SARIF_SCHEMA, "version", "2.1.0",
+			    "runs", "tool", "driver", "name", CLI_PROGNAME,
+			    "version", PACKAGE_VERSION, "rules", rules,
+			    "columnKind", "unicodeCodePoints",
+			    "results", results);
+	if (!log) {
+		fprintf(stderr, "%s: cannot build the SARIF log\n",
+			CLI_PROGNAME);
+		return -1;
+	}
+	return cli_json_print_flags(log, SARIF_FLAGS);
+}
+
 int cli_sarif_print(const struct cli_session *sess)
 {
 	struct sarif s;
-	json_t *log;
 	size_t i;
 
 	s.rules = json_array();
@@ -337,17 +355,5 @@ int cli_sarif_print(const struct cli_session *sess)
 	add_findings(&s, sess->table);
 
 	drop_empty_related(s.results);
-	log = cli_json_pack("{s:s, s:s, s:[{s:{s:{s:s, s:s, s:o}}, "
-			    "s:s, s:o}]}",
-			    "$schema", SARIF_SCHEMA, "version", "2.1.0",
-			    "runs", "tool", "driver", "name", CLI_PROGNAME,
-			    "version", PACKAGE_VERSION, "rules", s.rules,
-			    "columnKind", "unicodeCodePoints",
-			    "results", s.results);
-	if (!log) {
-		fprintf(stderr, "%s: cannot build the SARIF log\n",
-			CLI_PROGNAME);
-		return -1;
-	}
-	return cli_json_print_flags(log, SARIF_FLAGS);
+	return cli_sarif_print_log(s.rules, s.results);
 }

@@ -14,6 +14,7 @@ static const struct cli_command *const commands[] = {
 	&cli_check_command,
 	&cli_explain_command,
 	&cli_preflight_command,
+	&cli_diff_command,
 };
 
 static const struct cli_command *find_command(const char *name)

@@ -21,7 +21,9 @@
 # compile --target=T` writes the profile to golden/CASE.T.sb (darwin),
 # .bwrap (linux; the NUL-separated list stored one argument a line with
 # `tr '\0' '\n'`) or .acl.json (windows), --emit=ir to CASE.T.ir.json and
-# --emit=plan to CASE.T.plan.hex (`od -An -tx1 -v`); its stderr must be
+# --emit=plan to CASE.T.plan.hex (`od -An -tx1 -v`), and for linux, whose
+# argument list cannot show the rows of the proxy or of the launch,
+# --emit=table to CASE.linux.table (doc/reviewing.md); its stderr must be
 # check's (the same warnings, or nothing).  A mode that refuses (a row
 # unsupported on T, or a linux launch-class row that only a plan can
 # carry) must exit 1 with nothing on stdout; the first refusal's errors go
@@ -138,7 +140,9 @@ compile_case() {
 	_t=$2
 	shift 2
 	_refused=
-	for _m in profile ir plan; do
+	_modes="profile ir plan"
+	[ "$_t" = linux ] && _modes="$_modes table"
+	for _m in $_modes; do
 		run vboxc compile --emit="$_m" "$@"
 		if [ "$rc" -eq 1 ]; then
 			# Refused: the errors name the rows, nothing is written.
@@ -170,6 +174,10 @@ compile_case() {
 		plan)
 			od -An -tx1 -v "$workdir/out" >"$workdir/golden.out"
 			_ext=plan.hex
+			;;
+		table)
+			cp "$workdir/out" "$workdir/golden.out"
+			_ext=table
 			;;
 		esac
 		golden "$_id: compile --emit=$_m matches golden" \

@@ -147,7 +147,7 @@ for pair in target=macos:darwin target=osx:darwin target=linx:linux \
 	has err "; did you mean '$want'?" "--$opt: did you mean '$want'"
 done
 run "$VBOXC" compile --emit=plna empty.rules
-has err "unknown emit mode 'plna' (expected profile|plan|ir); did you mean 'plan'?" \
+has err "unknown emit mode 'plna' (expected profile|plan|ir|table); did you mean 'plan'?" \
 	"--emit=plna: did you mean plan"
 run "$VBOXC" check --taget=linux empty.rules
 has err "unknown option '--taget'; did you mean '--target'?" \

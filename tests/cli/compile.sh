@@ -131,7 +131,7 @@ usage() {
 usage "compile without RULES" compile
 usage "preflight without RULES" preflight --target=linux
 usage "unknown --emit" compile --emit=sbpl good.linux.rules
-has err "unknown emit mode 'sbpl' (expected profile|plan|ir)" \
+has err "unknown emit mode 'sbpl' (expected profile|plan|ir|table)" \
 	"unknown --emit is named"
 usage "unknown target" compile --target=plan9 good.linux.rules
 usage "compile takes no --format" compile --format=json good.linux.rules
@@ -173,7 +173,7 @@ for t in $targets; do
 	has err "treated as error" "$t: -Werror says so"
 	check "$t: -Werror writes nothing" test ! -e "shadow.$t.out"
 
-	for m in profile plan ir; do
+	for m in profile plan ir table; do
 		vc "$t" compile --emit="$m" "good.$t.rules"
 		is "$rc" 0 "$t: --emit=$m exits 0"
 		no_sanitizer "$t: --emit=$m runs clean"

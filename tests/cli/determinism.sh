@@ -12,13 +12,15 @@
 #             of PATH, HOME, LC_ALL=C and TZ=UTC
 #   again     the same command a second time
 #   cwd       another copy of testdata/ at another place, the same
-#             relative path (locations print the path as given)
+#             relative path
 #   env       random extra variables, another HOME (the rules' home
 #             comes from -D HOME), USER, PWD, TMPDIR, XDG_RUNTIME_DIR
 #   locale    LC_ALL=C.UTF-8, LANG and LC_* set to other locales, TZ
 #             far from UTC
 #   abs       an absolute rule path, run from two different directories
-#             (compared with each other: the path is part of locations)
+#             (compared with each other; and the artifact with base's:
+#             artifacts name rule files relative to the source root,
+#             diagnostics as typed; tests/cli/reproducible.sh does more)
 #
 # A refused compile (an unsupported row) must be refused alike.  One TAP
 # line per case, target and mode.
@@ -161,6 +163,8 @@ LC_COLLATE=de_DE.UTF-8 LC_NUMERIC=de_DE.UTF-8 TZ=Pacific/Chatham" \
 				fi
 			done
 			same abs1 abs2 || why="$why abs"
+			cmp -s "$workdir/o/base.out" "$workdir/o/abs1.out" ||
+				why="$why abs-artifact"
 			if [ -z "$why" ]; then
 				ok "$id: the same bytes in every run"
 			else

@@ -43,14 +43,15 @@ is "$rc:$(cat "$workdir/out")" "0:complete -F _vbox_exec vbox-exec" \
 	"vbox-exec completion loads and registers _vbox_exec"
 
 v=$comp/vboxc
-candidates "check compile explain help preflight" "$v" vboxc ""
+candidates "check compile diff explain help preflight" "$v" vboxc ""
 candidates "compile" "$v" vboxc co
 candidates "darwin linux windows" "$v" vboxc compile --target =  ""
 candidates "linux" "$v" vboxc compile --target = li
 candidates "--target=linux" "$v" vboxc check --target=li
-candidates "ir plan profile" "$v" vboxc compile --emit = ""
+candidates "ir plan profile table" "$v" vboxc compile --emit = ""
 candidates "json sarif text" "$v" vboxc check --format = ""
 candidates "json text" "$v" vboxc explain --format = ""
+candidates "json sarif text" "$v" vboxc diff --format = ""
 candidates "--output=" "$v" vboxc compile --o
 candidates "--emit=" "$v" vboxc compile --e
 candidates "--format=" "$v" vboxc check --f

@@ -2,7 +2,8 @@
 /*
  * test_parse_include.c - test_parse's @include cases on real files in a
  * temporary directory: nesting, relative and absolute paths, cycles,
- * missing and unreadable files, through load_rules().  test_parse.c's
+ * missing and unreadable files, through load_rules(); the names artifacts
+ * carry (struct input's @source) from two library prefixes.  test_parse.c's
  * main() makes the directory and calls cleanup() at the end.
  */
 #include <vbox.h>
@@ -86,6 +87,88 @@ void cleanup(void)
 	}
 	if (tmpdir[0] && rmdir(tmpdir))
 		diag("cannot remove %s", tmpdir);
+}
+
+/*
+ * Artifacts' names (struct input's @source): the same whatever prefix
+ * the rule library is installed under and however the file was named.
+ */
+static void load_named(struct run *r, const char *path, const char *lib,
+		       const char *root)
+{
+	struct load_opts o = { 0 };
+	char *libdir = tpath(lib), *rootdir = root ? tpath(root) : NULL;
+
+	o.rules_dir = libdir;
+	o.source_root = rootdir;
+	run_init(r);
+	r->rc = load_rules_opts(&r->inputs, &path, 1, &o, &r->out, &r->diags);
+	free(rootdir);
+	free(libdir);
+}
+
+/* The @source of every statement, joined by ' '; caller frees. */
+static char *sources(const struct run *r)
+{
+	char *s = xstrdup(""), *t;
+	size_t i;
+
+	for (i = 0; i < r->out.n; i++) {
+		t = xasprintf("%s%s%s", s, i ? " " : "",
+			      r->out.items[i].loc.in->source);
+		free(s);
+		s = t;
+	}
+	return s;
+}
+
+static void test_source_names(void)
+{
+	static const char *const libs[] = { "prefix1", "prefix2" };
+	static const char want[] = "names.rules <corp> <more/x.rules> "
+				   "<corp> sub/leaf.rules";
+	struct run r;
+	char *top, *got;
+	size_t i;
+
+	write_file("names.rules", "ro:/top\n@include <corp>\n"
+		   "@include \"sub/leaf.rules\"\n");
+	for (i = 0; i < array_size(libs); i++) {
+		char *d = xasprintf("%s/more", libs[i]);
+		char *f = xasprintf("%s/corp.rules", libs[i]);
+		char *x = xasprintf("%s/more/x.rules", libs[i]);
+
+		make_dir(libs[i]);
+		make_dir(d);
+		write_file(f, "deny:/corp\n@include \"more/x.rules\"\n"
+			   "deny:/corp2\n");
+		write_file(x, "deny:/x\n");
+		free(x);
+		free(f);
+		free(d);
+	}
+	top = tpath("names.rules");
+	for (i = 0; i < array_size(libs); i++) {
+		load_named(&r, top, libs[i], NULL);
+		got = sources(&r);
+		is_str(got, want, i ? "sources: the same from another prefix" :
+		       "sources: <NAME> from the library, the rest relative "
+		       "to the rules file's directory");
+		free(got);
+		run_free(&r);
+	}
+	load_named(&r, top, libs[0], "sub");
+	got = sources(&r);
+	is_str(got, "../names.rules <corp> <more/x.rules> <corp> leaf.rules",
+	       "sources: relative to the source root");
+	free(got);
+	run_free(&r);
+	load_named(&r, top, libs[0], "nowhere");
+	ok(r.rc < 0 && r.diags.nerrors == 1 &&
+	   strstr(r.diags.items[0].msg, "source root"),
+	   "sources: a source root that cannot be resolved is an error");
+	run_free(&r);
+	free(top);
 }
 
 void test_includes(void)
@@ -351,5 +434,6 @@ void test_includes(void)
 		}
 		free(cwd);
 	}
+	test_source_names();
 	free(top);
 }
