@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "above.h"
 #include "pathmap.h"
 #include "strv.h"
 
@@ -76,6 +77,7 @@ struct inst {
 	struct pathmap at;
 	struct pathmap below;
 	struct strv below_keys;
+	struct above_index above;
 	char *err;
 };
 
