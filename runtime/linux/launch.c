@@ -343,17 +343,44 @@ static void log_walls(const struct walls *w, const struct sandbox *sa)
  * effect depended on the host is listed under --log and --dry-run (on
  * stderr: the dry-run line stays runnable).
  */
+/*
+ * The rows whose effect depended on the host.  Warnings (a row grants
+ * less than it says) are folded by reason: the first WARN_FOLD of each
+ * named, then how many more; --log and --dry-run name every row.
+ */
+#define WARN_FOLD 3
+
 static void say_host_notes(const struct launch_request *req,
 			   const struct sandbox *sa)
 {
-	size_t i;
+	size_t i, k, shown, more;
 
-	for (i = 0; i < sa->warnings.n; i++)
-		vx_error("warning: %s", sa->warnings.v[i]);
-	for (i = 0; (vx_log_enabled || req->dry_run) && i < sa->host_notes.n;
-	     i++)
-		if (!strv_has(&sa->warnings, sa->host_notes.v[i]))
-			vx_error("host: %s", sa->host_notes.v[i]);
+	if (vx_log_enabled || req->dry_run) {
+		for (i = 0; i < sa->host_notes.n; i++)
+			vx_error("%s: %s", sa->host_note_warn[i] ? "warning" :
+				 "host", sa->host_notes.v[i]);
+		return;
+	}
+	for (i = 0; i < sa->warnings.n; i++) {
+		/* each reason once, at its first row (reasons are static) */
+		for (k = 0; k < i; k++)
+			if (sa->warning_what[k] == sa->warning_what[i])
+				break;
+		if (k < i)
+			continue;
+		for (k = i, shown = more = 0; k < sa->warnings.n; k++) {
+			if (sa->warning_what[k] != sa->warning_what[i])
+				continue;
+			if (shown++ < WARN_FOLD)
+				vx_error("warning: %s", sa->warnings.v[k]);
+			else
+				more++;
+		}
+		if (more)
+			vx_error("warning: ... and %zu more row%s of which "
+				 "the same is said (--log names each)", more,
+				 more == 1 ? "" : "s");
+	}
 }
 
 /* Build the sandbox, make its placeholders, run it. */

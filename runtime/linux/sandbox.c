@@ -340,9 +340,18 @@ static void host_notes(const struct plan *plan, const struct linux_launch *l,
 		text = row_label(&plan->fs[n->row]);
 		line = xasprintf("row %u '%s' (%s): '%s' %s", n->row, text,
 				 plan->fs[n->row].source, n->path, n->what);
+		out->host_note_warn = xreallocarray(out->host_note_warn,
+						    out->host_notes.n + 1,
+						    sizeof(bool));
+		out->host_note_warn[out->host_notes.n] = n->warn;
 		strv_add(&out->host_notes, line);
-		if (n->warn)
+		if (n->warn) {
+			out->warning_what = xreallocarray(out->warning_what,
+							  out->warnings.n + 1,
+							  sizeof(char *));
+			out->warning_what[out->warnings.n] = n->what;
 			strv_add(&out->warnings, line);
+		}
 		free(line);
 		free(text);
 	}
@@ -559,7 +568,11 @@ void sandbox_release(struct sandbox *sa)
 		free(sa->host_mounts[i]);
 	free(sa->host_mounts);
 	strv_release(&sa->host_notes);
+	free(sa->host_note_warn);
+	sa->host_note_warn = NULL;
 	strv_release(&sa->warnings);
+	free(sa->warning_what);
+	sa->warning_what = NULL;
 	for (i = 0; i < sa->ncreates; i++)
 		free(sa->creates[i]);
 	free(sa->creates);

@@ -67,8 +67,12 @@ struct plan;
  * @nhost_mounts: number of @host_mounts
  * @host_notes: one line per row whose effect depended on the host (a
  *              missing path, what was done), for --log and --dry-run
+ * @host_note_warn: per line of @host_notes, whether it is a warning
  * @warnings: the lines of @host_notes where a row grants less than it
- *            says (a missing writable root): printed on every launch
+ *            says (a missing writable root): printed on every launch,
+ *            folded by reason
+ * @warning_what: per warning, its reason (static text: equal reasons
+ *                are the same pointer)
  * @creates: missing writable roots to create (see mounts.h; owned)
  * @ncreates: number of @creates
  */
@@ -86,7 +90,9 @@ struct sandbox {
 	size_t nhost_mounts;
 	size_t kstate;
 	struct strv host_notes;
+	bool *host_note_warn;
 	struct strv warnings;
+	const char **warning_what;
 	char **creates;
 	size_t ncreates;
 	bool private_tmp;
