@@ -308,13 +308,19 @@ static int inst_mount(struct inst *in, const struct lx_mount *m)
 	}
 }
 
+int launch_stopped(const struct launch_stop *s)
+{
+	return s && s->stop ? s->stop(s->ctx) : 0;
+}
+
 int linux_launch_instantiate(const struct lx_artifact *art,
 			     const struct linux_launch_row *rows, size_t nrows,
+			     const struct launch_stop *stop,
 			     struct linux_launch *out, char **err)
 {
 	struct inst in;
 	size_t i;
-	int ret = -1;
+	int ret = -1, sig;
 
 	memset(out, 0, sizeof(*out));
 	*err = NULL;
@@ -324,8 +330,15 @@ int linux_launch_instantiate(const struct lx_artifact *art,
 	in.out = &out->sandbox;
 	in.row = LX_ROW_NONE;
 	out->sandbox.flags = art->flags;
-	for (i = 0; i < art->n && !in.err; i++)
+	for (i = 0; i < art->n && !in.err; i++) {
+		/* a large table takes a while: a signal ends it promptly */
+		if (i % LAUNCH_STOP_EVERY == LAUNCH_STOP_EVERY - 1 &&
+		    (sig = launch_stopped(stop)) != 0) {
+			inst_error(&in, "stopped by signal %d", sig);
+			break;
+		}
 		inst_mount(&in, &art->m[i]);
+	}
 	if (in.err)
 		goto out;
 	if (!in.nm) {
@@ -361,6 +374,8 @@ out:
 	free(in.notes);
 	strv_release(&in.creates);
 	strv_release(&in.dirs);
+	pathmap_release(&in.dir_set);
+	pathmap_release(&in.placeholder_set);
 	pathmap_release(&in.at);
 	pathmap_release(&in.below);
 	strv_release(&in.below_keys);

@@ -325,14 +325,33 @@ static char *plan_guard(const struct lx_artifact *a, const char *plan_path)
 	return NULL;
 }
 
-/* The instantiation's host notes as lines naming each row. */
+/* Host notes in table order; a row's own notes as they came. */
+static int cmp_note(const void *a, const void *b)
+{
+	const struct linux_host_note *x = *(const struct linux_host_note *const *)a;
+	const struct linux_host_note *y = *(const struct linux_host_note *const *)b;
+
+	if (x->row != y->row)
+		return x->row < y->row ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The instantiation's host notes as lines naming each row, in the
+ * table's order (the instantiation makes them lowest priority first).
+ */
 static void host_notes(const struct plan *plan, const struct linux_launch *l,
 		       struct sandbox *out)
 {
+	const struct linux_host_note **order;
 	size_t i;
 
+	order = xreallocarray(NULL, l->nnotes ? l->nnotes : 1, sizeof(*order));
+	for (i = 0; i < l->nnotes; i++)
+		order[i] = &l->notes[i];
+	qsort(order, l->nnotes, sizeof(*order), cmp_note);
 	for (i = 0; i < l->nnotes; i++) {
-		const struct linux_host_note *n = &l->notes[i];
+		const struct linux_host_note *n = order[i];
 		char *text, *line;
 
 		if (n->row >= plan->nfs)
@@ -355,6 +374,7 @@ static void host_notes(const struct plan *plan, const struct linux_launch *l,
 		free(line);
 		free(text);
 	}
+	free(order);
 }
 
 /*
@@ -452,7 +472,8 @@ static void private_tmp_remove(struct sandbox *sa)
 }
 
 int sandbox_build(const struct plan *plan, const char *plan_path,
-		  const char *workdir, bool disable_userns, struct sandbox *out,
+		  const char *workdir, bool disable_userns,
+		  const struct launch_stop *stop, struct sandbox *out,
 		  char **err)
 {
 	struct linux_launch_row *rows = NULL;
@@ -468,7 +489,8 @@ int sandbox_build(const struct plan *plan, const char *plan_path,
 	if (check_rows(plan, &rows, &nrows, err) < 0 ||
 	    check_launch_mounts(plan, rows, nrows, err) < 0)
 		goto out;
-	if (linux_launch_instantiate(&plan->lx, rows, nrows, &l, &msg) < 0) {
+	if (linux_launch_instantiate(&plan->lx, rows, nrows, stop, &l,
+				     &msg) < 0) {
 		*err = xasprintf("cannot instantiate the plan: %s", msg);
 		free(msg);
 		goto out;

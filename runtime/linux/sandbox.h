@@ -134,10 +134,13 @@ void sandbox_private_tmp_in(struct sandbox *sa, const char *tmpl);
  * directory @workdir; @disable_userns says whether the bubblewrap to run
  * knows --disable-userns.  Steps 1-5 above: every mount stays in
  * @out->lx.  Looks at the host file system, creates nothing.  Returns 0,
- * or -1 with a one-line reason in *@err (caller frees).
+ * or -1 with a one-line reason in *@err (caller frees), a signal @stop
+ * saw included (NULL: none).
  */
+struct launch_stop;
 int sandbox_build(const struct plan *plan, const char *plan_path,
-		  const char *workdir, bool disable_userns, struct sandbox *out,
+		  const char *workdir, bool disable_userns,
+		  const struct launch_stop *stop, struct sandbox *out,
 		  char **err);
 
 /*
@@ -162,9 +165,11 @@ void sandbox_split_init_mounts(struct sandbox *sa, const char *tty,
  * be wrong).  Each is registered (phreg.h) before it is made, so a
  * SIGKILL at any point leaves no placeholder the registry does not
  * name; call it between phreg_begin() and phreg_hold() (defined in
- * phreg.c).  Returns 0, or -1 with *@err after removing those it made.
+ * phreg.c).  Returns 0, or -1 with *@err after removing those it made
+ * (a signal @stop saw included).
  */
-int placeholders_create(struct sandbox *sa, char **err);
+int placeholders_create(struct sandbox *sa, const struct launch_stop *stop,
+			char **err);
 
 /*
  * placeholders_remove - rmdir the placeholders made, in reverse order.
