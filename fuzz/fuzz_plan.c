@@ -80,7 +80,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (plan.target == TARGET_LINUX &&
 	    sandbox_build(&plan, "/nonexistent/vbox-fuzz/plan.bin", "/", true,
-			  &sa, &err) == 0) {
+			  NULL, &sa, &err) == 0) {
 		/* With and without a terminal (the init's /dev/console). */
 		sandbox_split_init_mounts(&sa, size & 1 ? "/dev/pts/0" : NULL,
 					  size & 2 ? "/dev/pts/0" : NULL);

@@ -54,6 +54,33 @@ int proc_signal(int pidfd, pid_t pid, int sig)
 	return kill(pid, sig);
 }
 
+#ifndef PIDFD_SIGNAL_PROCESS_GROUP
+#define PIDFD_SIGNAL_PROCESS_GROUP (1U << 2)
+#endif
+
+int proc_signal_group(int pidfd, pid_t pid, int sig)
+{
+#if defined(__linux__) && defined(SYS_pidfd_send_signal)
+	if (pidfd >= 0) {
+		if (syscall(SYS_pidfd_send_signal, pidfd, sig, NULL,
+			    PIDFD_SIGNAL_PROCESS_GROUP) == 0)
+			return 0;
+		if (errno != EINVAL)
+			return -1;
+		/* An older kernel: the number, while the leader lives. */
+		if (syscall(SYS_pidfd_send_signal, pidfd, 0, NULL, 0) < 0)
+			return -1;
+	}
+#else
+	(void)pidfd;
+#endif
+	if (pid <= 1) {
+		errno = ESRCH;
+		return -1;
+	}
+	return kill(-pid, sig);
+}
+
 #ifndef P_PIDFD
 #define P_PIDFD 3
 #endif

@@ -86,6 +86,15 @@ int proc_pidfd_open(pid_t pid);
 int proc_signal(int pidfd, pid_t pid, int sig);
 
 /*
+ * proc_signal_group - @sig to every process of the group that @pid
+ * leads: through @pidfd (PIDFD_SIGNAL_PROCESS_GROUP, Linux 6.9; the
+ * group is named by the leader's pid itself, never a recycled number),
+ * else, while @pidfd shows the leader alive, with kill(-@pid).  0, or -1
+ * with errno (ESRCH: no process is left in the group).
+ */
+int proc_signal_group(int pidfd, pid_t pid, int sig);
+
+/*
  * proc_reap - wait for our child @pid to end (through @pidfd when it is
  * one) and put its wait status in *@status.  Returns 0, or -1 with errno
  * (ECHILD: someone reaped it already).

@@ -20,7 +20,7 @@
 
 /* The signals vbox-exec passes on to the command (doc/launcher.md). */
 static const int forwarded[SV_NFORWARD] = { SIGINT, SIGTERM, SIGHUP,
-					    SIGQUIT };
+					    SIGQUIT, SIGTSTP, SIGCONT };
 
 static void pending_add(struct supervisor *sv, int sig)
 {
@@ -36,10 +36,19 @@ static void pending_add(struct supervisor *sv, int sig)
 void supervisor_flush_signals(struct supervisor *sv)
 {
 	while (sv->npending) {
-		if (!sv->ops->forward(sv->ctx, sv->pending[0]))
+		int sig = sv->pending[0];
+
+		if (!sv->ops->forward(sv->ctx, sig))
 			return;
 		memmove(sv->pending, sv->pending + 1,
 			--sv->npending * sizeof(*sv->pending));
+		/*
+		 * Job control: the command's group is stopped; vbox-exec
+		 * stops too, so that the shell sees its job stopped.  Its
+		 * SIGCONT (fg, bg) comes here and goes on to the group.
+		 */
+		if (sig == SIGTSTP)
+			raise(SIGSTOP);
 	}
 }
 
@@ -121,6 +130,7 @@ int supervisor_init(struct supervisor *sv, const struct supervisor_ops *ops,
 	memset(sv, 0, sizeof(*sv));
 	sv->ops = ops;
 	sv->ctx = ctx;
+	sv->t_launch = loop_now_ms();
 	sv->sigfd = -1;
 	sv->runner_pidfd = -1;
 	loop_timer_init(&sv->deadline, on_deadline, sv);
@@ -167,6 +177,33 @@ fail:
 	return -1;
 }
 
+int supervisor_stop_signal(struct supervisor *sv)
+{
+	struct signalfd_siginfo si;
+	int sig;
+
+	if (sv->stop_sig)
+		return sv->stop_sig;
+	while (read(sv->sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+		sig = (int)si.ssi_signo;
+		if (sig == SIGCHLD) {
+			try_reap(sv);
+		} else if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP ||
+			   sig == SIGQUIT) {
+			sv->stop_sig = sig;
+			return sig;
+		} else {
+			pending_add(sv, sig);
+		}
+	}
+	return 0;
+}
+
+double supervisor_deadline(const struct supervisor *sv, double timeout_ms)
+{
+	return timeout_ms > 0 ? sv->t_launch + timeout_ms : 0;
+}
+
 struct loop *supervisor_loop(struct supervisor *sv)
 {
 	return &sv->loop;
@@ -209,7 +246,7 @@ int supervisor_run(struct supervisor *sv, double timeout_ms,
 	memset(res, 0, sizeof(*res));
 	if (timeout_ms > 0)
 		loop_timer_arm(&sv->loop, &sv->deadline,
-			       sv->t_start + timeout_ms);
+			       supervisor_deadline(sv, timeout_ms));
 	/* It may have ended before its watch was added. */
 	try_reap(sv);
 	while (!sv->reaped && !sv->error) {

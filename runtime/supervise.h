@@ -28,8 +28,9 @@
 
 /* Grace between SIGTERM and SIGKILL when the timeout ends the tree. */
 #define SV_KILL_GRACE_MS 2000
-/* Forwarded signals vbox-exec handles (SIGINT SIGTERM SIGHUP SIGQUIT). */
-#define SV_NFORWARD 4
+/* Forwarded signals vbox-exec handles (SIGINT SIGTERM SIGHUP SIGQUIT
+ * SIGTSTP SIGCONT). */
+#define SV_NFORWARD 6
 
 /**
  * struct supervisor_ops - what the platform does for the supervisor
@@ -63,7 +64,11 @@ struct supervisor_ops {
  * @reaped: the runner is reaped; @status holds its wait status
  * @status: see @reaped
  * @timed_out: the timeout expired
+ * @t_launch: loop_now_ms() at supervisor_init(): --timeout counts from
+ *            here (a wait for the placeholder registry included)
  * @t_start: loop_now_ms() at the spawn
+ * @stop_sig: a signal that ended the launch before the command ran
+ *            (supervisor_stop_signal())
  * @error: a negative errno when waiting failed
  */
 struct supervisor {
@@ -84,18 +89,33 @@ struct supervisor {
 	bool reaped;
 	int status;
 	bool timed_out;
+	double t_launch;
 	double t_start;
+	int stop_sig;
 	int error;
 };
 
 /*
  * supervisor_init - make the loop and route SIGINT, SIGTERM, SIGHUP,
- * SIGQUIT (those not ignored at start: an ignored one stays ignored, for
+ * SIGQUIT, SIGTSTP, SIGCONT (those not ignored at start: an ignored one
+ * stays ignored, for
  * vbox-exec and the command) and SIGCHLD to a signalfd.  Call before
  * anything exists that must be cleaned up.  Returns 0, or -1 with *@err.
  */
 int supervisor_init(struct supervisor *sv, const struct supervisor_ops *ops,
 		    void *ctx, char **err);
+
+/*
+ * supervisor_stop_signal - while the launch is being prepared (the loop
+ * does not run yet): has SIGINT, SIGTERM, SIGHUP or SIGQUIT come?  That
+ * signal (the launch then ends, cleaning up what it made, and vbox-exec
+ * exits 128 + it), or 0.  Other signals are kept for the command.
+ */
+int supervisor_stop_signal(struct supervisor *sv);
+
+/* supervisor_deadline - loop_now_ms() at which @timeout_ms (0: none)
+ * counted from the launch's start passes, or 0. */
+double supervisor_deadline(const struct supervisor *sv, double timeout_ms);
 
 /* supervisor_loop - the loop, to register more watches and timers on. */
 struct loop *supervisor_loop(struct supervisor *sv);

@@ -109,7 +109,16 @@ static bool d_forward(void *ctx, int sig)
 
 	if (!t->started)
 		return false;
-	kill(t->runner, sig);
+	/*
+	 * The runner leads a session and its group: a terminal's SIGINT and
+	 * SIGQUIT go to the whole group, as a terminal would send them
+	 * (a script and its current child, a pipeline); others to the
+	 * command alone.
+	 */
+	if (sig == SIGINT || sig == SIGQUIT)
+		killpg(t->runner, sig);
+	else
+		kill(t->runner, sig);
 	return true;
 }
 

@@ -587,6 +587,18 @@ static int exec_command(char **argv, int walls_fd, bool hand_listener)
 	int saved, status, listener, pipe_fds[2] = { -1, -1 };
 	pid_t helper = 0;
 
+	/*
+	 * The command leads a process group of its own, so that vbox-exec
+	 * can pass a terminal's SIGINT, SIGQUIT, SIGTSTP and SIGCONT to all
+	 * of it (a shell script and its current child, a pipeline), as a
+	 * terminal would.  Before CH_STARTED: once vbox-exec knows the
+	 * command, its group exists.  A session leader (the command run
+	 * without a fork) leads its group already.
+	 */
+	if (getsid(0) != getpid() && getpgrp() != getpid() &&
+	    setpgid(0, 0) < 0)
+		fail("cannot give the command a process group: %s",
+		     strerror(errno));
 	if (hand_listener && walls_fd >= 0 && channel >= 0)
 		helper = listener_helper(pipe_fds);
 	listener = put_walls(walls_fd);

@@ -45,6 +45,7 @@
 #include "landing.h"
 #include "pathjudge.h"
 #include "launch.h"
+#include "mounts.h"
 #include "plan.h"
 #include "process.h"
 #include "phreg.h"
@@ -343,23 +344,84 @@ static void log_walls(const struct walls *w, const struct sandbox *sa)
  * effect depended on the host is listed under --log and --dry-run (on
  * stderr: the dry-run line stays runnable).
  */
+/*
+ * The rows whose effect depended on the host.  Warnings (a row grants
+ * less than it says) are folded by reason: the first WARN_FOLD of each
+ * named, then how many more; --log and --dry-run name every row.
+ */
+#define WARN_FOLD 3
+
 static void say_host_notes(const struct launch_request *req,
 			   const struct sandbox *sa)
 {
-	size_t i;
+	size_t i, k, shown, more;
 
-	for (i = 0; i < sa->warnings.n; i++)
-		vx_error("warning: %s", sa->warnings.v[i]);
-	for (i = 0; (vx_log_enabled || req->dry_run) && i < sa->host_notes.n;
-	     i++)
-		if (!strv_has(&sa->warnings, sa->host_notes.v[i]))
-			vx_error("host: %s", sa->host_notes.v[i]);
+	if (vx_log_enabled || req->dry_run) {
+		for (i = 0; i < sa->host_notes.n; i++)
+			vx_error("%s: %s", sa->host_note_warn[i] ? "warning" :
+				 "host", sa->host_notes.v[i]);
+		return;
+	}
+	for (i = 0; i < sa->warnings.n; i++) {
+		/* each reason once, at its first row (reasons are static) */
+		for (k = 0; k < i; k++)
+			if (sa->warning_what[k] == sa->warning_what[i])
+				break;
+		if (k < i)
+			continue;
+		for (k = i, shown = more = 0; k < sa->warnings.n; k++) {
+			if (sa->warning_what[k] != sa->warning_what[i])
+				continue;
+			if (shown++ < WARN_FOLD)
+				vx_error("warning: %s", sa->warnings.v[k]);
+			else
+				more++;
+		}
+		if (more)
+			vx_error("warning: ... and %zu more row%s of which "
+				 "the same is said (--log names each)", more,
+				 more == 1 ? "" : "s");
+	}
+}
+
+/* launch_stop's @stop for a launch: a signal that ends it, or 0. */
+static int stop_signal(void *ctx)
+{
+	struct tree *t = ctx;
+
+	return supervisor_stop_signal(&t->sv);
+}
+
+/*
+ * The status of a launch a step of which failed with @err: ended by a
+ * signal (said once, 128 + it), or by --timeout passing while it waited
+ * for the placeholder registry (124), or the launcher's 125.
+ */
+static int failed_status(struct tree *t, const struct launch_request *req,
+			 const char *err, bool waited_out)
+{
+	int sig = req->dry_run ? 0 : supervisor_stop_signal(&t->sv);
+
+	if (sig) {
+		vx_error("%s: the launch ended before the command ran, and "
+			 "what it made on the host is removed", strsignal(sig));
+		return 128 + sig;
+	}
+	vx_error("%s", err);
+	return waited_out ? EXIT_TIMEOUT : EXIT_LAUNCHER;
 }
 
 /* Build the sandbox, make its placeholders, run it. */
 static int launch_sandbox(struct tree *t, const struct launch_request *req,
 			  const char *bwrap)
 {
+	struct launch_stop stop = { req->dry_run ? NULL : stop_signal, t };
+	struct phreg_wait wait = {
+		.deadline_ms = req->dry_run ? 0 :
+			       supervisor_deadline(&t->sv, req->timeout_ms),
+		.stop = req->dry_run ? NULL : stop_signal,
+		.ctx = t,
+	};
 	struct phreg reg;
 	struct sandbox sa;
 	struct pin *pins = NULL;
@@ -369,7 +431,7 @@ static int launch_sandbox(struct tree *t, const struct launch_request *req,
 	bool knows, waited = false;
 	double t0;
 	size_t i;
-	int status = EXIT_LAUNCHER;
+	int status = EXIT_LAUNCHER, rc;
 
 	knows = bwrap_knows(bwrap, "--disable-userns");
 	vx_log("bubblewrap: %s (%s --disable-userns)", bwrap,
@@ -387,15 +449,15 @@ static int launch_sandbox(struct tree *t, const struct launch_request *req,
 		free(err);
 		goto out;
 	}
-	if (!req->dry_run && phreg_begin(&reg, &err) < 0) {
-		vx_error("%s", err);
+	if (!req->dry_run && (rc = phreg_begin(&reg, &wait, &err)) < 0) {
+		status = failed_status(t, req, err, rc == PHREG_INTERRUPTED);
 		free(err);
 		goto out;
 	}
 	t0 = proc_now_ms();
-	if (sandbox_build(req->plan, req->plan_path, req->workdir, knows, &sa,
-			  &err) < 0) {
-		vx_error("%s", err);
+	if (sandbox_build(req->plan, req->plan_path, req->workdir, knows,
+			  &stop, &sa, &err) < 0) {
+		status = failed_status(t, req, err, false);
 		free(err);
 		goto out;
 	}
@@ -449,8 +511,8 @@ static int launch_sandbox(struct tree *t, const struct launch_request *req,
 	vx_log("pinned %zu granted host paths (no symbolic link; device and "
 	       "inode checked again in the sandbox)", npins);
 	log_walls(&t->walls, &sa);
-	if (placeholders_create(&sa, &err) < 0) {
-		vx_error("%s", err);
+	if (placeholders_create(&sa, &stop, &err) < 0) {
+		status = failed_status(t, req, err, false);
 		free(err);
 		goto out;
 	}
@@ -525,14 +587,15 @@ static int launch_container(struct tree *t, const struct launch_request *req)
 	int lfds[2] = { -1, -1 }, pass[1], status = EXIT_LAUNCHER;
 	size_t i, n;
 	pid_t pid;
+	struct launch_stop stop = { req->dry_run ? NULL : stop_signal, t };
 
 	memset(&c, 0, sizeof(c));
 	memset(&sa, 0, sizeof(sa));
 	t->ct = &c;
 	if (container_probe(&c, req->accept_unscoped_signals, &err) < 0)
 		goto fail;
-	if (sandbox_build(req->plan, req->plan_path, req->workdir, false, &sa,
-			  &err) < 0)
+	if (sandbox_build(req->plan, req->plan_path, req->workdir, false,
+			  &stop, &sa, &err) < 0)
 		goto fail;
 	say_host_notes(req, &sa);
 	/* The private /tmp: a directory of the launch's own in the host's
@@ -665,7 +728,7 @@ fail:
 	if (t->auto_cause)
 		vx_error("--mode=auto: namespace mode cannot start here: %s",
 			 t->auto_cause);
-	vx_error("%s", err);
+	status = failed_status(t, req, err, false);
 	free(err);
 out:
 	for (i = 0; i < 2; i++)

@@ -31,49 +31,23 @@
 #include "strv.h"
 #include "target.h"
 
-/* vbox-exec runs linux plans only: case kept, no drive letters. */
-static const struct target_traits launch_paths = {
-	.id = TARGET_LINUX,
-	.name = "linux",
-};
-
-/* The compiled patterns of the rows tried before a launch row. */
-struct above {
-	const struct fs_pattern *pats;
-	size_t n;
-};
-
 /*
- * Does a row tried before @r (@above, compiled from r->above) decide
- * @path, and with @subtree everything below it too?  Then that row's
- * effect holds there, not @r's, and @r mounts nothing at @path: a
- * `!ro: /a/s1` over a deny glob matching /a/s1/f0 keeps that file
- * readable, as explain says (the higher row is absorbed, so no mount of
- * its own would put the file back).  A mount on a directory (or what a
- * link leads to) shows its whole subtree, so a row above that decides
- * the directory alone (`rw: /a/d?` over a deny of each directory in /a
- * and all below it) does not excuse it: skipping the mount there would
- * show what explain denies below the directory.
+ * Does a row tried before the launch row (its first @nabove rows by
+ * priority, above.h) decide @path, and with @subtree everything below
+ * it too?  Then that row's effect holds there, not this row's, and it
+ * mounts nothing at @path: a `!ro: /a/s1` over a deny glob matching
+ * /a/s1/f0 keeps that file readable, as explain says (the higher row is
+ * absorbed, so no mount of its own would put the file back).  A mount on
+ * a directory (or what a link leads to) shows its whole subtree, so a
+ * row above that decides the directory alone (`rw: /a/d?` over a deny
+ * of each directory in /a and all below it) does not excuse it:
+ * skipping the mount there would show what explain denies below the
+ * directory.
  */
-static bool decided_above(const struct above *above, const char *path,
-			  bool subtree)
+static bool decided_above(const struct inst *in, size_t nabove,
+			  const char *path, bool subtree)
 {
-	struct fs_path q;
-	char *err = NULL;
-	bool hit = false;
-	size_t i;
-
-	if (!above->n)
-		return false;
-	if (fs_path_parse(path, &launch_paths, &q, &err) < 0) {
-		free(err);
-		return false;
-	}
-	for (i = 0; i < above->n && !hit; i++)
-		hit = subtree ? fs_match_subtree(&above->pats[i], &q) :
-		      fs_match(&above->pats[i], &q);
-	fs_path_free(&q);
-	return hit;
+	return above_decides(&in->above, nabove, path, subtree);
 }
 
 /*
@@ -81,8 +55,7 @@ static bool decided_above(const struct above *above, const char *path,
  * as a whole subtree (@subtree) or as that one path only.
  */
 static int launch_path(struct inst *in, const struct linux_launch_row *r,
-		       const struct above *above, const char *path,
-		       bool subtree, bool literal)
+		       const char *path, bool subtree, bool literal)
 {
 	struct stat st;
 
@@ -96,8 +69,8 @@ static int launch_path(struct inst *in, const struct linux_launch_row *r,
 		return place_missing(in, path, r->effect == EFFECT_DENY);
 	}
 	/* What a mount on a directory or a link's target shows: a subtree. */
-	if (decided_above(above, path, S_ISDIR(st.st_mode) ||
-					S_ISLNK(st.st_mode)))
+	if (decided_above(in, r->nabove, path, S_ISDIR(st.st_mode) ||
+						   S_ISLNK(st.st_mode)))
 		return 0;
 	if (S_ISLNK(st.st_mode)) {
 		/* bubblewrap mounts over a link's target, not the link. */
@@ -160,10 +133,9 @@ static int launch_path(struct inst *in, const struct linux_launch_row *r,
 static int launch_row(struct inst *in, const struct linux_launch_row *r)
 {
 	struct pseg *segs = NULL;
-	struct fs_pattern *above = NULL;
 	char *text = NULL, *base = NULL, *msg;
 	char **paths = NULL;
-	size_t npaths = 0, i, nlit = 0, nbase, nmax, nabove = 0;
+	size_t npaths = 0, i, nlit = 0, nbase, nmax;
 	int nsegs, ret = -1;
 
 	if (r->pattern[0] != '/' || strlen(r->pattern) >= PATH_MAX)
@@ -177,18 +149,11 @@ static int launch_row(struct inst *in, const struct linux_launch_row *r)
 		inst_error(in, "row %u: too many segments", r->index);
 		goto out;
 	}
-	if (r->nabove) {
-		above = xcalloc(r->nabove, sizeof(*above));
-		for (; nabove < r->nabove; nabove++) {
-			if (fs_pattern_from_text(r->above[nabove],
-						 &launch_paths, &above[nabove],
-						 &msg) < 0) {
-				inst_error(in, "row %u: a row before it: %s",
-					   r->index, msg);
-				free(msg);
-				goto out;
-			}
-		}
+	/* the rows before it, compiled once for every launch row */
+	if (above_extend(&in->above, r->above, r->nabove, &msg) < 0) {
+		inst_error(in, "row %u: %s", r->index, msg);
+		free(msg);
+		goto out;
 	}
 	while (nlit < (size_t)nsegs && segs[nlit].kind == SEG_LIT)
 		nlit++;
@@ -198,8 +163,7 @@ static int launch_row(struct inst *in, const struct linux_launch_row *r)
 	if (nbase == nlit) {
 		/* No wildcard but trailing "**": one subtree. */
 		base = glob_prefix(r->pattern, nlit);
-		ret = launch_path(in, r, &(struct above){ above, nabove },
-				  base, true, true);
+		ret = launch_path(in, r, base, true, true);
 		goto out;
 	}
 	if (nlit == 0) {
@@ -220,12 +184,9 @@ static int launch_row(struct inst *in, const struct linux_launch_row *r)
 		  "is a glob that matches nothing on the host now: the row "
 		  "mounts nothing", false);
 	for (i = 0; i < npaths && ret == 0; i++)
-		ret = launch_path(in, r, &(struct above){ above, nabove },
-				  paths[i], nbase < (size_t)nsegs, false);
+		ret = launch_path(in, r, paths[i], nbase < (size_t)nsegs,
+				  false);
 out:
-	for (i = 0; i < nabove; i++)
-		fs_pattern_free(&above[i]);
-	free(above);
 	for (i = 0; i < npaths; i++)
 		free(paths[i]);
 	free(paths);
@@ -347,13 +308,19 @@ static int inst_mount(struct inst *in, const struct lx_mount *m)
 	}
 }
 
+int launch_stopped(const struct launch_stop *s)
+{
+	return s && s->stop ? s->stop(s->ctx) : 0;
+}
+
 int linux_launch_instantiate(const struct lx_artifact *art,
 			     const struct linux_launch_row *rows, size_t nrows,
+			     const struct launch_stop *stop,
 			     struct linux_launch *out, char **err)
 {
 	struct inst in;
 	size_t i;
-	int ret = -1;
+	int ret = -1, sig;
 
 	memset(out, 0, sizeof(*out));
 	*err = NULL;
@@ -363,8 +330,15 @@ int linux_launch_instantiate(const struct lx_artifact *art,
 	in.out = &out->sandbox;
 	in.row = LX_ROW_NONE;
 	out->sandbox.flags = art->flags;
-	for (i = 0; i < art->n && !in.err; i++)
+	for (i = 0; i < art->n && !in.err; i++) {
+		/* a large table takes a while: a signal ends it promptly */
+		if (i % LAUNCH_STOP_EVERY == LAUNCH_STOP_EVERY - 1 &&
+		    (sig = launch_stopped(stop)) != 0) {
+			inst_error(&in, "stopped by signal %d", sig);
+			break;
+		}
 		inst_mount(&in, &art->m[i]);
+	}
 	if (in.err)
 		goto out;
 	if (!in.nm) {
@@ -400,9 +374,12 @@ out:
 	free(in.notes);
 	strv_release(&in.creates);
 	strv_release(&in.dirs);
+	pathmap_release(&in.dir_set);
+	pathmap_release(&in.placeholder_set);
 	pathmap_release(&in.at);
 	pathmap_release(&in.below);
 	strv_release(&in.below_keys);
+	above_release(&in.above);
 	for (i = 0; i < in.nm; i++)
 		free(in.m[i].dest);
 	free(in.m);

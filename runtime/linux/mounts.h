@@ -65,6 +65,21 @@ struct linux_host_note {
  *           (owned)
  * @ncreates: number of @creates
  */
+/**
+ * struct launch_stop - how a long step of the launch learns that it
+ * must end: @stop returns the signal that came (SIGINT, SIGTERM, ...) or
+ * 0, looked at every LAUNCH_STOP_EVERY rows or paths; @stop NULL: never
+ * @ctx: for @stop
+ */
+struct launch_stop {
+	int (*stop)(void *ctx);
+	void *ctx;
+};
+#define LAUNCH_STOP_EVERY 64
+
+/* launch_stopped - the signal @s's @stop says came, or 0 (NULL: 0). */
+int launch_stopped(const struct launch_stop *s);
+
 struct linux_launch {
 	struct lx_artifact sandbox;
 	char **placeholders;
@@ -87,11 +102,12 @@ struct linux_launch {
  * become mount points) so a rename cannot carry them away.  Every mount
  * made for a row carries the row's index.  Returns 0 with *@out filled
  * (release with linux_launch_release()), or -1 with a one-line reason in
- * *@err (caller frees): an unknown row, a walk past its bounds, or a
- * match that cannot be mounted faithfully.
+ * *@err (caller frees): an unknown row, a walk past its bounds, a match
+ * that cannot be mounted faithfully, or a signal @stop saw (NULL: none).
  */
 int linux_launch_instantiate(const struct lx_artifact *art,
 			     const struct linux_launch_row *rows, size_t nrows,
+			     const struct launch_stop *stop,
 			     struct linux_launch *out, char **err);
 
 /* linux_launch_release - free what *@launch holds (NULL-safe). */

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "above.h"
 #include "pathmap.h"
 #include "strv.h"
 
@@ -57,6 +58,8 @@ struct mnt {
  * @row: the row whose mounts are being made (LX_ROW_NONE: the base)
  * @placeholders: host directories to make (see struct linux_launch)
  * @dirs: directories made inside tmpfs mounts so far
+ * @dir_set, @placeholder_set: @dirs and @placeholders as sets (keys
+ *           borrowed from them): a table of N rows asks N times
  * @m, @nm, @cap: the mounts so far, as a coverage model
  * @err: the first error
  */
@@ -70,12 +73,15 @@ struct inst {
 	size_t nnotes;
 	struct strv creates;
 	struct strv dirs;
+	struct pathmap dir_set;
+	struct pathmap placeholder_set;
 	struct mnt *m;
 	size_t nm;
 	size_t cap;
 	struct pathmap at;
 	struct pathmap below;
 	struct strv below_keys;
+	struct above_index above;
 	char *err;
 };
 

@@ -157,10 +157,17 @@ void push_mount(struct inst *in, const char *dest, enum mk kind,
 {
 	size_t i;
 
-	/* A tmpfs this mount covers is out of sight: leave it alone. */
-	for (i = 0; i < in->nm; i++)
-		if (in->m[i].remount && path_under(dest, in->m[i].dest))
-			in->m[i].remount = false;
+	/*
+	 * A tmpfs this mount covers is out of sight: leave it alone.  Only
+	 * where something is mounted at or below @dest (the maps say so
+	 * at once: most mounts of a large table cover nothing).
+	 */
+	if (strcmp(dest, "/") == 0 || pathmap_get(&in->at, dest, &i) ||
+	    pathmap_get(&in->below, dest, &i))
+		for (i = 0; i < in->nm; i++)
+			if (in->m[i].remount &&
+			    path_under(dest, in->m[i].dest))
+				in->m[i].remount = false;
 	GROW(in->m, in->cap, in->nm + 1);
 	in->m[in->nm] = (struct mnt){
 		.dest = xstrdup(dest),
@@ -212,7 +219,7 @@ int mnt_prepare(struct inst *in, const char *dest, enum mk kind)
 	struct strv anc = { 0 };
 	struct mnt *e = enclosing(in, dest);
 	unsigned mode;
-	size_t i;
+	size_t i, seen;
 
 	if (!e)
 		return inst_error(in, "the artifact mounts no root");
@@ -230,10 +237,12 @@ int mnt_prepare(struct inst *in, const char *dest, enum mk kind)
 		mode = e->mode;
 		ancestors_between(e->dest, dest, &anc);
 		for (i = 0; i < anc.n; i++) {
-			if (strv_has(&in->dirs, anc.v[i]))
+			if (pathmap_get(&in->dir_set, anc.v[i], &seen))
 				continue;
 			lx_add(in->out, LX_DIR, NULL, anc.v[i], mode, in->row);
 			strv_add(&in->dirs, anc.v[i]);
+			pathmap_put_max(&in->dir_set,
+					in->dirs.v[in->dirs.n - 1], 0);
 		}
 	} else if (kind != MK_RW && e->kind == MK_RW && e->host) {
 		/* push_mount() moves in->m: @e is not used past here. */
@@ -303,13 +312,13 @@ int place_missing(struct inst *in, const char *path, bool deny)
 	char *c = NULL, *parent;
 	bool nondir = false;
 	struct mnt *e;
-	size_t i;
+	size_t i, seen;
 	int ret = 0;
 
 	ancestors_between("/", path, &anc);
 	strv_add(&anc, path);
 	for (i = 0; i < anc.n && !c; i++) {
-		if (strv_has(&in->placeholders, anc.v[i]))
+		if (pathmap_get(&in->placeholder_set, anc.v[i], &seen))
 			goto out;
 		/*
 		 * A writable root the launcher creates will be a directory,
@@ -374,6 +383,8 @@ int place_missing(struct inst *in, const char *path, bool deny)
 		goto out;
 	}
 	strv_add(&in->placeholders, c);
+	pathmap_put_max(&in->placeholder_set,
+			in->placeholders.v[in->placeholders.n - 1], 0);
 	host_note(in, in->row, path, "does not exist on the host: an empty "
 		  "read-only placeholder keeps it absent for the child's "
 		  "whole life", false);

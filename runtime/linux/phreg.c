@@ -10,7 +10,9 @@
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -18,7 +20,10 @@
 
 #include "launch.h"
 #include "linux_artifact.h"
+#include "mounts.h"
+#include "pathmap.h"
 #include "phreg.h"
+#include "process.h"
 #include "sandbox.h"
 
 /* Entries the sweep looks at in the registry, at most. */
@@ -209,24 +214,87 @@ static void sweep(int dirfd)
 	free(v);
 }
 
-static int lock_registry(struct phreg *r, char **err)
+/* "pid N" of the registry's holder, as it wrote it into ".lock". */
+static const char *holder(const struct phreg *r, char *out, size_t size)
 {
-	int rc;
+	char buf[24];
+	ssize_t n = pread(r->lockfd, buf, sizeof(buf) - 1, 0);
+	long v = 0;
 
-	do
-		rc = flock(r->lockfd, LOCK_EX);
-	while (rc < 0 && errno == EINTR);
-	if (rc < 0) {
-		*err = xasprintf("placeholder registry: cannot lock: %s",
-				 strerror(errno));
-		return -1;
+	if (n > 0) {
+		buf[n] = '\0';
+		v = strtol(buf, NULL, 10);
 	}
-	r->locked = true;
+	if (v > 0)
+		snprintf(out, size, "pid %ld", v);
+	else
+		snprintf(out, size, "a process that did not say which");
+	return out;
+}
+
+/*
+ * lock_registry - the registry's exclusive lock.  Another launch of the
+ * same user holds it while it decides what exists and makes its
+ * placeholders, which can take a while for a large table: the wait is
+ * said on stderr after a second (naming the holder, which writes its
+ * pid into ".lock"), and with @w it ends at @w's deadline or at a
+ * signal that ends the launch (@w->stop).  0; -1 with *@err; or
+ * PHREG_INTERRUPTED with *@err saying why.
+ */
+static int lock_registry(struct phreg *r, const struct phreg_wait *w,
+			 char **err)
+{
+	double t0 = proc_now_ms(), now;
+	bool said = false;
+	char pid[24], who[64];
+	int sig, n;
+
+	while (flock(r->lockfd, LOCK_EX | LOCK_NB) < 0) {
+		if (errno == EINTR)
+			continue;
+		if (errno != EWOULDBLOCK) {
+			*err = xasprintf("placeholder registry: cannot lock: "
+					 "%s", strerror(errno));
+			return -1;
+		}
+		now = proc_now_ms();
+		if (!said && now - t0 >= 1000) {
+			vx_error("waiting for the placeholder registry, "
+				 "held by %s (another launch of this user; "
+				 "%s)", holder(r, who, sizeof(who)), r->dir);
+			said = true;
+		}
+		if (w && w->stop && (sig = w->stop(w->ctx)) != 0) {
+			*err = xasprintf("signal %d while waiting for the "
+					 "placeholder registry", sig);
+			return PHREG_INTERRUPTED;
+		}
+		if (w && w->deadline_ms > 0 && now >= w->deadline_ms) {
+			*err = xasprintf("--timeout passed while waiting for "
+					 "the placeholder registry %s (held by "
+					 "%s)", r->dir,
+					 holder(r, who, sizeof(who)));
+			return PHREG_INTERRUPTED;
+		}
+		usleep(20 * 1000);
+	}
+	r->locked = r->ever_locked = true;
+	if (said)
+		vx_error("the placeholder registry is ours after %.1f s",
+			 (proc_now_ms() - t0) / 1000);
+	/* who holds it, for a launch that waits */
+	n = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+	if (ftruncate(r->lockfd, 0) < 0 ||
+	    pwrite(r->lockfd, pid, (size_t)n, 0) != n)
+		vx_log("note: cannot write this launch's pid into %s/.lock: "
+		       "%s", r->dir, strerror(errno));
 	return 0;
 }
 
-int phreg_begin(struct phreg *r, char **err)
+int phreg_begin(struct phreg *r, const struct phreg_wait *w, char **err)
 {
+	int rc;
+
 	memset(r, 0, sizeof(*r));
 	r->dirfd = r->lockfd = r->watch_fd = -1;
 	r->dir = registry_dir(err);
@@ -246,24 +314,29 @@ int phreg_begin(struct phreg *r, char **err)
 				 r->dir, strerror(errno));
 		return -1;
 	}
-	if (lock_registry(r, err) < 0)
-		return -1;
+	rc = lock_registry(r, w, err);
+	if (rc < 0)
+		return rc;
 	sweep(r->dirfd);
 	current = r;
 	return 0;
 }
 
-/* Record @path in its lock file (the registry is locked). */
+/*
+ * Record @path in its lock file (the registry is locked) and hold it
+ * (shared) from here on: the placeholder about to be made is this
+ * launch's, and phreg_hold() need not open the file again.
+ */
 static int note(struct phreg *r, const char *path, char **err)
 {
 	char *name = lock_name(path);
 	size_t len = strlen(path);
 	int fd;
 
-	fd = openat(r->dirfd, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC,
-		    0600);
-	if (fd < 0 || ftruncate(fd, 0) < 0 ||
-	    pwrite(fd, path, len, 0) != (ssize_t)len) {
+	fd = openat(r->dirfd, name, O_RDWR | O_CREAT | O_TRUNC | O_NOFOLLOW |
+		    O_CLOEXEC, 0600);
+	if (fd < 0 || pwrite(fd, path, len, 0) != (ssize_t)len ||
+	    flock(fd, LOCK_SH) < 0) {
 		*err = xasprintf("placeholder registry: cannot register '%s': "
 				 "%s", path, strerror(errno));
 		if (fd >= 0)
@@ -271,17 +344,23 @@ static int note(struct phreg *r, const char *path, char **err)
 		free(name);
 		return -1;
 	}
-	close(fd);
 	free(name);
+	r->held = xreallocarray(r->held, r->nheld + 1, sizeof(*r->held));
+	r->held[r->nheld++] = fd;
 	return 0;
 }
 
-/* Forget @path, which is not ours after all, unless a launch holds it. */
+/*
+ * Forget @path, the last one noted, which is not ours after all: let
+ * its lock go, and remove the file unless another launch holds it.
+ */
 static void unnote(struct phreg *r, const char *path)
 {
 	char *name = lock_name(path);
 	int fd;
 
+	if (r->nheld > 0)
+		close(r->held[--r->nheld]);
 	fd = openat(r->dirfd, name, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
 	if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0)
 		unlinkat(r->dirfd, name, 0);
@@ -290,16 +369,64 @@ static void unnote(struct phreg *r, const char *path)
 	free(name);
 }
 
-int placeholders_create(struct sandbox *sa, char **err)
+/* Open files a launch needs besides its placeholders' locks. */
+#define FDS_BESIDES_PLACEHOLDERS 256
+
+/*
+ * A launch holds the lock file of each placeholder open for its whole
+ * life (the kernel drops a dead launch's locks): @n placeholders need @n
+ * open files.  Raise the soft limit up to the hard one where that is
+ * needed; beyond it, refuse before anything is made.
+ */
+static int fds_for_placeholders(size_t n, char **err)
+{
+	struct rlimit rl;
+	rlim_t want = (rlim_t)n + FDS_BESIDES_PLACEHOLDERS;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0) {
+		*err = xasprintf("cannot read the open-file limit: %s",
+				 strerror(errno));
+		return -1;
+	}
+	if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < want) {
+		if (rl.rlim_max == RLIM_INFINITY || rl.rlim_max >= want)
+			rl.rlim_cur = want;
+		else
+			rl.rlim_cur = rl.rlim_max;
+		if (setrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur < want) {
+			*err = xasprintf("the plan needs %zu placeholders, and "
+					 "a launch keeps one file open for "
+					 "each: %llu open files, more than the "
+					 "limit of %llu (ulimit -n); raise the "
+					 "limit, or create the missing paths "
+					 "the rows name (--log lists them)",
+					 n, (unsigned long long)want,
+					 (unsigned long long)rl.rlim_cur);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int placeholders_create(struct sandbox *sa, const struct launch_stop *stop,
+			char **err)
 {
 	struct phreg *r = current;
 	const char *p;
-	int saved;
+	int saved, sig;
 
 	if (!r || !r->locked)
 		BUG("placeholders made outside the registry's lock");
+	if (fds_for_placeholders(sa->nplaceholders, err) < 0)
+		return -1;
 	for (sa->created = 0; sa->created < sa->nplaceholders; sa->created++) {
 		p = sa->placeholders[sa->created];
+		if (sa->created % LAUNCH_STOP_EVERY == LAUNCH_STOP_EVERY - 1 &&
+		    (sig = launch_stopped(stop)) != 0) {
+			*err = xasprintf("stopped by signal %d", sig);
+			placeholders_remove(sa);
+			return -1;
+		}
 		/*
 		 * Registered before it exists: a launch killed right after
 		 * the mkdir leaves a path the next sweep removes, never an
@@ -339,20 +466,13 @@ void placeholders_remove(struct sandbox *sa)
 	}
 }
 
-/* Hold @path's lock file (shared), creating it when @create. */
-static int hold(struct phreg *r, const char *path, bool create, char **err)
+/* Hold the existing lock file of @path (shared). */
+static int hold(struct phreg *r, const char *path, char **err)
 {
 	char *name = lock_name(path);
 	int fd;
 
-	fd = openat(r->dirfd, name, O_RDWR | O_NOFOLLOW | O_CLOEXEC |
-		    (create ? O_CREAT : 0), 0600);
-	if (fd >= 0 && create &&
-	    (ftruncate(fd, 0) < 0 ||
-	     pwrite(fd, path, strlen(path), 0) != (ssize_t)strlen(path))) {
-		close(fd);
-		fd = -1;
-	}
+	fd = openat(r->dirfd, name, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0 || flock(fd, LOCK_SH) < 0) {
 		*err = xasprintf("placeholder registry: cannot hold '%s': %s",
 				 path, strerror(errno));
@@ -367,14 +487,61 @@ static int hold(struct phreg *r, const char *path, bool create, char **err)
 	return 0;
 }
 
-/* Registered placeholders @lx mounts over (or below): hold them too. */
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The first of the @n sorted @v not before @key. */
+static size_t lower_bound(char *const *v, size_t n, const char *key)
+{
+	size_t lo = 0, hi = n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (strcmp(v[mid], key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * Does one of the @n sorted @v equal @path or lie below it?  Those below
+ * sort together after "@path/" (a sibling "@path-x" sorts between @path
+ * and them), so two searches answer.
+ */
+static bool sorted_has_at_or_below(char *const *v, size_t n,
+				   const char *path)
+{
+	size_t i = lower_bound(v, n, path), len = strlen(path);
+	char *slash;
+	bool hit;
+
+	if (i < n && strcmp(v[i], path) == 0)
+		return true;
+	if (len == 1)			/* "/": every mount is below it */
+		return n > 0;
+	slash = xasprintf("%s/", path);
+	i = lower_bound(v, n, slash);
+	hit = i < n && strncmp(v[i], slash, len + 1) == 0;
+	free(slash);
+	return hit;
+}
+
+/*
+ * Registered placeholders @lx mounts over (or below): hold them too.
+ * The registry may list many (this launch's own, another large launch's):
+ * each is looked up, not compared with every path made and mount.
+ */
 static int hold_existing(struct phreg *r, const struct lx_artifact *lx,
 			 char *const *made, size_t nmade, char **err)
 {
 	struct dirent *de;
-	size_t seen = 0, i;
-	char *path;
-	bool mine, used;
+	size_t seen = 0, i, ndests = 0, v;
+	struct pathmap mine = { 0 };
+	char *path, **dests;
 	DIR *d;
 	int fd, dfd, ret = 0;
 
@@ -387,6 +554,13 @@ static int hold_existing(struct phreg *r, const struct lx_artifact *lx,
 				 r->dir, strerror(errno));
 		return -1;
 	}
+	for (i = 0; i < nmade; i++)
+		pathmap_put_max(&mine, made[i], 0);
+	dests = xreallocarray(NULL, lx->n ? lx->n : 1, sizeof(*dests));
+	for (i = 0; i < lx->n; i++)
+		if (lx->m[i].dest)
+			dests[ndests++] = lx->m[i].dest;
+	qsort(dests, ndests, sizeof(*dests), cmp_str);
 	while (ret == 0 && (de = readdir(d)) != NULL &&
 	       seen++ < PHREG_MAX_ENTRIES) {
 		size_t n = strlen(de->d_name);
@@ -402,15 +576,14 @@ static int hold_existing(struct phreg *r, const struct lx_artifact *lx,
 		close(fd);
 		if (!path)
 			continue;
-		for (i = 0, mine = false; i < nmade && !mine; i++)
-			mine = strcmp(made[i], path) == 0;
-		for (i = 0, used = false; i < lx->n && !used && !mine; i++)
-			used = lx->m[i].dest && below(lx->m[i].dest, path);
-		if (used)
-			ret = hold(r, path, false, err);
+		if (!pathmap_get(&mine, path, &v) &&
+		    sorted_has_at_or_below(dests, ndests, path))
+			ret = hold(r, path, err);
 		free(path);
 	}
 	closedir(d);
+	free(dests);
+	pathmap_release(&mine);
 	return ret;
 }
 
@@ -511,11 +684,7 @@ static void start_watchdog(struct phreg *r)
 int phreg_hold(struct phreg *r, char *const *made, size_t nmade,
 	       struct lx_artifact *lx, char **err)
 {
-	size_t i;
-
-	for (i = 0; i < nmade; i++)
-		if (hold(r, made[i], true, err) < 0)
-			return -1;
+	/* @made are held since placeholders_create() noted them. */
 	if (hold_existing(r, lx, made, nmade, err) < 0)
 		return -1;
 	/* The sandbox must not reach the registry. */
@@ -523,6 +692,8 @@ int phreg_hold(struct phreg *r, char *const *made, size_t nmade,
 		lx_add(lx, LX_TMPFS, NULL, r->dir, 0, LX_ROW_NONE);
 	if (r->nheld)
 		start_watchdog(r);
+	/* no holder to name any more */
+	(void)!ftruncate(r->lockfd, 0);
 	flock(r->lockfd, LOCK_UN);
 	r->locked = false;
 	return 0;
@@ -538,8 +709,12 @@ void phreg_end(struct phreg *r)
 	free(r->held);
 	r->held = NULL;
 	r->nheld = 0;
-	if (r->lockfd >= 0 && (r->locked || lock_registry(r, &err) == 0))
+	/* (a launch that never had the lock made and holds nothing) */
+	if (r->lockfd >= 0 && r->ever_locked &&
+	    (r->locked || lock_registry(r, NULL, &err) == 0)) {
 		sweep(r->dirfd);
+		(void)!ftruncate(r->lockfd, 0);	/* no holder to name */
+	}
 	free(err);
 	if (r->watch_fd >= 0) {
 		/* Done: the watchdog has nothing to do. */

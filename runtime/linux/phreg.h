@@ -38,6 +38,7 @@ struct lx_artifact;
  * @dirfd: it, open (O_PATH | O_DIRECTORY), -1 when closed
  * @lockfd: ".lock", exclusively locked while @locked
  * @locked: the registry is this launch's
+ * @ever_locked: it was (phreg_end() has something to sweep)
  * @held: lock fds of the placeholders held (shared flock)
  * @nheld: number of @held
  * @watchdog: pid of the watchdog (0: none), @watch_fd its pipe
@@ -47,21 +48,41 @@ struct phreg {
 	int dirfd;
 	int lockfd;
 	bool locked;
+	bool ever_locked;
 	int *held;
 	size_t nheld;
 	int watchdog;
 	int watch_fd;
 };
 
-/*
- * phreg_begin - find or make the registry, lock it, remove stale
- * placeholders.  0, or -1 with *@err.  Call phreg_end() either way.
+/**
+ * struct phreg_wait - how long phreg_begin() may wait for the lock
+ * @deadline_ms: proc_now_ms() at which to give up (0: never): --timeout
+ *               counts the wait
+ * @stop: a signal that ends the launch, if one came (0: none)
+ * @ctx: for @stop
  */
-int phreg_begin(struct phreg *r, char **err);
+struct phreg_wait {
+	double deadline_ms;
+	int (*stop)(void *ctx);
+	void *ctx;
+};
+
+/* phreg_begin()'s value when @w ended the wait (*err says why). */
+#define PHREG_INTERRUPTED (-2)
 
 /*
- * phreg_hold - after the placeholders were made: hold @made (this
- * launch's) and every registered placeholder sandbox @lx mounts over;
+ * phreg_begin - find or make the registry, lock it (waiting as @w
+ * allows; said on stderr after a second), remove stale placeholders.
+ * 0, -1 with *@err, or PHREG_INTERRUPTED with *@err.  Call phreg_end()
+ * either way.
+ */
+int phreg_begin(struct phreg *r, const struct phreg_wait *w, char **err);
+
+/*
+ * phreg_hold - after the placeholders @made were made (this launch's,
+ * held since placeholders_create() registered them): hold every other
+ * registered placeholder sandbox @lx mounts over;
  * hide the registry in @lx where the sandbox could write it; start the
  * watchdog; unlock the registry.  0, or -1 with *@err.
  */

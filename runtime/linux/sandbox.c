@@ -325,14 +325,33 @@ static char *plan_guard(const struct lx_artifact *a, const char *plan_path)
 	return NULL;
 }
 
-/* The instantiation's host notes as lines naming each row. */
+/* Host notes in table order; a row's own notes as they came. */
+static int cmp_note(const void *a, const void *b)
+{
+	const struct linux_host_note *x = *(const struct linux_host_note *const *)a;
+	const struct linux_host_note *y = *(const struct linux_host_note *const *)b;
+
+	if (x->row != y->row)
+		return x->row < y->row ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The instantiation's host notes as lines naming each row, in the
+ * table's order (the instantiation makes them lowest priority first).
+ */
 static void host_notes(const struct plan *plan, const struct linux_launch *l,
 		       struct sandbox *out)
 {
+	const struct linux_host_note **order;
 	size_t i;
 
+	order = xreallocarray(NULL, l->nnotes ? l->nnotes : 1, sizeof(*order));
+	for (i = 0; i < l->nnotes; i++)
+		order[i] = &l->notes[i];
+	qsort(order, l->nnotes, sizeof(*order), cmp_note);
 	for (i = 0; i < l->nnotes; i++) {
-		const struct linux_host_note *n = &l->notes[i];
+		const struct linux_host_note *n = order[i];
 		char *text, *line;
 
 		if (n->row >= plan->nfs)
@@ -340,12 +359,22 @@ static void host_notes(const struct plan *plan, const struct linux_launch *l,
 		text = row_label(&plan->fs[n->row]);
 		line = xasprintf("row %u '%s' (%s): '%s' %s", n->row, text,
 				 plan->fs[n->row].source, n->path, n->what);
+		out->host_note_warn = xreallocarray(out->host_note_warn,
+						    out->host_notes.n + 1,
+						    sizeof(bool));
+		out->host_note_warn[out->host_notes.n] = n->warn;
 		strv_add(&out->host_notes, line);
-		if (n->warn)
+		if (n->warn) {
+			out->warning_what = xreallocarray(out->warning_what,
+							  out->warnings.n + 1,
+							  sizeof(char *));
+			out->warning_what[out->warnings.n] = n->what;
 			strv_add(&out->warnings, line);
+		}
 		free(line);
 		free(text);
 	}
+	free(order);
 }
 
 /*
@@ -443,7 +472,8 @@ static void private_tmp_remove(struct sandbox *sa)
 }
 
 int sandbox_build(const struct plan *plan, const char *plan_path,
-		  const char *workdir, bool disable_userns, struct sandbox *out,
+		  const char *workdir, bool disable_userns,
+		  const struct launch_stop *stop, struct sandbox *out,
 		  char **err)
 {
 	struct linux_launch_row *rows = NULL;
@@ -459,7 +489,8 @@ int sandbox_build(const struct plan *plan, const char *plan_path,
 	if (check_rows(plan, &rows, &nrows, err) < 0 ||
 	    check_launch_mounts(plan, rows, nrows, err) < 0)
 		goto out;
-	if (linux_launch_instantiate(&plan->lx, rows, nrows, &l, &msg) < 0) {
+	if (linux_launch_instantiate(&plan->lx, rows, nrows, stop, &l,
+				     &msg) < 0) {
 		*err = xasprintf("cannot instantiate the plan: %s", msg);
 		free(msg);
 		goto out;
@@ -559,7 +590,11 @@ void sandbox_release(struct sandbox *sa)
 		free(sa->host_mounts[i]);
 	free(sa->host_mounts);
 	strv_release(&sa->host_notes);
+	free(sa->host_note_warn);
+	sa->host_note_warn = NULL;
 	strv_release(&sa->warnings);
+	free(sa->warning_what);
+	sa->warning_what = NULL;
 	for (i = 0; i < sa->ncreates; i++)
 		free(sa->creates[i]);
 	free(sa->creates);

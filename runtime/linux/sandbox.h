@@ -67,8 +67,12 @@ struct plan;
  * @nhost_mounts: number of @host_mounts
  * @host_notes: one line per row whose effect depended on the host (a
  *              missing path, what was done), for --log and --dry-run
+ * @host_note_warn: per line of @host_notes, whether it is a warning
  * @warnings: the lines of @host_notes where a row grants less than it
- *            says (a missing writable root): printed on every launch
+ *            says (a missing writable root): printed on every launch,
+ *            folded by reason
+ * @warning_what: per warning, its reason (static text: equal reasons
+ *                are the same pointer)
  * @creates: missing writable roots to create (see mounts.h; owned)
  * @ncreates: number of @creates
  */
@@ -86,7 +90,9 @@ struct sandbox {
 	size_t nhost_mounts;
 	size_t kstate;
 	struct strv host_notes;
+	bool *host_note_warn;
 	struct strv warnings;
+	const char **warning_what;
 	char **creates;
 	size_t ncreates;
 	bool private_tmp;
@@ -128,10 +134,13 @@ void sandbox_private_tmp_in(struct sandbox *sa, const char *tmpl);
  * directory @workdir; @disable_userns says whether the bubblewrap to run
  * knows --disable-userns.  Steps 1-5 above: every mount stays in
  * @out->lx.  Looks at the host file system, creates nothing.  Returns 0,
- * or -1 with a one-line reason in *@err (caller frees).
+ * or -1 with a one-line reason in *@err (caller frees), a signal @stop
+ * saw included (NULL: none).
  */
+struct launch_stop;
 int sandbox_build(const struct plan *plan, const char *plan_path,
-		  const char *workdir, bool disable_userns, struct sandbox *out,
+		  const char *workdir, bool disable_userns,
+		  const struct launch_stop *stop, struct sandbox *out,
 		  char **err);
 
 /*
@@ -156,9 +165,11 @@ void sandbox_split_init_mounts(struct sandbox *sa, const char *tty,
  * be wrong).  Each is registered (phreg.h) before it is made, so a
  * SIGKILL at any point leaves no placeholder the registry does not
  * name; call it between phreg_begin() and phreg_hold() (defined in
- * phreg.c).  Returns 0, or -1 with *@err after removing those it made.
+ * phreg.c).  Returns 0, or -1 with *@err after removing those it made
+ * (a signal @stop saw included).
  */
-int placeholders_create(struct sandbox *sa, char **err);
+int placeholders_create(struct sandbox *sa, const struct launch_stop *stop,
+			char **err);
 
 /*
  * placeholders_remove - rmdir the placeholders made, in reverse order.

@@ -238,6 +238,19 @@ void tree_on_started(struct init_link *l, void *ctx)
 	supervisor_flush_signals(&t->sv);
 }
 
+/*
+ * A terminal sends these to every process of its foreground group: the
+ * command's whole group (the command leads it, init.c) gets them, so
+ * that Ctrl-C ends a script and its current child, or a pipeline, at
+ * once.  Other signals (SIGTERM, SIGHUP) go to the command, as
+ * kill(1) would send them (doc/launcher.md, "Signals").
+ */
+static bool to_group(int sig)
+{
+	return sig == SIGINT || sig == SIGQUIT || sig == SIGTSTP ||
+	       sig == SIGCONT;
+}
+
 static bool tree_forward(void *ctx, int sig)
 {
 	struct tree *t = ctx;
@@ -250,9 +263,19 @@ static bool tree_forward(void *ctx, int sig)
 	 */
 	if (t->cmd_pid <= 0)
 		return true;
-	if (t->have_ns ? in_sandbox_ns(t, t->cmd_pid) : t->cmd_pidfd >= 0) {
-		vx_log("forwarding signal %d to the command", sig);
-		proc_signal(t->cmd_pidfd, t->cmd_pid, sig);
+	if (t->have_ns ? in_sandbox_ns(t, t->cmd_pid) || t->cmd_pidfd >= 0
+		       : t->cmd_pidfd >= 0) {
+		if (to_group(sig)) {
+			vx_log("forwarding signal %d to the command's process "
+			       "group", sig);
+			if (proc_signal_group(t->cmd_pidfd, t->cmd_pid, sig) <
+			    0 && errno != ESRCH)
+				vx_log("cannot forward signal %d: %s", sig,
+				       strerror(errno));
+		} else {
+			vx_log("forwarding signal %d to the command", sig);
+			proc_signal(t->cmd_pidfd, t->cmd_pid, sig);
+		}
 	}
 	return true;
 }

@@ -105,7 +105,7 @@ int instantiate(const struct tl_compiled *c, const struct lx_artifact *a,
 		rows[n].pattern = r->fs.text;
 		n++;
 	}
-	ret = linux_launch_instantiate(a, rows, n, l, err);
+	ret = linux_launch_instantiate(a, rows, n, NULL, l, err);
 	free(rows);
 	return ret;
 }
@@ -351,7 +351,7 @@ void test_launch_errors(void)
 		a.flags = LX_NEW_SESSION;
 		add_specs(&a, cases[i].m, cases[i].n);
 		err = NULL;
-		is_int(linux_launch_instantiate(&a, NULL, 0, &l, &err), -1,
+		is_int(linux_launch_instantiate(&a, NULL, 0, NULL, &l, &err), -1,
 		       "launch error %s: refused", cases[i].name);
 		is_str(err, cases[i].want, "launch error %s: message",
 		       cases[i].name);
