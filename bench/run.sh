@@ -195,6 +195,8 @@ VBOXC=$VBOXC AWK=$AWK BENCH_TIMER=$BENCH_TIMER BENCH_RUNS=$runs \
 	BENCH_RESULTS=$out sh "$here/diff.sh"
 VBOXC=$VBOXC AWK=$AWK BENCH_TIMER=$BENCH_TIMER BENCH_RESULTS=$out \
 	sh "$here/launch.sh"
+# how a launch grows with the table, 1 to 100,000 rows (bench/bigtable.sh)
+VBOXC=$VBOXC BENCH_RESULTS=$out sh "$here/bigtable.sh"
 # the walls' cost (bench/walls.sh; set VBOX_EXEC_BEFORE to a vbox-exec
 # built before the walls for the launch ratio)
 VBOXC=$VBOXC sh "$here/walls.sh" | tee -a "$out"

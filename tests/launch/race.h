@@ -29,6 +29,8 @@ struct sockaddr_un;
  * process flips)
  * @stop: the flipper ends
  * @run: the flipper flips while set
+ * @slow: the flipper rests 0.1 ms in each state (a case no call of which
+ *        got through at full speed, race_args.c)
  * @off, @len: what it flips: @buf[@off .. @off + @len)
  * @a, @b: the allowed and the denied value
  * @buf: what the calls point into
@@ -36,6 +38,7 @@ struct sockaddr_un;
 struct arena {
 	atomic_int stop;
 	atomic_int run;
+	atomic_int slow;
 	size_t off, len;
 	unsigned char a[2 * SLOT], b[2 * SLOT];
 	_Alignas(16) unsigned char buf[4 * SLOT];
