@@ -20,6 +20,9 @@
 #   VBOXC, VBOX_EXEC    the build to time (VBOX_EXEC defaults to vboxc's
 #                       sibling)
 #   BENCH_OLD_VBOXC, BENCH_OLD_EXEC  an older build to time beside it
+#   BENCH_OLD_MAX_ROWS  the largest table the older build gets (default
+#                       10000: a quadratic launch of 100,000 rows runs
+#                       for many minutes)
 #   BENCH_BIG_ROWS      sizes (default: 1 200 1000 8000 10000 100000)
 #   BENCH_BIG_SHAPES    shapes (default: absent holes)
 #   BENCH_BIG_MAX_HOLES the largest "holes" table (default 10000: each
@@ -36,6 +39,7 @@ sizes=${BENCH_BIG_ROWS:-1 200 1000 8000 10000 100000}
 shapes=${BENCH_BIG_SHAPES:-absent holes}
 max_holes=${BENCH_BIG_MAX_HOLES:-10000}
 runs=${BENCH_BIG_RUNS:-10}
+old_max=${BENCH_OLD_MAX_ROWS:-10000}
 command -v hyperfine >/dev/null 2>&1 || {
 	echo "bigtable.sh: hyperfine is needed" >&2
 	exit 1
@@ -93,7 +97,9 @@ for shape in $shapes; do
 		[ -n "$one" ] || one=$m
 		line=$(awk -v m="$m" -v o="$one" -v n="$n" 'BEGIN {
 			printf "%8d  %9s  %6.2f", n, m, (o > 0 ? m / o : 0) }')
-		if [ -n "${BENCH_OLD_EXEC:-}" ]; then
+		if [ -n "${BENCH_OLD_EXEC:-}" ] && [ "$n" -gt "$old_max" ]; then
+			line="$line  $(printf '%13s  %9s' - -)"
+		elif [ -n "${BENCH_OLD_EXEC:-}" ]; then
 			"$BENCH_OLD_VBOXC" compile --target=linux --emit=plan \
 				-o "$work/old.plan" "$work/t.rules" 2>/dev/null
 			om=$(median "$BENCH_OLD_EXEC $work/old.plan -- true" "$n")

@@ -54,12 +54,18 @@ static void hang(struct above_index *a, uint32_t prio)
 		free(key);
 	} else {
 		g = a->ngroups++;
-		a->keys = xreallocarray(a->keys, a->ngroups, sizeof(*a->keys));
-		a->members = xreallocarray(a->members, a->ngroups,
-					   sizeof(*a->members));
-		a->nmembers = xreallocarray(a->nmembers, a->ngroups,
-					    sizeof(*a->nmembers));
-		a->cap = xreallocarray(a->cap, a->ngroups, sizeof(*a->cap));
+		if (a->ngroups > a->groups_cap) {
+			/* the four arrays grow together, doubling */
+			size_t c = a->groups_cap;
+
+			GROW(a->keys, c, a->ngroups);
+			a->members = xreallocarray(a->members, c,
+						   sizeof(*a->members));
+			a->nmembers = xreallocarray(a->nmembers, c,
+						    sizeof(*a->nmembers));
+			a->cap = xreallocarray(a->cap, c, sizeof(*a->cap));
+			a->groups_cap = c;
+		}
 		a->keys[g] = key;
 		a->members[g] = NULL;
 		a->nmembers[g] = a->cap[g] = 0;
@@ -79,7 +85,7 @@ int above_extend(struct above_index *a, const char *const *texts, size_t n,
 	}
 	if (n <= a->n)
 		return 0;
-	a->pats = xreallocarray(a->pats, n, sizeof(*a->pats));
+	GROW(a->pats, a->pats_cap, n);
 	for (; a->n < n; a->n++) {
 		if (fs_pattern_from_text(texts[a->n], &above_paths,
 					 &a->pats[a->n], &msg) < 0) {

@@ -28,10 +28,12 @@ struct fs_pattern;
 /**
  * struct above_index - the patterns of a plan's rows by priority
  * @texts: the rows' pattern texts in priority order (borrowed)
- * @pats, @n: the first @n of them compiled (owned)
+ * @pats, @n, @pats_cap: the first @n of them compiled (owned); room for
+ *        @pats_cap (grown by doubling: a launch extends it row by row)
  * @groups: literal prefix -> group number (borrowed keys: @keys)
  * @keys, @members, @nmembers, @cap, @ngroups: each group's prefix and
- *        its patterns' priorities, ascending (owned)
+ *        its patterns' priorities, ascending (owned); room for
+ *        @groups_cap groups
  * @wild, @nwild, @wildcap: the priorities of the patterns without a
  *        literal prefix, ascending (owned)
  */
@@ -39,12 +41,14 @@ struct above_index {
 	const char *const *texts;
 	struct fs_pattern *pats;
 	size_t n;
+	size_t pats_cap;
 	struct pathmap groups;
 	char **keys;
 	uint32_t **members;
 	size_t *nmembers;
 	size_t *cap;
 	size_t ngroups;
+	size_t groups_cap;
 	uint32_t *wild;
 	size_t nwild;
 	size_t wildcap;

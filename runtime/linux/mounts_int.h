@@ -71,6 +71,7 @@ struct inst {
 	struct strv placeholders;
 	struct linux_host_note *notes;
 	size_t nnotes;
+	size_t notes_cap;
 	struct strv creates;
 	struct strv dirs;
 	struct pathmap dir_set;

@@ -113,8 +113,7 @@ void host_note(struct inst *in, uint32_t row, const char *path,
 {
 	struct linux_host_note *n;
 
-	in->notes = xreallocarray(in->notes, in->nnotes + 1,
-				  sizeof(*in->notes));
+	GROW(in->notes, in->notes_cap, in->nnotes + 1);
 	n = &in->notes[in->nnotes++];
 	n->row = row;
 	n->path = xstrdup(path);

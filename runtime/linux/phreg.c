@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "grow.h"
 #include "launch.h"
 #include "linux_artifact.h"
 #include "mounts.h"
@@ -162,7 +163,7 @@ static void sweep(int dirfd)
 {
 	struct stale *v = NULL;
 	struct dirent *de;
-	size_t seen = 0, n = 0, i;
+	size_t seen = 0, n = 0, vcap = 0, i;
 	char *path;
 	DIR *d;
 	int fd, dfd;
@@ -192,7 +193,7 @@ static void sweep(int dirfd)
 		path = read_path(fd);
 		if (!path)
 			path = xstrdup("");
-		v = xreallocarray(v, n + 1, sizeof(*v));
+		GROW(v, vcap, n + 1);
 		v[n].path = path;
 		v[n].name = xstrdup(de->d_name);
 		v[n].fd = fd;
@@ -345,7 +346,7 @@ static int note(struct phreg *r, const char *path, char **err)
 		return -1;
 	}
 	free(name);
-	r->held = xreallocarray(r->held, r->nheld + 1, sizeof(*r->held));
+	GROW(r->held, r->held_cap, r->nheld + 1);
 	r->held[r->nheld++] = fd;
 	return 0;
 }
@@ -482,7 +483,7 @@ static int hold(struct phreg *r, const char *path, char **err)
 		return -1;
 	}
 	free(name);
-	r->held = xreallocarray(r->held, r->nheld + 1, sizeof(*r->held));
+	GROW(r->held, r->held_cap, r->nheld + 1);
 	r->held[r->nheld++] = fd;
 	return 0;
 }
@@ -709,6 +710,7 @@ void phreg_end(struct phreg *r)
 	free(r->held);
 	r->held = NULL;
 	r->nheld = 0;
+	r->held_cap = 0;
 	/* (a launch that never had the lock made and holds nothing) */
 	if (r->lockfd >= 0 && r->ever_locked &&
 	    (r->locked || lock_registry(r, NULL, &err) == 0)) {

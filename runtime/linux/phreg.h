@@ -40,7 +40,7 @@ struct lx_artifact;
  * @locked: the registry is this launch's
  * @ever_locked: it was (phreg_end() has something to sweep)
  * @held: lock fds of the placeholders held (shared flock)
- * @nheld: number of @held
+ * @nheld: number of @held; @held_cap: room for
  * @watchdog: pid of the watchdog (0: none), @watch_fd its pipe
  */
 struct phreg {
@@ -51,6 +51,7 @@ struct phreg {
 	bool ever_locked;
 	int *held;
 	size_t nheld;
+	size_t held_cap;
 	int watchdog;
 	int watch_fd;
 };

@@ -347,6 +347,13 @@ static void host_notes(const struct plan *plan, const struct linux_launch *l,
 	size_t i;
 
 	order = xreallocarray(NULL, l->nnotes ? l->nnotes : 1, sizeof(*order));
+	/* one flag and at most one reason per note: sized once */
+	out->host_note_warn = xreallocarray(out->host_note_warn,
+					    out->host_notes.n + l->nnotes + 1,
+					    sizeof(bool));
+	out->warning_what = xreallocarray(out->warning_what,
+					  out->warnings.n + l->nnotes + 1,
+					  sizeof(char *));
 	for (i = 0; i < l->nnotes; i++)
 		order[i] = &l->notes[i];
 	qsort(order, l->nnotes, sizeof(*order), cmp_note);
@@ -359,15 +366,9 @@ static void host_notes(const struct plan *plan, const struct linux_launch *l,
 		text = row_label(&plan->fs[n->row]);
 		line = xasprintf("row %u '%s' (%s): '%s' %s", n->row, text,
 				 plan->fs[n->row].source, n->path, n->what);
-		out->host_note_warn = xreallocarray(out->host_note_warn,
-						    out->host_notes.n + 1,
-						    sizeof(bool));
 		out->host_note_warn[out->host_notes.n] = n->warn;
 		strv_add(&out->host_notes, line);
 		if (n->warn) {
-			out->warning_what = xreallocarray(out->warning_what,
-							  out->warnings.n + 1,
-							  sizeof(char *));
 			out->warning_what[out->warnings.n] = n->what;
 			strv_add(&out->warnings, line);
 		}

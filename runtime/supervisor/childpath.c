@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/openat2.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -90,6 +91,26 @@ int child_full_path(pid_t tid, const char *path, struct strbuf *full)
 	return full->len >= PATH_MAX ? ENAMETOOLONG : 0;
 }
 
+
+/* Retries of an openat2() the kernel answered EAGAIN (child_openat2()). */
+#define OPENAT2_RETRIES 256
+
+int child_openat2(int dirfd, const char *path, const struct open_how *how)
+{
+	unsigned tries = 0;
+	int fd;
+
+	for (;;) {
+		fd = (int)syscall(SYS_openat2, dirfd, path, how, sizeof(*how));
+		if (fd >= 0 || errno != EAGAIN ||
+		    (how->resolve & RESOLVE_CACHED) ||
+		    ++tries >= OPENAT2_RETRIES)
+			return fd;
+		if (tries % 16 == 0)
+			sched_yield();
+	}
+}
+
 /*
  * openat2() @full in the sandbox's root as the kernel would resolve it
  * for the child (symlinks and ".." inside the root).  The fd, or -1 with
@@ -103,7 +124,7 @@ int child_open_in_root(int root_fd, const char *full, int flags, int *rc)
 	memset(&how, 0, sizeof(how));
 	how.flags = (uint64_t)(flags | O_PATH | O_CLOEXEC);
 	how.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS;
-	fd = (int)syscall(SYS_openat2, root_fd, full, &how, sizeof(how));
+	fd = child_openat2(root_fd, full, &how);
 	if (fd >= 0)
 		return fd;
 	*rc = errno;
@@ -114,8 +135,8 @@ int child_open_in_root(int root_fd, const char *full, int flags, int *rc)
 	 */
 	if (strncmp(full, "/proc/", 6) == 0)
 		*rc = EACCES;
-	/* EXDEV, ELOOP: a magic link or an escape; EAGAIN: a rename race.
-	 * All refusals. */
+	/* EXDEV, ELOOP: a magic link or an escape; EAGAIN: renames or
+	 * mounts kept racing every retry.  All refusals. */
 	else if (*rc == EXDEV || *rc == EAGAIN || *rc == ELOOP)
 		*rc = EACCES;
 	return -1;

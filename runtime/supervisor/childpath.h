@@ -47,6 +47,19 @@ int child_full_path(pid_t tid, const char *path, struct strbuf *full);
  */
 int child_open_in_root(int root_fd, const char *full, int flags, int *rc);
 
+struct open_how;
+
+/*
+ * child_openat2 - openat2() as the supervisor resolves a child's path,
+ * retried (boundedly) where the kernel answers EAGAIN: under
+ * RESOLVE_IN_ROOT or RESOLVE_BENEATH a ".." step (a symbolic link such as
+ * /usr/bin/npm -> ../share/...) gives up when a rename or a mount
+ * happens anywhere on the host meanwhile, and the kernel's answer is to
+ * try again.  Not retried for RESOLVE_CACHED, whose EAGAIN is an answer.
+ * The fd, or -1 with errno (EAGAIN still after the retries).
+ */
+int child_openat2(int dirfd, const char *path, const struct open_how *how);
+
 /*
  * child_proc_read - /proc/TID/@what whole, appended to @b: 0, ESRCH (no
  * such thread), or EACCES (unreadable, or longer than @max bytes: a

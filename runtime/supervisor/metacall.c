@@ -292,7 +292,7 @@ static int open_target(const struct metacall *mc, pid_t tid, int *rc)
 	/* /proc's magic links would name vbox-exec's own, not the child's */
 	how.resolve = RESOLVE_NO_MAGICLINKS |
 		      (mc->path[0] == '/' ? RESOLVE_IN_ROOT : 0);
-	fd = (int)syscall(SYS_openat2, base, mc->path, &how, sizeof(how));
+	fd = child_openat2(base, mc->path, &how);
 	*rc = fd < 0 ? errno : 0;
 	if (fd < 0 && (*rc == EXDEV || *rc == EAGAIN))
 		*rc = EACCES;

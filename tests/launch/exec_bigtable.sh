@@ -117,6 +117,16 @@ wait_exec() {
 	done
 }
 
+# wait_line PATTERN - wait (up to 20 s) until the launch's stderr (err)
+# has a line matching PATTERN
+wait_line() {
+	_i=0
+	while ! grep -q "$1" err 2>/dev/null && [ $_i -lt 2000 ]; do
+		sleep 0.01
+		_i=$((_i + 1))
+	done
+}
+
 # signum NAME - the number of signal NAME
 signum() {
 	case $1 in
@@ -175,12 +185,7 @@ for sig in TERM INT; do
 	$AS $ENV "$VBOX_EXEC" --timeout=60 hole.plan -- true 2>err &
 	bg=$!
 	wait_exec
-	i=0
-	while ! grep -q "waiting for the placeholder registry" err 2>/dev/null &&
-		[ $i -lt 200 ]; do
-		sleep 0.05
-		i=$((i + 1))
-	done
+	wait_line "waiting for the placeholder registry"
 	kill -"$sig" "$bg"
 	launch_wait
 	want=$((128 + $(signum "$sig")))
@@ -206,13 +211,7 @@ signal_at() {
 	$AS $ENV "$VBOX_EXEC" --log "$_plan" -- true 2>err &
 	bg=$!
 	wait_exec
-	if [ -n "$_line" ]; then
-		_i=0
-		while ! grep -q "$_line" err 2>/dev/null && [ $_i -lt 2000 ]; do
-			sleep 0.01
-			_i=$((_i + 1))
-		done
-	fi
+	[ -z "$_line" ] || wait_line "$_line"
 	kill -"$_sig" "$bg"
 	launch_wait
 	_want=$((128 + $(signum "$_sig")))

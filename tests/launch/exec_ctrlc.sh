@@ -24,20 +24,8 @@ require_launcher
 [ -r /proc/self/stat ] || skip_all "no /proc to check processes by PID"
 command -v bash >/dev/null 2>&1 || skip_all "no bash (its scripts are tested)"
 
-W=$workdir/w
-mkdir -p "$W"
-cd "$workdir"
-cat >p.rules <<EOF
-[fs]
-rw: $W
-EOF
-"$VBOXC" compile --target=linux --emit=plan -o p.plan p.rules
-P=$workdir/p.plan
-trap '[ -z "$bg" ] || kill -KILL "$bg" 2>/dev/null || :; rm -rf "$workdir"' \
-	EXIT
-bg=
-
 . "${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/launch/process_lib.sh"
+process_plan
 
 reset() {
 	rm -f "$W/ready" "$W/got" "$W/after" "$W/count"

@@ -24,23 +24,8 @@
 require_launcher
 [ -r /proc/self/stat ] || skip_all "no /proc to check processes by PID"
 
-W=$workdir/w
-mkdir -p "$W"
-cd "$workdir"
-cat >p.rules <<EOF
-[fs]
-rw: $W
-EOF
-"$VBOXC" compile --target=linux --emit=plan -o p.plan p.rules
-P=$workdir/p.plan
-
-# The tree's processes must not survive; the test's own must: a running
-# test keeps its children out of the way by killing them on exit.
-trap '[ -z "$bg" ] || kill -KILL "$bg" 2>/dev/null || :; rm -rf "$workdir"' \
-	EXIT
-bg=
-
 . "${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/launch/process_lib.sh"
+process_plan
 
 reset() {
 	rm -f "$W/ready" "$W/go" "$W/got" "$W/ints"

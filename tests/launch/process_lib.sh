@@ -5,6 +5,22 @@
 # at their default action.  Sourced after tests/lib/lib.sh; uses $bg (the
 # launch's pid) and the file err in the current directory.
 
+# process_plan - in $workdir (the current directory from here on): W, a
+# writable directory, and P, the plan "rw: W".  The tree's processes
+# must not survive the test, the test's own must: a launch still running
+# ($bg) is killed when the test ends.
+process_plan() {
+	W=$workdir/w
+	mkdir -p "$W"
+	cd "$workdir" || exit 1
+	printf '[fs]\nrw: %s\n' "$W" >p.rules
+	"$VBOXC" compile --target=linux --emit=plan -o p.plan p.rules
+	P=$workdir/p.plan
+	trap '[ -z "$bg" ] || kill -KILL "$bg" 2>/dev/null || :
+rm -rf "$workdir"' EXIT
+	bg=
+}
+
 # The bound on each launch (seconds): far above what any launch here
 # takes, only there so a hang ends.
 bound=120

@@ -455,8 +455,7 @@ void pathcall_open(const struct pathcall *pc, const struct pathcall_env *e,
 		memset(&how, 0, sizeof(how));
 		how.flags = O_PATH | O_CLOEXEC | (flags & O_NOFOLLOW);
 		how.resolve = pc->resolve | RESOLVE_NO_MAGICLINKS;
-		fd = (int)syscall(SYS_openat2, base, pc->path[0], &how,
-				  sizeof(how));
+		fd = child_openat2(base, pc->path[0], &how);
 		rc = fd < 0 ? errno : 0;
 		close(base);
 		if (fd < 0)
