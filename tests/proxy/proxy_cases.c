@@ -181,15 +181,24 @@ static void test_refusal_body(const struct host *h, uint16_t denied)
 	close(fd);
 }
 
-/* explain_line - what vboxc explain says of --net=@q against @rules */
+/*
+ * explain_line - what vboxc explain says of --net=@q against @rules, run
+ * in the rules file's directory and given its name: a plan names its
+ * rules file relative to that directory (its source root), explain as
+ * it was typed, so the two spell the location alike.
+ */
 static char *explain_line(const char *rules, const char *q)
 {
 	char cmd[1024], line[1024];
-	const char *vboxc = getenv("VBOXC");
+	const char *vboxc = getenv("VBOXC"), *base = strrchr(rules, '/');
+	const char *dir = base && base > rules ? rules : base ? "/" : ".";
+	int dirlen = base && base > rules ? (int)(base - rules) : 1;
 	FILE *p;
 
-	snprintf(cmd, sizeof(cmd), "'%s' explain '%s' '--net=%s'",
-		 vboxc ? vboxc : "vboxc", rules, q);
+	if (snprintf(cmd, sizeof(cmd), "cd '%.*s' && '%s' explain '%s' "
+		     "'--net=%s'", dirlen, dir, vboxc ? vboxc : "vboxc",
+		     base ? base + 1 : rules, q) >= (int)sizeof(cmd))
+		return xstrdup("(explain command too long)");
 	p = popen(cmd, "r");
 	if (!p || !fgets(line, sizeof(line), p)) {
 		if (p)
