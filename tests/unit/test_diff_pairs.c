@@ -196,7 +196,7 @@ static bool mutate(const struct vocab *vo, struct strv *v, char **head,
 		   enum change ch)
 {
 	size_t i = v->n ? rng_below((unsigned)v->n) : 0, j;
-	const char *t;
+	const char *t = NULL;
 	char *s;
 
 	switch (ch) {
