@@ -339,7 +339,8 @@ int table_diff(const struct table *old_t, const struct table *new_t,
 	ret = diff_fs(&ctx);
 	if (!ret)
 		ret = diff_net(&ctx);
-	qsort(ctx.classes, ctx.n, sizeof(*ctx.classes), class_cmp);
+	if (ctx.n)
+		qsort(ctx.classes, ctx.n, sizeof(*ctx.classes), class_cmp);
 	for (i = 0; !ret && i < ctx.n; i++)
 		ret = confirm(&ctx, &ctx.classes[i]);
 	out->classes = ctx.classes;

@@ -300,7 +300,8 @@ static int build_child(struct fs_walk *w, uint32_t parent, const char *x,
 		}
 	}
 	out->nent = (uint32_t)w->nent - start;
-	qsort(w->ent + start, out->nent, sizeof(*w->ent), entry_cmp);
+	if (out->nent)
+		qsort(w->ent + start, out->nent, sizeof(*w->ent), entry_cmp);
 	return 0;
 }
 
@@ -475,7 +476,8 @@ static void collect(struct fs_walk *w, const struct fs_state *s,
 			}
 		}
 	}
-	qsort(w->cand, w->ncand, sizeof(*w->cand), cand_cmp);
+	if (w->ncand)
+		qsort(w->cand, w->ncand, sizeof(*w->cand), cand_cmp);
 	for (i = 0, n = 0; i < w->ncand; i++)
 		if (!n || cand_cmp(&w->cand[n - 1], &w->cand[i]))
 			w->cand[n++] = w->cand[i];

@@ -40,13 +40,15 @@ static int str_cmp(const void *a, const void *b)
 
 static bool in_sorted(const struct strv *v, const char *s)
 {
-	return bsearch(&s, v->v, v->n, sizeof(*v->v), str_cmp) != NULL;
+	return v->n && bsearch(&s, v->v, v->n, sizeof(*v->v), str_cmp);
 }
 
 static void sort_unique(struct strv *v)
 {
 	size_t i, n = 0;
 
+	if (!v->n)	/* (v->v may be NULL: qsort's base must not be) */
+		return;
 	qsort(v->v, v->n, sizeof(*v->v), str_cmp);
 	for (i = 0; i < v->n; i++) {
 		if (n && !strcmp(v->v[n - 1], v->v[i])) {
@@ -111,10 +113,11 @@ static unsigned other_port(const uint16_t *ports, size_t n)
 	size_t i;
 
 	for (i = 0; i < array_size(liked); i++)
-		if (!bsearch(&liked[i], ports, n, sizeof(*ports), port_cmp))
+		if (!n || !bsearch(&liked[i], ports, n, sizeof(*ports),
+				   port_cmp))
 			return liked[i];
 	for (p = 1; p != 0; p++)
-		if (!bsearch(&p, ports, n, sizeof(*ports), port_cmp))
+		if (!n || !bsearch(&p, ports, n, sizeof(*ports), port_cmp))
 			return p;
 	return 0;
 }
@@ -168,7 +171,8 @@ static int compare_host(struct diff_ctx *ctx, const char *host)
 	for (side = 0; side < 2; side++)
 		host_ports(ctx->t[side], &q, &ports, &n, &cap);
 	net_target_free(&q);
-	qsort(ports, n, sizeof(*ports), port_cmp);
+	if (n)
+		qsort(ports, n, sizeof(*ports), port_cmp);
 	for (i = k = 0; i < n; i++)
 		if (!k || ports[k - 1] != ports[i])
 			ports[k++] = ports[i];

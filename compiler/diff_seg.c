@@ -157,7 +157,8 @@ static int tok_find(const struct seg_work *w, const char *b, size_t len)
 	const struct tok *t;
 
 	memcpy(key.b, b, len);
-	t = bsearch(&key, w->toks + 1, w->ntoks - 1, sizeof(key), tok_cmp);
+	t = w->ntoks > 1 ? bsearch(&key, w->toks + 1, w->ntoks - 1,
+				   sizeof(key), tok_cmp) : NULL;
 	return t ? (int)(t - w->toks) : -1;
 }
 
@@ -215,7 +216,8 @@ static int collect_tokens(struct diff_ctx *ctx, struct seg_work *w)
 			w->toks[w->ntoks++].len = (uint8_t)len;
 		}
 	}
-	qsort(w->toks + 1, w->ntoks - 1, sizeof(*w->toks), tok_cmp);
+	if (w->ntoks > 1)
+		qsort(w->toks + 1, w->ntoks - 1, sizeof(*w->toks), tok_cmp);
 	for (i = k = 1; i < w->ntoks; i++)
 		if (k == 1 || tok_cmp(&w->toks[k - 1], &w->toks[i]))
 			w->toks[k++] = w->toks[i];
@@ -647,8 +649,10 @@ int seg_partition(struct diff_ctx *ctx, const struct seg *const *globs,
 	memset(&w, 0, sizeof(w));
 	memset(out, 0, sizeof(*out));
 	w.globs = xcalloc(nglobs ? nglobs : 1, sizeof(*w.globs));
-	memcpy(w.globs, globs, nglobs * sizeof(*globs));
-	qsort(w.globs, nglobs, sizeof(*w.globs), glob_cmp);
+	if (nglobs) {
+		memcpy(w.globs, globs, nglobs * sizeof(*globs));
+		qsort(w.globs, nglobs, sizeof(*w.globs), glob_cmp);
+	}
 	for (i = 0; i < nglobs; i++)
 		if (!w.n || glob_cmp(&w.globs[w.n - 1], &w.globs[i]))
 			w.globs[w.n++] = w.globs[i];
