@@ -34,13 +34,7 @@ rows=${BENCH_DIFF_ROWS:-10000}
 runs=${BENCH_RUNS:-5}
 [ "$runs" -ge 5 ] 2>/dev/null || runs=5
 results=${BENCH_RESULTS:-/dev/null}
-if [ -z "${BENCH_TIMER:-}" ]; then
-	if command -v hyperfine >/dev/null 2>&1; then
-		BENCH_TIMER=hyperfine
-	else
-		BENCH_TIMER=date
-	fi
-fi
+. "$here/timer.sh"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/vbox-diff.XXXXXX")
 trap 'rm -rf "$work"' EXIT

@@ -63,13 +63,7 @@ runs=${BENCH_LAUNCH_RUNS:-60}
 rounds=${BENCH_LAUNCH_ROUNDS:-6}
 [ "$rounds" -ge 1 ] 2>/dev/null || rounds=1
 results=${BENCH_RESULTS:-/dev/null}
-if [ -z "${BENCH_TIMER:-}" ]; then
-	if command -v hyperfine >/dev/null 2>&1; then
-		BENCH_TIMER=hyperfine
-	else
-		BENCH_TIMER=date
-	fi
-fi
+. "$(cd "$(dirname "$0")" && pwd)/timer.sh"
 
 line() {
 	printf '%-28s %9s %9s %11s  %s\n' "$@" | tee -a "$results"

@@ -32,13 +32,7 @@ target=${BENCH_TARGET:-linux}
 strict=${BENCH_STRICT:-0}
 
 [ "$runs" -ge 5 ] 2>/dev/null || runs=5
-if [ -z "${BENCH_TIMER:-}" ]; then
-	if command -v hyperfine >/dev/null 2>&1; then
-		BENCH_TIMER=hyperfine
-	else
-		BENCH_TIMER='date'
-	fi
-fi
+. "$here/timer.sh"
 
 hf_noshell=
 if [ "$BENCH_TIMER" = hyperfine ] &&

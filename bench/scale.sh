@@ -35,13 +35,7 @@ qrows=${BENCH_JSON_ROWS:-1000}
 runs=${BENCH_RUNS:-5}
 [ "$runs" -ge 5 ] 2>/dev/null || runs=5
 results=${BENCH_RESULTS:-/dev/null}
-if [ -z "${BENCH_TIMER:-}" ]; then
-	if command -v hyperfine >/dev/null 2>&1; then
-		BENCH_TIMER=hyperfine
-	else
-		BENCH_TIMER=date
-	fi
-fi
+. "$here/timer.sh"
 
 # -N (no intermediate shell) keeps millisecond runs accurate; hyperfine
 # then splits each command with shell quoting rules.
