@@ -339,51 +339,6 @@ static void log_walls(const struct walls *w, const struct sandbox *sa)
 		       "(net open); abstract sockets scoped by landlock");
 }
 
-/*
- * A row that grants less than it says is never silent; every row whose
- * effect depended on the host is listed under --log and --dry-run (on
- * stderr: the dry-run line stays runnable).
- */
-/*
- * The rows whose effect depended on the host.  Warnings (a row grants
- * less than it says) are folded by reason: the first WARN_FOLD of each
- * named, then how many more; --log and --dry-run name every row.
- */
-#define WARN_FOLD 3
-
-static void say_host_notes(const struct launch_request *req,
-			   const struct sandbox *sa)
-{
-	size_t i, k, shown, more;
-
-	if (vx_log_enabled || req->dry_run) {
-		for (i = 0; i < sa->host_notes.n; i++)
-			vx_error("%s: %s", sa->host_note_warn[i] ? "warning" :
-				 "host", sa->host_notes.v[i]);
-		return;
-	}
-	for (i = 0; i < sa->warnings.n; i++) {
-		/* each reason once, at its first row (reasons are static) */
-		for (k = 0; k < i; k++)
-			if (sa->warning_what[k] == sa->warning_what[i])
-				break;
-		if (k < i)
-			continue;
-		for (k = i, shown = more = 0; k < sa->warnings.n; k++) {
-			if (sa->warning_what[k] != sa->warning_what[i])
-				continue;
-			if (shown++ < WARN_FOLD)
-				vx_error("warning: %s", sa->warnings.v[k]);
-			else
-				more++;
-		}
-		if (more)
-			vx_error("warning: ... and %zu more row%s of which "
-				 "the same is said (--log names each)", more,
-				 more == 1 ? "" : "s");
-	}
-}
-
 /* launch_stop's @stop for a launch: a signal that ends it, or 0. */
 static int stop_signal(void *ctx)
 {
@@ -476,7 +431,7 @@ static int launch_sandbox(struct tree *t, const struct launch_request *req,
 		vx_log("note: the plan has %zu reserved entries; none is "
 		       "needed without an egress proxy", req->plan->nreserved);
 
-	say_host_notes(req, &sa);
+	sandbox_say_notes(&sa, vx_log_enabled || req->dry_run);
 	if (req->dry_run) {
 		status = bwrap_print_dry_run(req, bwrap, &sa);
 		goto out;
@@ -597,7 +552,7 @@ static int launch_container(struct tree *t, const struct launch_request *req)
 	if (sandbox_build(req->plan, req->plan_path, req->workdir, false,
 			  &stop, &sa, &err) < 0)
 		goto fail;
-	say_host_notes(req, &sa);
+	sandbox_say_notes(&sa, vx_log_enabled || req->dry_run);
 	/* The private /tmp: a directory of the launch's own in the host's
 	 * /tmp, the sandbox's $TMPDIR (container_rules.h). */
 	sandbox_private_tmp_in(&sa, CONTAINER_PRIVATE_TMP);

@@ -4,7 +4,8 @@
  *
  * Owned here: what the launcher refuses in a plan, the flags and mounts
  * it adds whatever the plan says (its hardening, the plan file's guard,
- * the working directory), and the host placeholders' life.  The row
+ * the working directory), the host placeholders' life, and the rows whose
+ * effect depended on the host, as lines and on stderr.  The row
  * expansion is mounts.c's; rendering for bubblewrap is lx_render()'s.
  */
 #include <vbox.h>
@@ -376,6 +377,46 @@ static void host_notes(const struct plan *plan, const struct linux_launch *l,
 		free(text);
 	}
 	free(order);
+}
+
+/*
+ * A row that grants less than it says is never silent; every row whose
+ * effect depended on the host is listed under --log and --dry-run (on
+ * stderr: the dry-run line stays runnable).  Warnings are folded by
+ * reason: the first WARN_FOLD of each named, then how many more.
+ */
+#define WARN_FOLD 3
+
+void sandbox_say_notes(const struct sandbox *sa, bool all)
+{
+	size_t i, k, shown, more;
+
+	if (all) {
+		for (i = 0; i < sa->host_notes.n; i++)
+			vx_error("%s: %s", sa->host_note_warn[i] ? "warning" :
+				 "host", sa->host_notes.v[i]);
+		return;
+	}
+	for (i = 0; i < sa->warnings.n; i++) {
+		/* each reason once, at its first row (reasons are static) */
+		for (k = 0; k < i; k++)
+			if (sa->warning_what[k] == sa->warning_what[i])
+				break;
+		if (k < i)
+			continue;
+		for (k = i, shown = more = 0; k < sa->warnings.n; k++) {
+			if (sa->warning_what[k] != sa->warning_what[i])
+				continue;
+			if (shown++ < WARN_FOLD)
+				vx_error("warning: %s", sa->warnings.v[k]);
+			else
+				more++;
+		}
+		if (more)
+			vx_error("warning: ... and %zu more row%s of which "
+				 "the same is said (--log names each)", more,
+				 more == 1 ? "" : "s");
+	}
 }
 
 /*

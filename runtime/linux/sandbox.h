@@ -187,6 +187,13 @@ void placeholders_remove(struct sandbox *sa);
  */
 void creates_make(struct sandbox *sa);
 
+/*
+ * sandbox_say_notes - on stderr: with @all (--log, --dry-run) every host
+ * note of @sa, else its warnings, folded by reason (three rows named,
+ * then "... and N more rows").
+ */
+void sandbox_say_notes(const struct sandbox *sa, bool all);
+
 /* sandbox_release - free what @sa holds; it is empty again. */
 void sandbox_release(struct sandbox *sa);
 
