@@ -173,6 +173,37 @@ struct table *table_build(const struct stmt_list *stmts,
 			  const struct compile_opts *opts,
 			  struct diag_list *diags);
 void table_free(struct table *table);
+
+/**
+ * struct row_spec - a row already normalized, as a plan carries it
+ * @effect: what the row decides (valid for its domain)
+ * @level: number of '!'
+ * @text: the normalized target: struct fs_pattern's @text, or the
+ *        network target's "host:port" text (borrowed)
+ * @loc: where the row was written (copied; its input is borrowed)
+ */
+struct row_spec {
+	enum effect effect;
+	uint8_t level;
+	const char *text;
+	struct location loc;
+};
+
+/*
+ * table_from_specs - a table of rows that were already compiled once
+ * (vboxc explain PLAN): each target is rebuilt from its normalized text
+ * (no expansion, no guardrails), the rows keep the order given as their
+ * table order and are sorted into priority order as table_build() does.
+ * No shadow analysis.  Returns a new table (free with table_free()), or
+ * NULL with a one-line message in *@err (caller frees) naming the row
+ * whose text does not rebuild.
+ */
+struct table *table_from_specs(const struct target_traits *target,
+			       enum effect default_write,
+			       enum effect default_net,
+			       const struct row_spec *fs, size_t nfs,
+			       const struct row_spec *net, size_t nnet,
+			       char **err);
 /* table_free_partials - drop the table's FINDING_PARTIAL findings. */
 void table_free_partials(struct table *table);
 

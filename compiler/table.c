@@ -690,3 +690,70 @@ struct table *table_build(const struct stmt_list *stmts,
 	index_build(st.table);
 	return st.table;
 }
+
+/* One rebuilt row of table_from_specs(), or NULL with *@err set. */
+static struct row *row_from_spec(const struct target_traits *target,
+				 enum domain domain, const struct row_spec *rs,
+				 size_t i, char **err)
+{
+	struct row *row = xzalloc(sizeof(*row));
+	char *why = NULL;
+	int ret;
+
+	row->domain = domain;
+	row->effect = rs->effect;
+	row->level = rs->level;
+	row->loc = rs->loc;
+	row->raw = xstrdup(rs->text);
+	if (domain == DOMAIN_FS ? rs->effect == EFFECT_ALLOW :
+	    rs->effect != EFFECT_ALLOW && rs->effect != EFFECT_DENY)
+		ret = -1;
+	else if (domain == DOMAIN_FS)
+		ret = fs_pattern_from_text(rs->text, target, &row->fs, &why);
+	else
+		ret = net_rule_parse(rs->text, &row->net, &why);
+	if (ret) {
+		*err = xasprintf("%s row %zu '%s': %s", domain_name(domain), i,
+				 rs->text, why ? why : "invalid target");
+		free(why);
+		free(row->raw);
+		free(row);
+		return NULL;
+	}
+	return row;
+}
+
+struct table *table_from_specs(const struct target_traits *target,
+			       enum effect default_write,
+			       enum effect default_net,
+			       const struct row_spec *fs, size_t nfs,
+			       const struct row_spec *net, size_t nnet,
+			       char **err)
+{
+	struct table *t = xzalloc(sizeof(*t));
+	size_t fs_cap = 0, net_cap = 0, i;
+	struct row *row;
+
+	t->target = target;
+	t->default_write = default_write;
+	t->default_net = default_net;
+	for (i = 0; i < nfs; i++) {
+		row = row_from_spec(target, DOMAIN_FS, &fs[i], i, err);
+		if (!row)
+			goto out_free;
+		rowvec_push(&t->fs, &fs_cap, row);
+	}
+	for (i = 0; i < nnet; i++) {
+		row = row_from_spec(target, DOMAIN_NET, &net[i], i, err);
+		if (!row)
+			goto out_free;
+		rowvec_push(&t->net, &net_cap, row);
+	}
+	rowvec_sort_priority(&t->fs);
+	rowvec_sort_priority(&t->net);
+	index_build(t);
+	return t;
+out_free:
+	table_free(t);
+	return NULL;
+}

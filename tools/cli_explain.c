@@ -68,7 +68,7 @@ static void answer_fs(const struct cli_opts *opts, const struct table *table,
 	char *resolved;
 
 	memset(&path, 0, sizeof(path));
-	if (fs_path_parse(q->arg, opts->target, &path, &a->error) < 0)
+	if (fs_path_parse(q->arg, table->target, &path, &a->error) < 0)
 		return;
 	if (opts->resolve) {
 		resolved = fs_path_resolve(path.text, opts->follow_last);
@@ -81,7 +81,7 @@ static void answer_fs(const struct cli_opts *opts, const struct table *table,
 		}
 		fs_path_free(&path);
 		memset(&path, 0, sizeof(path));
-		if (fs_path_parse(resolved, opts->target, &path,
+		if (fs_path_parse(resolved, table->target, &path,
 				  &a->error) < 0) {
 			free(resolved);
 			return;
@@ -242,7 +242,10 @@ static int explain_run(const struct cli_opts *opts)
 	int status = CLI_EXIT_OK;
 	size_t i;
 
-	cli_session_load(&s, opts);
+	if (opts->nrules && cli_file_is_plan(opts->rules[0]))
+		cli_session_load_plan(&s, opts);
+	else
+		cli_session_load(&s, opts);
 	if (cli_failed(&s, opts)) {
 		cli_print_diags(&s, opts);
 		status = CLI_EXIT_FAIL;
