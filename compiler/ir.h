@@ -108,6 +108,18 @@ struct rowvec {
 };
 
 /**
+ * struct table_blank - a blanks warning (blanks.h) kept for JSON
+ * @row: the row (borrowed from the table)
+ * @at: where the suspicious blanks are
+ * @msg: the warning's message (owned)
+ */
+struct table_blank {
+	const struct row *row;
+	struct location at;
+	char *msg;
+};
+
+/**
  * struct table - a whole compiled policy
  * @target: the traits it was compiled for (static, borrowed)
  * @fs: the file table
@@ -123,6 +135,9 @@ struct rowvec {
  * @nfindings: number of @findings
  * @partials: FINDING_PARTIAL findings, in the same order (owned)
  * @npartials: number of @partials
+ * @blanks: file rows whose unquoted pattern holds blanks that look like
+ *          trailing text (blanks.h), in table order (owned array)
+ * @nblanks: number of @blanks
  * @host_words: deny rows read as a network host whose target is a single
  *              label ("deny:id_rsa"): likely meant as files (borrowed)
  * @nhost_words: number of @host_words
@@ -146,6 +161,8 @@ struct table {
 	size_t nfindings;
 	struct finding *partials;
 	size_t npartials;
+	struct table_blank *blanks;
+	size_t nblanks;
 	const struct row **host_words;
 	size_t nhost_words;
 	struct path_index *fs_index;

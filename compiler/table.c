@@ -9,6 +9,7 @@
  */
 #include <vbox.h>
 
+#include "blanks.h"
 #include "diag.h"
 #include "eval.h"
 #include "grow.h"
@@ -85,6 +86,9 @@ void table_free(struct table *table)
 	free(table->findings);
 	table_free_partials(table);
 	free(table->host_words);
+	for (size_t i = 0; i < table->nblanks; i++)
+		free(table->blanks[i].msg);
+	free(table->blanks);
 	free(table);
 }
 
@@ -146,6 +150,7 @@ struct build_state {
 	size_t fs_cap;
 	size_t net_cap;
 	size_t host_words_cap;
+	size_t blanks_cap;
 	bool seen_write;
 	bool seen_net;
 	bool seen_tmp;
@@ -547,6 +552,24 @@ static void finish_undef(struct build_state *st)
 	free(st->undef);
 }
 
+static void blanks_warning(struct build_state *st, const struct stmt *s,
+			   const struct row *row)
+{
+	struct table *t = st->table;
+	struct table_blank *b;
+	struct location at;
+	char *msg = blanks_check(s, &at);
+
+	if (!msg)
+		return;
+	diag_warning(st->diags, &at, "%s", msg);
+	GROW(t->blanks, st->blanks_cap, t->nblanks + 1);
+	b = &t->blanks[t->nblanks++];
+	b->row = row;
+	b->at = at;
+	b->msg = msg;
+}
+
 static int handle_row(struct build_state *st, const struct stmt *s)
 {
 	struct table *t = st->table;
@@ -575,6 +598,7 @@ static int handle_row(struct build_state *st, const struct stmt *s)
 			return -1;
 		}
 		rowvec_push(&t->fs, &st->fs_cap, row);
+		blanks_warning(st, s, row);
 		return 0;
 	case DOMAIN_NET:
 		if (net_rule_parse(s->value, &row->net, &err)) {
