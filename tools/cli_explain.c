@@ -29,6 +29,8 @@
  * the default decided; an invalid query prints {"query":QUERY,"error":MSG}.
  * Warnings are not printed in JSON mode (use check).
  *
+ * RULES may be one plan (cli_plan.c): the table it carries answers.
+ *
  * An invalid query makes the exit status 1; the other queries are still
  * answered.  Invalid rules (or a warning under -Werror) answer nothing:
  * the diagnostics go to stderr and the exit status is 1.
@@ -287,7 +289,8 @@ static const char explain_format_help[] =
 
 static const char explain_notes[] =
 	"Paths must be absolute; '~' and variables are not expanded.\n"
-	"RULES may be '-' for standard input.\n"
+	"RULES may be '-' for standard input, or one plan (compile\n"
+	"--emit=plan): the answers come from the table it carries.\n"
 	"\n"
 	"Exit status: 0 every query answered, 1 invalid rules, an invalid\n"
 	"query or a warning under -Werror, 2 usage error.\n";
@@ -295,7 +298,7 @@ static const char explain_notes[] =
 const struct cli_command cli_explain_command = {
 	.name = "explain",
 	.summary = "answer read/write/net queries against the rules",
-	.synopsis = "explain [OPTIONS] RULES... QUERY...",
+	.synopsis = "explain [OPTIONS] RULES...|PLAN QUERY...",
 	.description = explain_description,
 	.format_help = explain_format_help,
 	.formats = CLI_FORMATS(CLI_FORMAT_TEXT) | CLI_FORMATS(CLI_FORMAT_JSON),
