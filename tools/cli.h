@@ -327,8 +327,9 @@ int cli_session_load(struct cli_session *s, const struct cli_opts *opts);
 void cli_session_free(struct cli_session *s);
 
 /*
- * cli_file_is_plan - @path starts with plan.bin's magic (a plan given
- * where rules may be expected); false for "-" and unreadable files.
+ * cli_file_is_plan - @path is a regular file that starts with plan.bin's
+ * magic (a plan given where rules may be expected); false for "-",
+ * pipes and unreadable files (a pipe cannot be read twice).
  */
 bool cli_file_is_plan(const char *path);
 

@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -28,6 +29,7 @@
 bool cli_file_is_plan(const char *path)
 {
 	char magic[sizeof(PLAN_MAGIC) - 1];
+	struct stat st;
 	ssize_t n;
 	int fd;
 
@@ -36,6 +38,11 @@ bool cli_file_is_plan(const char *path)
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0)
 		return false;
+	/* Reading a pipe (RULES as <(...)) would take bytes from the rules. */
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return false;
+	}
 	do
 		n = read(fd, magic, sizeof(magic));
 	while (n < 0 && errno == EINTR);

@@ -145,6 +145,12 @@ is "$rc:$(cat err)" "1:vboxc: error: the plan 'plan.bin' is for linux, not --tar
 run vboxc explain --target=linux plan.bin --write=/srv/work/keys/k
 is "$rc:$(cat out)" "0:write /srv/work/keys/k: deny by row 1 (deny, level 1) at r.rules:2:1" \
 	"explain --target=SAME PLAN: answered, naming the row and its source"
+mkfifo fifo.rules
+cat r.rules >fifo.rules &
+run vboxc explain fifo.rules --write=/srv/work/keys/k
+wait
+is "$rc:$(cat out)" "0:write /srv/work/keys/k: deny by row 1 (deny, level 1) at fifo.rules:2:1" \
+	"rules through a pipe: not peeked at for a plan, read whole"
 head -c 100 plan.bin >cut.bin
 run vboxc explain cut.bin --read=/x
 is "$rc:$(wc -l <err)" "1:1" "a damaged plan: exit 1, one line"
