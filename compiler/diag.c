@@ -13,6 +13,8 @@
 #define DIAG_WINDOW_BEFORE 60
 #define DIAG_WINDOW_WIDTH 140
 
+static bool is_word_byte(char c);
+
 void diag_list_init(struct diag_list *list)
 {
 	memset(list, 0, sizeof(*list));
@@ -25,7 +27,44 @@ void diag_list_free(struct diag_list *list)
 	for (i = 0; i < list->n; i++)
 		free(list->items[i].msg);
 	free(list->items);
+	u64map_free(&list->folds);
 	memset(list, 0, sizeof(*list));
+}
+
+/*
+ * The reason of a record: @severity and @msg with every 'quoted' run and
+ * every number left out, so "pattern '~/a' is not on a drive ..." of
+ * row 1 and of row 40 are one reason, "row 7 'x' is dead" and "row 9 'y'
+ * is dead" another.  Quotes open and close as shorten_quotes() says.
+ */
+static uint64_t fold_hash(enum diag_severity severity, const char *msg)
+{
+	uint64_t h = U64_HASH_SEED;
+	unsigned char sev = (unsigned char)severity;
+	size_t len = strlen(msg), i, j;
+
+	h = u64_hash_bytes(h, &sev, 1);
+	for (i = 0; i < len; i++) {
+		if (msg[i] >= '0' && msg[i] <= '9') {
+			while (i + 1 < len && msg[i + 1] >= '0' &&
+			       msg[i + 1] <= '9')
+				i++;
+			h = u64_hash_bytes(h, "#", 1);
+			continue;
+		}
+		if (msg[i] == '\'' && (!i || !is_word_byte(msg[i - 1]))) {
+			for (j = i + 1; j < len; j++)
+				if (msg[j] == '\'' && !is_word_byte(msg[j + 1]))
+					break;
+			if (j < len) {
+				h = u64_hash_bytes(h, "''", 2);
+				i = j;
+				continue;
+			}
+		}
+		h = u64_hash_bytes(h, msg + i, 1);
+	}
+	return h;
 }
 
 /*
@@ -93,38 +132,73 @@ __printf(4, 0) static void diag_vqueue(struct diag_list *list,
 				       const struct location *loc,
 				       const char *fmt, va_list ap)
 {
+	uint64_t fold = 0;
+	uint32_t ordinal = 0;
 	struct diag *d;
 	char *msg;
 
-	switch (severity) {
-	case DIAG_ERROR:
-		list->nerrors++;
-		if (list->max_errors && list->nerrors > list->max_errors) {
-			list->dropped++;
-			return;
-		}
-		break;
-	case DIAG_WARNING:
-		list->nwarnings++;
-		break;
-	case DIAG_NOTE:
-		/* A note belongs to the record before it: drop it with it. */
-		if (list->max_errors && list->nerrors > list->max_errors)
-			return;
-		break;
-	default:
-		BUG("bad severity %d", severity);
-	}
 	if (vasprintf(&msg, fmt, ap) < 0)
 		msg = NULL;
 	if (!msg) {
 		fputs("vbox: out of memory\n", stderr);
 		abort();
 	}
+	if (severity != DIAG_NOTE) {
+		fold = fold_hash(severity, msg);
+		ordinal = u64map_get(&list->folds, fold);
+		ordinal = ordinal == U64MAP_NONE ? 1 :
+			  ordinal < UINT32_MAX - 1 ? ordinal + 1 : ordinal;
+		u64map_put(&list->folds, fold, ordinal);
+	} else if (list->n) {
+		fold = list->items[list->n - 1].fold;
+		ordinal = list->items[list->n - 1].ordinal;
+	}
+	switch (severity) {
+	case DIAG_ERROR:
+		list->nerrors++;
+		/*
+		 * Folded errors are not shown: the cap bounds the others.
+		 * They are kept for JSON up to a bound on memory (a large
+		 * file of one mistake a line); past it only counted.
+		 */
+		if (ordinal > DIAG_FOLD_SHOW) {
+			if (list->n < DIAG_MAX_RECORDS)
+				break;
+			list->dropped++;
+			free(msg);
+			return;
+		}
+		list->nshown++;
+		if (list->max_errors && list->nshown > list->max_errors) {
+			list->dropped++;
+			free(msg);
+			return;
+		}
+		break;
+	case DIAG_WARNING:
+		list->nwarnings++;
+		if (ordinal > DIAG_FOLD_SHOW && list->n >= DIAG_MAX_RECORDS) {
+			free(msg);
+			return;
+		}
+		break;
+	case DIAG_NOTE:
+		/* A note belongs to the record before it: drop it with it. */
+		if ((list->max_errors && list->nshown > list->max_errors) ||
+		    (ordinal > DIAG_FOLD_SHOW && list->n >= DIAG_MAX_RECORDS)) {
+			free(msg);
+			return;
+		}
+		break;
+	default:
+		BUG("bad severity %d", severity);
+	}
 	msg = shorten_quotes(msg);
 	GROW(list->items, list->cap, list->n + 1);
 	d = &list->items[list->n++];
 	d->severity = severity;
+	d->fold = fold;
+	d->ordinal = ordinal;
 	if (loc)
 		d->loc = *loc;
 	else
@@ -374,14 +448,43 @@ static void print_one(FILE *out, const struct diag *d, const char *progname,
 	print_source_line(out, &d->loc);
 }
 
+/*
+ * After the last record shown of a reason that has more: how many more,
+ * in one line.
+ */
+static void print_fold(FILE *out, const struct diag_list *list,
+		       const struct diag *d, const char *progname)
+{
+	uint32_t total = u64map_get(&list->folds, d->fold);
+
+	if (d->ordinal != DIAG_FOLD_SHOW || total == U64MAP_NONE ||
+	    total <= DIAG_FOLD_SHOW)
+		return;
+	total -= DIAG_FOLD_SHOW;
+	fprintf(out, "%s: note: ... and %u more row%s with this %s\n",
+		progname, (unsigned)total, total == 1 ? "" : "s",
+		severity_name(d->severity));
+}
+
 void diag_print(FILE *out, const struct diag_list *list, const char *progname)
 {
 	const struct input *last_in = NULL;
+	const struct diag *fold_at = NULL;
 	char *buf = NULL;
 	size_t len = 0, i;
 	FILE *mem;
 
 	for (i = 0; i < list->n; i++) {
+		const struct diag *d = &list->items[i];
+
+		if (d->severity != DIAG_NOTE && fold_at) {
+			print_fold(out, list, fold_at, progname);
+			fold_at = NULL;
+		}
+		if (d->ordinal > DIAG_FOLD_SHOW)
+			continue;
+		if (d->severity != DIAG_NOTE && d->ordinal == DIAG_FOLD_SHOW)
+			fold_at = d;
 		mem = open_memstream(&buf, &len);
 		if (!mem) {
 			/* No memory for a buffer: print directly, slowly. */
@@ -394,6 +497,8 @@ void diag_print(FILE *out, const struct diag_list *list, const char *progname)
 		free(buf);
 		buf = NULL;
 	}
+	if (fold_at)
+		print_fold(out, list, fold_at, progname);
 	if (list->dropped)
 		fprintf(out, "%s: note: %zu more error%s not shown\n", progname,
 			list->dropped, list->dropped == 1 ? "" : "s");

@@ -10,8 +10,10 @@
 #ifndef VBOX_DIAG_H
 #define VBOX_DIAG_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include "location.h"
+#include "u64map.h"
 
 /**
  * enum diag_severity - how bad a record is
@@ -31,11 +33,17 @@ enum diag_severity {
  * @loc: where; @loc.in == NULL for diagnostics with no file position
  * @msg: the message: lower-case start, no trailing period, offending text
  *       quoted, owned by the record
+ * @fold: the record's reason: a hash of its severity and its message with
+ *        quoted text and numbers left out (a note: its record's)
+ * @ordinal: how many records of this reason were queued up to this one
+ *           (a note: its record's)
  */
 struct diag {
 	enum diag_severity severity;
 	struct location loc;
 	char *msg;
+	uint64_t fold;
+	uint32_t ordinal;
 };
 
 /**
@@ -50,6 +58,13 @@ struct diag {
  *              Parsing goes on past it (an input's size bounds the work),
  *              so the count of errors not shown is exact
  * @dropped: number of errors not stored because of @max_errors
+ * @nshown: errors that text shows (not folded), which @max_errors bounds
+ * @folds: reason (struct diag's @fold) -> records queued for it
+ *
+ * Repeats fold in text (diag_print()): of the records of one reason the
+ * first DIAG_FOLD_SHOW are printed, then one line "... and N more rows";
+ * the list keeps every record (JSON and SARIF list each), and a folded
+ * error does not count against @max_errors.
  */
 struct diag_list {
 	struct diag *items;
@@ -59,9 +74,18 @@ struct diag_list {
 	size_t nwarnings;
 	size_t max_errors;
 	size_t dropped;
+	size_t nshown;
+	struct u64map folds;
 };
 
 #define DIAG_DEFAULT_MAX_ERRORS 20
+/* Records of one reason printed before the rest are folded. */
+#define DIAG_FOLD_SHOW 3
+/*
+ * Folded records are stored while the list holds fewer than this many;
+ * past it they are counted only (a folded error as not shown).
+ */
+#define DIAG_MAX_RECORDS 1000000
 
 void diag_list_init(struct diag_list *list);
 void diag_list_free(struct diag_list *list);
@@ -91,6 +115,9 @@ void diag_list_take(struct diag_list *dst, struct diag_list *src);
  * chains, the message, the source line (tabs expanded, control and invalid
  * UTF-8 bytes shown as \xNN, long lines cut around the column with "...")
  * and a caret line.  Records without a location print "@progname: ...".
+ * Repeats of one reason fold (struct diag_list): the first
+ * DIAG_FOLD_SHOW with their notes, then "@progname: note: ... and N more
+ * rows with this error|warning".
  */
 void diag_print(FILE *out, const struct diag_list *list, const char *progname);
 

@@ -108,6 +108,18 @@ struct rowvec {
 };
 
 /**
+ * struct table_blank - a blanks warning (blanks.h) kept for JSON
+ * @row: the row (borrowed from the table)
+ * @at: where the suspicious blanks are
+ * @msg: the warning's message (owned)
+ */
+struct table_blank {
+	const struct row *row;
+	struct location at;
+	char *msg;
+};
+
+/**
  * struct table - a whole compiled policy
  * @target: the traits it was compiled for (static, borrowed)
  * @fs: the file table
@@ -123,6 +135,9 @@ struct rowvec {
  * @nfindings: number of @findings
  * @partials: FINDING_PARTIAL findings, in the same order (owned)
  * @npartials: number of @partials
+ * @blanks: file rows whose unquoted pattern holds blanks that look like
+ *          trailing text (blanks.h), in table order (owned array)
+ * @nblanks: number of @blanks
  * @host_words: deny rows read as a network host whose target is a single
  *              label ("deny:id_rsa"): likely meant as files (borrowed)
  * @nhost_words: number of @host_words
@@ -146,6 +161,8 @@ struct table {
 	size_t nfindings;
 	struct finding *partials;
 	size_t npartials;
+	struct table_blank *blanks;
+	size_t nblanks;
 	const struct row **host_words;
 	size_t nhost_words;
 	struct path_index *fs_index;
@@ -173,6 +190,37 @@ struct table *table_build(const struct stmt_list *stmts,
 			  const struct compile_opts *opts,
 			  struct diag_list *diags);
 void table_free(struct table *table);
+
+/**
+ * struct row_spec - a row already normalized, as a plan carries it
+ * @effect: what the row decides (valid for its domain)
+ * @level: number of '!'
+ * @text: the normalized target: struct fs_pattern's @text, or the
+ *        network target's "host:port" text (borrowed)
+ * @loc: where the row was written (copied; its input is borrowed)
+ */
+struct row_spec {
+	enum effect effect;
+	uint8_t level;
+	const char *text;
+	struct location loc;
+};
+
+/*
+ * table_from_specs - a table of rows that were already compiled once
+ * (vboxc explain PLAN): each target is rebuilt from its normalized text
+ * (no expansion, no guardrails), the rows keep the order given as their
+ * table order and are sorted into priority order as table_build() does.
+ * No shadow analysis.  Returns a new table (free with table_free()), or
+ * NULL with a one-line message in *@err (caller frees) naming the row
+ * whose text does not rebuild.
+ */
+struct table *table_from_specs(const struct target_traits *target,
+			       enum effect default_write,
+			       enum effect default_net,
+			       const struct row_spec *fs, size_t nfs,
+			       const struct row_spec *net, size_t nnet,
+			       char **err);
 /* table_free_partials - drop the table's FINDING_PARTIAL findings. */
 void table_free_partials(struct table *table);
 

@@ -555,6 +555,13 @@ out_read_error:
 }
 
 /*
+ * plan.bin's magic (plan/plan.h, a room above this one): a plan given
+ * where rules are expected is said in one line, not as a NUL byte error
+ * on every line with its binary shown.
+ */
+static const char plan_magic[] = "VBOXPLAN";
+
+/*
  * Check, parse and expand one input: its statements go to the assembled
  * list in order, each @include replaced by the statements it reads.
  */
@@ -565,6 +572,14 @@ static int load_input(struct loader *ld, struct input *in)
 	size_t start = out->n, i;
 	int ret = 0;
 
+	if (in->len >= sizeof(plan_magic) - 1 &&
+	    memcmp(in->buf, plan_magic, sizeof(plan_magic) - 1) == 0)
+		return diag_error(ld->diags, NULL, "'%s' is a plan compiled by "
+				  "vboxc, not a rule file: 'vboxc explain %s "
+				  "--read=PATH' answers from it; the other "
+				  "commands read the rules it was compiled "
+				  "from", in->name, in->real ? in->name :
+				  "PLAN");
 	if (check_encoding(in, ld->diags))
 		return -1;
 	if (parse_input(in, out, ld->diags))

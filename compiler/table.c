@@ -9,6 +9,7 @@
  */
 #include <vbox.h>
 
+#include "blanks.h"
 #include "diag.h"
 #include "eval.h"
 #include "grow.h"
@@ -85,6 +86,9 @@ void table_free(struct table *table)
 	free(table->findings);
 	table_free_partials(table);
 	free(table->host_words);
+	for (size_t i = 0; i < table->nblanks; i++)
+		free(table->blanks[i].msg);
+	free(table->blanks);
 	free(table);
 }
 
@@ -146,6 +150,7 @@ struct build_state {
 	size_t fs_cap;
 	size_t net_cap;
 	size_t host_words_cap;
+	size_t blanks_cap;
 	bool seen_write;
 	bool seen_net;
 	bool seen_tmp;
@@ -547,6 +552,24 @@ static void finish_undef(struct build_state *st)
 	free(st->undef);
 }
 
+static void blanks_warning(struct build_state *st, const struct stmt *s,
+			   const struct row *row)
+{
+	struct table *t = st->table;
+	struct table_blank *b;
+	struct location at;
+	char *msg = blanks_check(s, &at);
+
+	if (!msg)
+		return;
+	diag_warning(st->diags, &at, "%s", msg);
+	GROW(t->blanks, st->blanks_cap, t->nblanks + 1);
+	b = &t->blanks[t->nblanks++];
+	b->row = row;
+	b->at = at;
+	b->msg = msg;
+}
+
 static int handle_row(struct build_state *st, const struct stmt *s)
 {
 	struct table *t = st->table;
@@ -575,6 +598,7 @@ static int handle_row(struct build_state *st, const struct stmt *s)
 			return -1;
 		}
 		rowvec_push(&t->fs, &st->fs_cap, row);
+		blanks_warning(st, s, row);
 		return 0;
 	case DOMAIN_NET:
 		if (net_rule_parse(s->value, &row->net, &err)) {
@@ -689,4 +713,71 @@ struct table *table_build(const struct stmt_list *stmts,
 	rowvec_sort_priority(&st.table->net);
 	index_build(st.table);
 	return st.table;
+}
+
+/* One rebuilt row of table_from_specs(), or NULL with *@err set. */
+static struct row *row_from_spec(const struct target_traits *target,
+				 enum domain domain, const struct row_spec *rs,
+				 size_t i, char **err)
+{
+	struct row *row = xzalloc(sizeof(*row));
+	char *why = NULL;
+	int ret;
+
+	row->domain = domain;
+	row->effect = rs->effect;
+	row->level = rs->level;
+	row->loc = rs->loc;
+	row->raw = xstrdup(rs->text);
+	if (domain == DOMAIN_FS ? rs->effect == EFFECT_ALLOW :
+	    rs->effect != EFFECT_ALLOW && rs->effect != EFFECT_DENY)
+		ret = -1;
+	else if (domain == DOMAIN_FS)
+		ret = fs_pattern_from_text(rs->text, target, &row->fs, &why);
+	else
+		ret = net_rule_parse(rs->text, &row->net, &why);
+	if (ret) {
+		*err = xasprintf("%s row %zu '%s': %s", domain_name(domain), i,
+				 rs->text, why ? why : "invalid target");
+		free(why);
+		free(row->raw);
+		free(row);
+		return NULL;
+	}
+	return row;
+}
+
+struct table *table_from_specs(const struct target_traits *target,
+			       enum effect default_write,
+			       enum effect default_net,
+			       const struct row_spec *fs, size_t nfs,
+			       const struct row_spec *net, size_t nnet,
+			       char **err)
+{
+	struct table *t = xzalloc(sizeof(*t));
+	size_t fs_cap = 0, net_cap = 0, i;
+	struct row *row;
+
+	t->target = target;
+	t->default_write = default_write;
+	t->default_net = default_net;
+	for (i = 0; i < nfs; i++) {
+		row = row_from_spec(target, DOMAIN_FS, &fs[i], i, err);
+		if (!row)
+			goto out_free;
+		rowvec_push(&t->fs, &fs_cap, row);
+	}
+	for (i = 0; i < nnet; i++) {
+		row = row_from_spec(target, DOMAIN_NET, &net[i], i, err);
+		if (!row)
+			goto out_free;
+		rowvec_push(&t->net, &net_cap, row);
+	}
+	rowvec_sort_priority(&t->fs);
+	rowvec_sort_priority(&t->net);
+	index_build(t);
+	return t;
+out_free:
+	table_free(t);
+	return NULL;
 }

@@ -483,10 +483,14 @@ static char *recompile_step(const char *plan)
  * hint_files - after a command that failed (@status): on Linux the
  * kernel refuses files (mounts, Landlock, seccomp) without telling
  * vbox-exec which, so no row can be named honestly; one line says how
- * to ask.  Network denials have their notices from the proxy.
+ * to ask, as a command to paste: vboxc explain answers from the plan
+ * @plan itself, named by its absolute path (quoted for the shell) so
+ * the command works from any directory.  Network denials have their
+ * notices from the proxy.
  */
-static void hint_files(int status)
+static void hint_files(int status, const char *plan)
 {
+	char *real, *q;
 	/* ended from outside (^C, a hangup, a closed pipe, kill): no file
 	 * refusal explains those */
 	static const int outside[] = { SIGHUP, SIGINT, SIGPIPE, SIGTERM };
@@ -499,12 +503,16 @@ static void hint_files(int status)
 	for (i = 0; i < array_size(outside); i++)
 		if (status == 128 + outside[i])
 			return;
+	real = realpath(plan, NULL);
+	q = shell_quote(real ? real : plan);
 	fprintf(stderr, "vbox: exit status %d; if a file was refused "
 		"(\"Permission denied\", \"Read-only file system\", \"No "
 		"such file or directory\", \"Device or resource busy\"), "
-		"this names the deciding row: vboxc explain RULES "
-		"--read=PATH (or --write=PATH)\n", status);
+		"this names the deciding row: vboxc explain %s "
+		"--read=PATH (or --write=PATH)\n", status, q);
 	fflush(stderr);
+	free(q);
+	free(real);
 }
 
 static int run(struct options *o)
@@ -573,7 +581,7 @@ static int run(struct options *o)
 	req.dry_run = o->dry_run;
 	status = launch_run(&req);
 	if (!o->dry_run)
-		hint_files(status);
+		hint_files(status, o->plan);
 
 	env_list_free(&env);
 out_workdir:

@@ -327,6 +327,22 @@ int cli_session_load(struct cli_session *s, const struct cli_opts *opts);
 void cli_session_free(struct cli_session *s);
 
 /*
+ * cli_file_is_plan - @path is a regular file that starts with plan.bin's
+ * magic (a plan given where rules may be expected); false for "-",
+ * pipes and unreadable files (a pipe cannot be read twice).
+ */
+bool cli_file_is_plan(const char *path);
+
+/*
+ * cli_session_load_plan - cli_session_load() for explain's one operand
+ * that is a plan (cli_plan.c): the table the plan carries, without shadow
+ * analysis; its rows' locations are the plan's "SOURCE:LINE:COL".
+ * Returns 0 with s->table set, or -1 with one error queued (the plan is
+ * damaged, or mixed with rule files, -D, -I or another --target).
+ */
+int cli_session_load_plan(struct cli_session *s, const struct cli_opts *opts);
+
+/*
  * cli_print_diags - print every record of @s in text form to stderr, and
  * under -Werror a closing line saying warnings were treated as errors.
  */

@@ -64,8 +64,9 @@ err:
 }
 
 /*
- * The "warnings" array: deny rows read as hosts, the table's shadow
- * findings in their order, then the target's warnings (check --target).
+ * The "warnings" array: deny rows read as hosts, patterns with blanks
+ * that look like trailing text, the table's shadow findings in their
+ * order, then the target's warnings (check --target).
  */
 static json_t *warnings_json(const struct table *table,
 			     const struct diag_list *target_diags,
@@ -89,6 +90,18 @@ static json_t *warnings_json(const struct table *table,
 				  "source", cli_json_location(&row->loc),
 				  "message", cli_json_string(msg));
 		free(msg);
+		if (!w || json_array_append_new(arr, w) != 0)
+			goto err;
+	}
+	for (i = 0; table && i < table->nblanks; i++) {
+		const struct table_blank *b = &table->blanks[i];
+
+		w = cli_json_pack("{s:s, s:I, s:s, s:o, s:o}",
+				  "kind", "blanks",
+				  "row", (json_int_t)b->row->index,
+				  "domain", domain_name(b->row->domain),
+				  "source", cli_json_location(&b->at),
+				  "message", cli_json_string(b->msg));
 		if (!w || json_array_append_new(arr, w) != 0)
 			goto err;
 	}

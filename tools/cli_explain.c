@@ -29,6 +29,8 @@
  * the default decided; an invalid query prints {"query":QUERY,"error":MSG}.
  * Warnings are not printed in JSON mode (use check).
  *
+ * RULES may be one plan (cli_plan.c): the table it carries answers.
+ *
  * An invalid query makes the exit status 1; the other queries are still
  * answered.  Invalid rules (or a warning under -Werror) answer nothing:
  * the diagnostics go to stderr and the exit status is 1.
@@ -68,7 +70,7 @@ static void answer_fs(const struct cli_opts *opts, const struct table *table,
 	char *resolved;
 
 	memset(&path, 0, sizeof(path));
-	if (fs_path_parse(q->arg, opts->target, &path, &a->error) < 0)
+	if (fs_path_parse(q->arg, table->target, &path, &a->error) < 0)
 		return;
 	if (opts->resolve) {
 		resolved = fs_path_resolve(path.text, opts->follow_last);
@@ -81,7 +83,7 @@ static void answer_fs(const struct cli_opts *opts, const struct table *table,
 		}
 		fs_path_free(&path);
 		memset(&path, 0, sizeof(path));
-		if (fs_path_parse(resolved, opts->target, &path,
+		if (fs_path_parse(resolved, table->target, &path,
 				  &a->error) < 0) {
 			free(resolved);
 			return;
@@ -242,7 +244,10 @@ static int explain_run(const struct cli_opts *opts)
 	int status = CLI_EXIT_OK;
 	size_t i;
 
-	cli_session_load(&s, opts);
+	if (opts->nrules && cli_file_is_plan(opts->rules[0]))
+		cli_session_load_plan(&s, opts);
+	else
+		cli_session_load(&s, opts);
 	if (cli_failed(&s, opts)) {
 		cli_print_diags(&s, opts);
 		status = CLI_EXIT_FAIL;
@@ -284,7 +289,8 @@ static const char explain_format_help[] =
 
 static const char explain_notes[] =
 	"Paths must be absolute; '~' and variables are not expanded.\n"
-	"RULES may be '-' for standard input.\n"
+	"RULES may be '-' for standard input, or one plan (compile\n"
+	"--emit=plan): the answers come from the table it carries.\n"
 	"\n"
 	"Exit status: 0 every query answered, 1 invalid rules, an invalid\n"
 	"query or a warning under -Werror, 2 usage error.\n";
@@ -292,7 +298,7 @@ static const char explain_notes[] =
 const struct cli_command cli_explain_command = {
 	.name = "explain",
 	.summary = "answer read/write/net queries against the rules",
-	.synopsis = "explain [OPTIONS] RULES... QUERY...",
+	.synopsis = "explain [OPTIONS] RULES...|PLAN QUERY...",
 	.description = explain_description,
 	.format_help = explain_format_help,
 	.formats = CLI_FORMATS(CLI_FORMAT_TEXT) | CLI_FORMATS(CLI_FORMAT_JSON),

@@ -190,8 +190,8 @@ clients() {
 	# a failed command: the explain hint, once; none on success
 	inbox "$@" "$VBOX_EXEC" plan -- sh -c 'exit 3'
 	is "$rc" 3 "$who: exit 3 passes through"
-	is "$(grep -c '^vbox: exit status 3; .*vboxc explain RULES --read=PATH (or --write=PATH)$' err)" 1 \
-		"$who: a failed command: one hint naming vboxc explain"
+	is "$(grep -c '^vbox: exit status 3; .*vboxc explain /[^ ]*/plan --read=PATH (or --write=PATH)$' err)" 1 \
+		"$who: a failed command: one hint naming vboxc explain PLAN"
 	inbox "$@" "$VBOX_EXEC" --quiet plan -- sh -c 'exit 3'
 	is "$rc:$(wc -c <err)" "3:0" "$who: --quiet: no hint"
 	inbox "$@" "$VBOX_EXEC" plan -- sh -c 'kill -SEGV $$'
