@@ -676,14 +676,15 @@ static void analyze(struct table *table, const struct rowvec *rows,
 char *partial_message(const struct finding *f)
 {
 	char *row = row_text(f->row), *by = row_text(f->by), *msg;
+	/* The example holds the whole path: its last name is enough. */
+	const char *dir = f->if_dir ? strrchr(f->if_dir, '/') : NULL;
 
 	msg = xasprintf("row %u '%s' is partly overridden: higher-priority "
 			"%s row %u '%s' decides part of what it matches, "
 			"e.g. %s%s%s%s", f->row->index, row,
 			effect_name(f->by->effect), f->by->index, by,
-			f->example, f->if_dir ? " if " : "",
-			f->if_dir ? f->if_dir : "",
-			f->if_dir ? " is a directory" : "");
+			f->example, dir ? " if '" : "", dir ? dir + 1 : "",
+			dir ? "' is a directory" : "");
 	free(row);
 	free(by);
 	return msg;
