@@ -251,7 +251,11 @@ every_example() {
 		# (/srv/work, /tmp/build) that only root may make
 		[ "$_n" != demo ] || [ "$1" = root ] || continue
 		plan "$1" "$_n" "$base/any-proj"
-		VX_OPTS=--dry-run vx "$1" "$base/$_n.plan" "$base/any-proj" true
+		# (set and cleared: an assignment before a function call
+		# may outlive it in some shells)
+		VX_OPTS=--dry-run
+		vx "$1" "$base/$_n.plan" "$base/any-proj" true
+		VX_OPTS=
 		sed -n "s/.*'\(.*\)' did not exist on the host.*/\1/p" \
 			"$workdir/err" >"$base/made"
 		vx "$1" "$base/$_n.plan" "$base/any-proj" true
