@@ -87,12 +87,16 @@ enum finding_kind {
  *       FINDING_PARTIAL the row that decides @example
  * @example: FINDING_PARTIAL: a path or host:port that @row matches and
  *           @by decides (owned); NULL for the other kinds
+ * @if_dir: FINDING_PARTIAL: the path @by names when @example lies below
+ *          it and nothing in the table says it is a directory (it may
+ *          be a file, and then @example cannot exist); owned, or NULL
  */
 struct finding {
 	enum finding_kind kind;
 	const struct row *row;
 	const struct row *by;
 	char *example;
+	char *if_dir;
 };
 
 /**

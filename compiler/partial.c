@@ -289,8 +289,28 @@ out_free_seqs:
 }
 
 /*
+ * Does the table say that the path a wildcard-free row @by names is a
+ * directory: does some row's literal prefix lie strictly below it?
+ */
+static bool shown_directory(const struct table *table, const struct row *by)
+{
+	const struct path_index *idx = table->fs_index;
+	uint32_t node = 0, d;
+
+	for (d = 0; d < by->fs.nsegs; d++) {
+		node = path_index_child(idx, node, &by->fs.segs[d]);
+		if (!node)
+			return false;
+	}
+	return idx->nodes[node].first_child != 0;
+}
+
+/*
  * Does @by, a higher-priority row more permissive than @row, override
- * @row on some path?  On success the finding's example is set.
+ * @row on some path?  On success the finding's example is set, and its
+ * if_dir when the example lies below the path a wildcard-free @by names
+ * and the table does not show that path to be a directory: a row such
+ * as "!ro: ~/.bashrc" usually names a file, below which nothing exists.
  */
 static bool fs_try(const struct table *table, const struct row *row,
 		   const struct row *by, struct finding *f)
@@ -314,6 +334,10 @@ static bool fs_try(const struct table *table, const struct row *row,
 	    fs_match(&row->fs, &path)) {
 		f->by = d.row;
 		f->example = xstrdup(path.text);
+		f->if_dir = NULL;
+		if (!d.row->fs.wild && path.nsegs > d.row->fs.nsegs &&
+		    !shown_directory(table, d.row))
+			f->if_dir = xstrdup(d.row->fs.text);
 		ok = true;
 	}
 	fs_path_free(&path);
@@ -321,10 +345,16 @@ static bool fs_try(const struct table *table, const struct row *row,
 	return ok;
 }
 
+/*
+ * @f: the finding, set from the first example that surely can exist;
+ * @maybe: the first example that exists only if a path is a directory
+ * (if_dir set), kept while the search goes on for a sure one.
+ */
 struct search {
 	const struct table *table;
 	const struct row *row;
 	struct finding *f;
+	struct finding maybe;
 	unsigned tried;
 	unsigned nodes;
 };
@@ -332,6 +362,7 @@ struct search {
 /* Try the rows of one trie node that rank above and allow more. */
 static bool try_list(struct search *s, const struct idx_list *l)
 {
+	struct finding t;
 	uint32_t i;
 
 	for (i = 0; i < l->n && l->prio[i] < s->row->prio; i++) {
@@ -341,31 +372,57 @@ static bool try_list(struct search *s, const struct idx_list *l)
 			continue;
 		if (++s->tried > PARTIAL_BUDGET)
 			return false;
-		if (fs_try(s->table, s->row, c, s->f))
+		t = *s->f;
+		if (!fs_try(s->table, s->row, c, &t))
+			continue;
+		if (!t.if_dir) {
+			*s->f = t;
 			return true;
+		}
+		if (!s->maybe.example) {
+			s->maybe = t;
+		} else {
+			free(t.example);
+			free(t.if_dir);
+		}
 	}
 	return false;
+}
+
+/* The search ends: a sure example, else the conditional one, if any. */
+static bool search_end(struct search *s, bool found)
+{
+	if (found) {
+		free(s->maybe.example);
+		free(s->maybe.if_dir);
+		return true;
+	}
+	if (!s->maybe.example)
+		return false;
+	*s->f = s->maybe;
+	return true;
 }
 
 static bool fs_partial(const struct table *table, const struct row *row,
 		       struct finding *f)
 {
 	const struct path_index *idx = table->fs_index;
-	struct search s = { table, row, f, 0, 0 };
+	struct search s = { table, row, f, { FINDING_PARTIAL, row, NULL, NULL,
+					     NULL }, 0, 0 };
 	uint32_t node = 0, d, stack[PARTIAL_NODE_BUDGET], sp = 0;
 
 	/* Rows whose literal prefix is a prefix of this row's. */
 	for (d = 0;; d++) {
 		if (try_list(&s, &idx->nodes[node].rows))
-			return true;
+			return search_end(&s, true);
 		if (s.tried > PARTIAL_BUDGET || d == row->fs.nlit)
 			break;
 		node = path_index_child(idx, node, &row->fs.segs[d]);
 		if (!node)
-			return false;
+			return search_end(&s, false);
 	}
 	if (d != row->fs.nlit)
-		return false;
+		return search_end(&s, false);
 	/* Rows below it: "**" "/.env" overlaps every subtree. */
 	for (node = idx->nodes[node].first_child;
 	     node && sp < array_size(stack);
@@ -375,13 +432,13 @@ static bool fs_partial(const struct table *table, const struct row *row,
 	       ++s.nodes <= PARTIAL_NODE_BUDGET) {
 		node = stack[--sp];
 		if (try_list(&s, &idx->nodes[node].rows))
-			return true;
+			return search_end(&s, true);
 		for (node = idx->nodes[node].first_child;
 		     node && sp < array_size(stack);
 		     node = idx->nodes[node].next_sibling)
 			stack[sp++] = node;
 	}
-	return false;
+	return search_end(&s, false);
 }
 
 /* A host:port that both @a and @b match (ports "*" pick 443), or NULL. */
@@ -600,7 +657,7 @@ static void analyze(struct table *table, const struct rowvec *rows,
 
 	for (i = 0; i < rows->n; i++) {
 		const struct row *row = rows->order[i];
-		struct finding f = { FINDING_PARTIAL, row, NULL, NULL };
+		struct finding f = { FINDING_PARTIAL, row, NULL, NULL, NULL };
 		bool found;
 
 		/* A covered row is reported as ineffective or dead. */
@@ -619,12 +676,15 @@ static void analyze(struct table *table, const struct rowvec *rows,
 char *partial_message(const struct finding *f)
 {
 	char *row = row_text(f->row), *by = row_text(f->by), *msg;
+	/* The example holds the whole path: its last name is enough. */
+	const char *dir = f->if_dir ? strrchr(f->if_dir, '/') : NULL;
 
 	msg = xasprintf("row %u '%s' is partly overridden: higher-priority "
 			"%s row %u '%s' decides part of what it matches, "
-			"e.g. %s", f->row->index, row,
+			"e.g. %s%s%s%s", f->row->index, row,
 			effect_name(f->by->effect), f->by->index, by,
-			f->example);
+			f->example, dir ? " if '" : "", dir ? dir + 1 : "",
+			dir ? "' is a directory" : "");
 	free(row);
 	free(by);
 	return msg;

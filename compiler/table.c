@@ -68,8 +68,10 @@ void table_free_partials(struct table *table)
 {
 	size_t i;
 
-	for (i = 0; i < table->npartials; i++)
+	for (i = 0; i < table->npartials; i++) {
 		free(table->partials[i].example);
+		free(table->partials[i].if_dir);
+	}
 	free(table->partials);
 	table->partials = NULL;
 	table->npartials = 0;

@@ -164,12 +164,13 @@ static json_t *notes_json(const struct table *table,
 		const struct finding *f = &table->partials[i];
 
 		msg = partial_message(f);
-		w = cli_json_pack("{s:s, s:I, s:s, s:I, s:s, s:o, s:o}",
+		w = cli_json_pack("{s:s, s:I, s:s, s:I, s:s, s:s*, s:o, s:o}",
 				  "kind", finding_kind_name(f->kind),
 				  "row", (json_int_t)f->row->index,
 				  "domain", domain_name(f->row->domain),
 				  "by", (json_int_t)f->by->index,
 				  "example", f->example,
+				  "if_directory", f->if_dir,
 				  "source", cli_json_location(&f->row->loc),
 				  "message", cli_json_string(msg));
 		free(msg);

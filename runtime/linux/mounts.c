@@ -239,6 +239,16 @@ static int inst_try(struct inst *in, const struct lx_mount *m)
 					  "(mode 0700)", false);
 				goto mount;
 			}
+			if (kind == MK_RW && errno == ENOENT &&
+			    creation_in_home(m->src)) {
+				strv_add(&in->creates, m->src);
+				host_note(in, m->row, m->src, "did not exist "
+					  "on the host; it lies in the home "
+					  "directory, so the launcher creates "
+					  "it and its missing parents (mode "
+					  "0700)", false);
+				goto mount;
+			}
 			host_note(in, m->row, m->src, kind == MK_RW ?
 				  "does not exist on the host: the row makes "
 				  "nothing writable there (create it before "

@@ -94,6 +94,14 @@ __printf(2, 3) int inst_error(struct inst *in, const char *fmt, ...);
 const char *home_hint(const char *path, int err);
 /* creation_granted - may the missing writable root @src be created? */
 bool creation_granted(struct inst *in, const char *src);
+/*
+ * creation_in_home - may the missing writable root @src be created with
+ * its missing parents: the deepest existing ancestor is a directory (no
+ * symbolic link) owned by the invoking user, at or below the user's home
+ * directory ($HOME, or the passwd entry's)?  A cache such as ~/.cache/pip
+ * on a runner that has no ~/.cache yet.
+ */
+bool creation_in_home(const char *src);
 /* host_note - row @row's effect at @path depended on the host */
 void host_note(struct inst *in, uint32_t row, const char *path,
 	       const char *what, bool warn);

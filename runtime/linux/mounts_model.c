@@ -99,12 +99,60 @@ bool creation_granted(struct inst *in, const char *src)
 
 	if (slash)
 		*slash = '\0';
-	ok = parent[0] && stat(parent, &st) == 0 && S_ISDIR(st.st_mode);
+	/* Only where the user may make it: else it is the warning. */
+	ok = parent[0] && stat(parent, &st) == 0 && S_ISDIR(st.st_mode) &&
+	     access(parent, W_OK | X_OK) == 0;
 	free(parent);
 	if (ok)
 		return true;
 	e = enclosing(in, src);
 	return e && e->kind == MK_RW;
+}
+
+/* Is @p an absolute path at or below @home (both clean)? */
+static bool below_home(const char *home, const char *p)
+{
+	size_t n;
+
+	if (!home || home[0] != '/' || !home[1])
+		return false;
+	n = strlen(home);
+	while (n > 1 && home[n - 1] == '/')
+		n--;
+	return strncmp(home, p, n) == 0 && (p[n] == '\0' || p[n] == '/');
+}
+
+bool creation_in_home(const char *src)
+{
+	const struct passwd *pw = getpwuid(geteuid());
+	char *anc = xstrdup(src), *slash;
+	struct stat st;
+	bool ok = false;
+
+	/* The deepest ancestor that exists: no symbolic link is followed. */
+	for (;;) {
+		slash = strrchr(anc, '/');
+		if (!slash || slash == anc)
+			goto out;
+		*slash = '\0';
+		if (lstat(anc, &st) == 0)
+			break;
+		if (errno != ENOENT)
+			goto out;
+	}
+	/*
+	 * Made inside the user's own home directory, in a directory the
+	 * user owns: nothing the user could not make, and only the rw row's
+	 * own root becomes writable in the sandbox (the parents made stay
+	 * as read-only as the region that shows them).
+	 */
+	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid())
+		goto out;
+	ok = below_home(getenv("HOME"), anc) ||
+	     (pw && below_home(pw->pw_dir, anc));
+out:
+	free(anc);
+	return ok;
 }
 
 /* Remember that row @row's effect at @path depended on the host. */

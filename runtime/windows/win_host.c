@@ -486,6 +486,34 @@ fail:
 	return -1;
 }
 
+/*
+ * Is @path a directory?  1 yes, 0 not (a file, or gone since it was
+ * opened: nothing below it to walk), -1 with *@why when it cannot be
+ * told.
+ */
+static int is_directory(const char *path, char **why)
+{
+	wchar_t *w = long_path(path);
+	DWORD attr, err;
+	char *e;
+
+	if (!w) {
+		*why = xasprintf("cannot convert %s to UTF-16", path);
+		return -1;
+	}
+	attr = GetFileAttributesW(w);
+	err = GetLastError();
+	free(w);
+	if (attr != INVALID_FILE_ATTRIBUTES)
+		return (attr & FILE_ATTRIBUTE_DIRECTORY) ? 1 : 0;
+	if (err == ERROR_FILE_NOT_FOUND || err == ERROR_PATH_NOT_FOUND)
+		return 0;
+	e = win_strerror(err);
+	*why = xasprintf("cannot read the attributes of %s: %s", path, e);
+	free(e);
+	return -1;
+}
+
 /* At most this many objects below one entry (a bound on the walk). */
 #define GAP_WALK_MAX 200000
 
@@ -522,6 +550,16 @@ long host_close_gaps(const struct aclplan *plan, const struct wobj *o,
 	for (i = 0; i < o->naces; i++)
 		if (o->aces[i].flags & (WACE_OI | WACE_CI))
 			add[nadd++] = o->aces[i];
+	/*
+	 * A file has nothing below it: its own DACL, merged already, is
+	 * all a row on it needs.  Listing "FILE\*" is no way to learn that
+	 * (wine answers ERROR_INVALID_NAME, windows ERROR_DIRECTORY).
+	 */
+	r = is_directory(o->path, why);
+	if (r <= 0) {
+		free(add);
+		return r < 0 ? -1 : 0;
+	}
 	GROW(stack, cap, 1);
 	stack[nstack++] = xstrdup(o->path);
 	while (nstack) {

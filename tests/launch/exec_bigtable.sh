@@ -27,6 +27,7 @@
 : "${VBOX_EXEC:?VBOX_EXEC must name the vbox-exec binary}"
 require_launcher
 [ "$(id -u)" = 0 ] || skip_all "needs root (the launches run as uid 65534)"
+nobody_can_run || skip_all "$nobody_why"
 command -v setpriv >/dev/null 2>&1 || skip_all "no setpriv"
 command -v flock >/dev/null 2>&1 || skip_all "no flock(1)"
 command -v python3 >/dev/null 2>&1 || skip_all "no python3 (makes the tables)"

@@ -58,11 +58,13 @@ for p in /usr/bin/python3 python3; do
 	fi
 done
 
-# setup WHO MODE - $base (owned by WHO) with a home directory $home.
+# setup WHO MODE - $base (owned by WHO) with a fresh home directory
+# $home: no ~/.npm, no ~/.cache yet, as on a new runner (the recipes'
+# caches are made by the launcher, doc/launcher.md).
 setup() {
 	base=$top/$1-$2
 	home=$base/home
-	mkdir -p "$home/.npm" "$home/.cache/pip"
+	mkdir -p "$home"
 	printf '//registry.npmjs.org/:_authToken=NPM-SECRET-TOKEN\n' \
 		>"$home/.npmrc"
 	[ "$1" = root ] || chown -R 65534:65534 "$base"
@@ -81,14 +83,25 @@ vx() {
 			-C "$_d" -e GIT_AUTHOR_NAME=t \
 			-e GIT_AUTHOR_EMAIL=t@example.org \
 			-e GIT_COMMITTER_NAME=t \
-			-e GIT_COMMITTER_EMAIL=t@example.org "$_p" -- "$@"
+			-e GIT_COMMITTER_EMAIL=t@example.org ${VX_OPTS:-} "$_p" \
+			-- "$@"
 	else
-		set -- "$VBOX_EXEC" -C "$_d" -e GIT_AUTHOR_NAME=t \
+		set -- "$VBOX_EXEC" ${VX_OPTS:-} -C "$_d" -e GIT_AUTHOR_NAME=t \
 			-e GIT_AUTHOR_EMAIL=t@example.org \
 			-e GIT_COMMITTER_NAME=t \
 			-e GIT_COMMITTER_EMAIL=t@example.org "$_p" -- "$@"
 	fi
 	run as_user "$_w" env HOME="$home" timeout 300 "$@"
+}
+
+# quiet LABEL - the launch just run printed no warning on stderr
+quiet() {
+	if grep -q 'warning:' "$workdir/err"; then
+		not_ok "$1: ... and it printed no warning"
+		grep 'warning:' "$workdir/err" | sed 's/^/#   /'
+	else
+		ok "$1: ... and it printed no warning"
+	fi
 }
 
 # dotenv LABEL PLAN DIR - the project's .env is neither read nor made,
@@ -133,6 +146,9 @@ node_case() {
 		--no-fund --no-update-notifier
 	is "$rc" 0 "$lbl: npm install --offline in the sandbox"
 	[ "$rc" -eq 0 ] || sed 's/^/#   /' "$workdir/err" | tail -n 20
+	quiet "$lbl: npm install, a fresh home"
+	check "$lbl: ... npm's cache ~/.npm was made, and used" \
+		test -d "$home/.npm/_cacache"
 	check "$lbl: ... node_modules/tinydep is in the project" \
 		test -f "$proj/node_modules/tinydep/index.js"
 	vx "$who" "$base/node.plan" "$proj" npm test --no-update-notifier
@@ -185,11 +201,17 @@ EOF
 	vx "$who" "$base/python.plan" "$proj" "$py" -m pytest -q
 	is "$rc" 0 "$lbl: pytest passes in the sandbox"
 	[ "$rc" -eq 0 ] || sed 's/^/#   /' "$workdir/out" | tail -n 20
+	quiet "$lbl: pytest, a fresh home without ~/.cache"
 	check "$lbl: ... both tests ran" grep -q '2 passed' "$workdir/out"
 	check "$lbl: ... pytest's cache is in the project" \
 		test -d "$proj/.pytest_cache"
 	check "$lbl: ... and nothing was planted in the home directory" \
 		test ! -e "$home/planted"
+	vx "$who" "$base/python.plan" "$proj" sh -c \
+		'echo c >"$HOME/.cache/pip/probe" && ! echo x >"$HOME/.cache/other"'
+	check "$lbl: ... pip's cache ~/.cache/pip was made, writable; ~/.cache is not" \
+		sh -c "test $rc -eq 0 && test -f '$home/.cache/pip/probe' &&
+			test ! -e '$home/.cache/other'"
 	dotenv "$lbl: python" "$base/python.plan" "$proj"
 }
 
@@ -205,6 +227,7 @@ git_case() {
 		'git add a.txt && git commit -q -m one'
 	is "$rc" 0 "$lbl: git commit in the sandbox"
 	[ "$rc" -eq 0 ] || sed 's/^/#   /' "$workdir/err"
+	quiet "$lbl: git commit, a fresh home"
 	is "$(git -c safe.directory="$proj" -C "$proj" log --format=%s 2>/dev/null)" one \
 		"$lbl: ... the commit is in the repository"
 	vx "$who" "$base/git.plan" "$proj" sh -c \
@@ -215,11 +238,45 @@ git_case() {
 		sh -c '! grep -q hooksPath "$1/.git/config"' sh "$proj"
 }
 
+# every_example WHO - each examples/*.rules, compiled for a project, as
+# on a new runner (a fresh home, no caches), launches without a warning.
+every_example() {
+	_h=$home
+	home=$base/fresh-home
+	mkdir -p "$home" "$base/any-proj"
+	[ "$1" = root ] || chown -R 65534:65534 "$home" "$base/any-proj"
+	for _r in "$ex"/*.rules; do
+		_n=$(basename "$_r" .rules)
+		# demo.rules (./build.sh demo, as root) names host paths
+		# (/srv/work, /tmp/build) that only root may make
+		[ "$_n" != demo ] || [ "$1" = root ] || continue
+		plan "$1" "$_n" "$base/any-proj"
+		# (set and cleared: an assignment before a function call
+		# may outlive it in some shells)
+		VX_OPTS=--dry-run
+		vx "$1" "$base/$_n.plan" "$base/any-proj" true
+		VX_OPTS=
+		sed -n "s/.*'\(.*\)' did not exist on the host.*/\1/p" \
+			"$workdir/err" >"$base/made"
+		vx "$1" "$base/$_n.plan" "$base/any-proj" true
+		is "$rc" 0 "$lbl: examples/$_n.rules launches on a fresh home"
+		[ "$rc" -eq 0 ] || sed 's/^/#   /' "$workdir/err"
+		quiet "$lbl: examples/$_n.rules"
+		# the writable roots it made outside the test's directory go,
+		# so the next launch starts as fresh
+		while IFS= read -r _c; do
+			case $_c in "$top"/*) ;; *) rmdir "$_c" 2>/dev/null || : ;; esac
+		done <"$base/made"
+	done
+	home=$_h
+}
+
 for mode in $modes; do
 	for who in $users; do
 		case $who in root) lbl="uid 0" ;; *) lbl="uid 65534" ;; esac
 		lbl="$mode, $lbl"
 		setup "$who" "$mode"
+		every_example "$who"
 		node_case "$who"
 		python_case "$who"
 		git_case "$who"

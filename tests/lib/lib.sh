@@ -207,16 +207,42 @@ each_user() {
 	done
 }
 
-# set_users - $users: "root nobody" when the suite runs as root and has
-# setpriv (the launcher tests run as both), else the running uid.
+# nobody_can_run - can uid 65534 use this build: read the launcher, its
+# init and proxy, vboxc, the probe and the rule libraries?  Not from a
+# clone inside a directory closed to other users (Debian's /root is mode
+# 0700): setpriv still starts the program (the exec happens with root's
+# capabilities), but the launcher, without them, cannot open its init,
+# and these files cannot be staged elsewhere (a build tree's vbox-exec
+# takes its init from its own build tree only, never from a copy).
+# Else false, with the reason in $nobody_why.
+nobody_can_run() {
+	nobody_why=
+	command -v setpriv >/dev/null 2>&1 || {
+		nobody_why="setpriv missing"
+		return 1
+	}
+	for _f in "${VBOX_EXEC:-}" "${top_builddir:-.}/vbox-init" \
+		"${top_builddir:-.}/vbox-proxy" "${VBOXC:-}" "${VBOX_PROBE:-}" \
+		"$top_srcdir/rules/secrets.rules"; do
+		[ -n "$_f" ] && [ -e "$_f" ] || continue
+		setpriv --reuid=65534 --regid=65534 --clear-groups -- \
+			head -c 1 "$_f" >/dev/null 2>&1 && continue
+		nobody_why="uid 65534 cannot read $_f: a directory above it is closed to other users (a clone inside a mode-0700 directory such as /root); clone where others may enter to run these cases"
+		return 1
+	done
+}
+
+# set_users - $users: "root nobody" when the suite runs as root and uid
+# 65534 can use the build (nobody_can_run; the launcher tests run as
+# both), else the running uid, saying why uid 65534 is left out.
 set_users() {
 	users=root
 	if [ "$(id -u)" != 0 ]; then
 		users=$(id -u)
-	elif command -v setpriv >/dev/null 2>&1; then
+	elif nobody_can_run; then
 		users="root nobody"
 	else
-		echo "# setpriv missing: the unprivileged run is skipped"
+		echo "# $nobody_why: the runs as uid 65534 are skipped"
 	fi
 }
 

@@ -366,6 +366,33 @@ each_case() {
 	check "$tag: and the state is empty after the run" \
 		grep -q '"records": \[\]' "$d/state/deny_acl_state.json"
 
+	# Rows on files (issue 34): a deny row and a read-only hole that
+	# name a file are carried out as on a directory: the file's own
+	# DACL gets the row's ACEs, and nothing is listed below it.
+	rm -rf "$d/work/secret"
+	echo k >"$d/work/secret"
+	echo n >"$d/work/notes.txt"
+	[ "$who" = root ] ||
+		chown 65534:65534 "$d/work/secret" "$d/work/notes.txt"
+	printf '@default net open\nrw:%s\n!deny:%s\n!ro:%s\n' \
+		"$D\\work\\**" "$D\\work\\secret" "$D\\work\\notes.txt" \
+		>"$d/f.rules"
+	compile "$d/f.rules" "$d/f.plan" ||
+		not_ok "$tag: vboxc compiles the file-row plan: $(cat "$workdir/cerr")"
+	chmod 644 "$d/f.plan"
+	vx --log --state-dir="$state" "$D\\f.plan" -- "$P" exit 0
+	check "$tag: a deny row on a file is carried out (0, not listed as a directory)" \
+		sh -c '[ "$1" -eq 0 ] && grep -q "secret: [0-9]* ACEs merged" "$2" &&
+			! grep -q "cannot list" "$2"' _ "$rc" "$workdir/err"
+	[ "$rc" -eq 0 ] || sed 's/^/#   /' "$workdir/err"
+	check "$tag: ... and so is a read-only hole on a file" \
+		grep -q "notes.txt: [0-9]* ACEs merged" "$workdir/err"
+	check "$tag: ... both files stay, and the state is empty after the run" \
+		sh -c '[ -f "$1/secret" ] && [ -f "$1/notes.txt" ] &&
+			grep -q "\"records\": \[\]" "$2"' _ "$d/work" \
+		"$d/state/deny_acl_state.json"
+	rm -f "$d/work/secret" "$d/work/notes.txt"
+
 	# Placeholders: made for the run, removed after.
 	rm -rf "$d/work/secret"
 	vx --log --state-dir="$state" "$D\\p.plan" -- "$P" exit 0

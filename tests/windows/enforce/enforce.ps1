@@ -165,6 +165,23 @@ Case 'a missing deny right below C:\ cannot be made (placeholder, issue 35)' {
 	$r.rc -ne 125 -and -not (Test-Path C:\vbxhole\x.txt) -and
 		-not (Test-Path C:\vbxhole)
 }
+Case 'a deny row on a file: the file cannot be read (not refused as a directory)' {
+	$r = Vx filerow cmd /c type C:\vbx\work\secret.txt
+	$r.rc -ne 125 -and $r.out -notmatch 'FILESECRET'
+}
+Case 'a deny row on a file: the file cannot be overwritten' {
+	$r = Vx filerow cmd /c 'echo x> C:\vbx\work\secret.txt'
+	$r.rc -ne 125 -and
+		(Get-Content -Raw C:\vbx\work\secret.txt) -match 'FILESECRET'
+}
+Case 'a read-only hole on a file: read, not written; the root stays writable' {
+	$r = Vx filerow cmd /c type C:\vbx\work\notes.txt
+	Vx filerow cmd /c 'echo x> C:\vbx\work\notes.txt' | Out-Null
+	$w = Vx filerow cmd /c 'echo x> C:\vbx\work\filerow.txt'
+	$r.rc -eq 0 -and $r.out -match 'NOTES' -and
+		(Get-Content -Raw C:\vbx\work\notes.txt) -match 'NOTES' -and
+		$w.rc -eq 0 -and (Test-Path C:\vbx\work\filerow.txt)
+}
 Case 'low integrity: no delete through a parent the user fully controls' {
 	# The agreement test's model has no-write-up strip FILE_DELETE_CHILD
 	# (MS-DTYP 2.5.3.3); the plan pins nothing outside the writable

@@ -26,6 +26,8 @@ foreach ($d in 'work', 'work\secret', 'work\docs', 'work\other',
 }
 Set-Content C:\vbx\work\secret\key.txt 'TOPSECRET'
 Set-Content C:\vbx\work\docs\readme.txt 'README'
+Set-Content C:\vbx\work\secret.txt 'FILESECRET'
+Set-Content C:\vbx\work\notes.txt 'NOTES'
 Set-Content C:\vbx\elsewhere\x.txt 'ELSEWHERE'
 Set-Content C:\vbx\fullctl\keep.txt 'KEEP'
 cmd /c mklink /J C:\vbx\work\jn C:\vbx\elsewhere | Out-Null
