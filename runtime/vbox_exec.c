@@ -491,6 +491,8 @@ static char *recompile_step(const char *plan)
 static void hint_files(int status, const char *plan)
 {
 	char *real, *q;
+	struct stat st;
+	bool from_pipe;
 	/* ended from outside (^C, a hangup, a closed pipe, kill): no file
 	 * refusal explains those */
 	static const int outside[] = { SIGHUP, SIGINT, SIGPIPE, SIGTERM };
@@ -505,11 +507,21 @@ static void hint_files(int status, const char *plan)
 			return;
 	real = realpath(plan, NULL);
 	q = shell_quote(real ? real : plan);
+	/*
+	 * A plan read from a pipe (/dev/stdin of `cmd | vbox-exec
+	 * /dev/stdin`) is gone: naming that path would be a command that
+	 * answers nothing, so the hint asks for the plan's file instead.
+	 */
+	from_pipe = !real || stat(real, &st) < 0 || !S_ISREG(st.st_mode);
 	fprintf(stderr, "vbox: exit status %d; if a file was refused "
 		"(\"Permission denied\", \"Read-only file system\", \"No "
 		"such file or directory\", \"Device or resource busy\"), "
 		"this names the deciding row: vboxc explain %s "
-		"--read=PATH (or --write=PATH)\n", status, q);
+		"--read=PATH (or --write=PATH)%s%s%s\n", status,
+		from_pipe ? "PLAN" : q,
+		from_pipe ? ", with PLAN the plan's file (" : "",
+		from_pipe ? q : "",
+		from_pipe ? " is not one: the plan came from a pipe)" : "");
 	fflush(stderr);
 	free(q);
 	free(real);

@@ -54,4 +54,14 @@ is "$(cat answer)" "write $workdir/srv/out: deny by default (@default write deny
 run "$VBOX_EXEC" "my plans/job.bin" -- sh -c "echo x >'$workdir/srv/work/out'"
 is "$rc:$(cat err)" "0:" "an allowed write: no hint"
 
+# A plan read from a pipe is gone after the launch: the hint asks for the
+# plan's file instead of naming /dev/stdin.
+cat "my plans/job.bin" | "$VBOX_EXEC" /dev/stdin -- \
+	cat "$workdir/srv/sec/key" >out 2>err && rc=0 || rc=$?
+check "a plan from a pipe, a refused read: the command fails" [ "$rc" -ne 0 ]
+check "... the hint asks for the plan's file, saying it came from a pipe" \
+	grep -q "vboxc explain PLAN --read=PATH (or --write=PATH), with PLAN the plan's file (/dev/stdin is not one: the plan came from a pipe)\$" err
+check "... and gives no command that names the pipe" \
+	sh -c '! grep -q "vboxc explain /dev/stdin" err'
+
 done_testing
