@@ -53,18 +53,7 @@ cd "$srcdir/testdata"
 # variables pass through so a sanitized build keeps its settings.
 # shellcheck disable=SC2317 # called through run
 vboxc() {
-	env -i PATH="$PATH" HOME=/home/tester LC_ALL=C \
-		${ASAN_OPTIONS+"ASAN_OPTIONS=$ASAN_OPTIONS"} \
-		${UBSAN_OPTIONS+"UBSAN_OPTIONS=$UBSAN_OPTIONS"} \
-		${LSAN_OPTIONS+"LSAN_OPTIONS=$LSAN_OPTIONS"} \
-		"$VBOXC" "$@"
-}
-
-# header FILE KEY - the value of the first "# KEY:" line of FILE, CR and
-# surrounding blanks removed.
-header() {
-	sed -n "s/^.*# $2:[ 	]*//p" "$1" | head -n 1 | tr -d '\r' |
-		sed 's/[ 	]*$//'
+	vboxc_fixed "$@"
 }
 
 # sane DESC WANT - one TAP line: $rc is WANT and nothing crashed.  Exit
@@ -206,9 +195,9 @@ for f in ok_*.rules bad_*.rules; do
 	set -f
 	[ -f "$f" ] || continue
 	case=${f%.rules}
-	expect=$(header "$f" EXPECT)
-	targets=$(header "$f" TARGETS)
-	defines=$(header "$f" DEFINES)
+	expect=$(case_header "$f" EXPECT)
+	targets=$(case_header "$f" TARGETS)
+	defines=$(case_header "$f" DEFINES)
 	case $expect in
 	ok) want=0 ;;
 	fail) want=1 ;;
@@ -217,7 +206,7 @@ for f in ok_*.rules bad_*.rules; do
 		continue
 		;;
 	esac
-	if [ -z "$targets" ] || [ -z "$(header "$f" DESCRIPTION)" ]; then
+	if [ -z "$targets" ] || [ -z "$(case_header "$f" DESCRIPTION)" ]; then
 		not_ok "$case: header '# TARGETS:' or '# DESCRIPTION:' missing"
 		continue
 	fi

@@ -37,12 +37,6 @@ cp -R "$srcdir/testdata" "$workdir/b/deeper/testdata"
 home_dir=$workdir/home
 mkdir "$home_dir"
 
-# header FILE KEY - as in tests/cli/cases.sh.
-header() {
-	sed -n "s/^.*# $2:[ 	]*//p" "$1" | head -n 1 | tr -d '\r' |
-		sed 's/[ 	]*$//'
-}
-
 # rnd - a random decimal number (different in every call).
 rnd() {
 	od -An -N4 -tu4 /dev/urandom | tr -d ' '
@@ -109,8 +103,8 @@ for path in "$srcdir"/testdata/ok_*.rules; do
 	[ -f "$path" ] || continue
 	f=${path##*/}
 	case=${f%.rules}
-	targets=$(header "$path" TARGETS)
-	defines=$(header "$path" DEFINES)
+	targets=$(case_header "$path" TARGETS)
+	defines=$(case_header "$path" DEFINES)
 	ncases=$((ncases + 1))
 	for t in $targets; do
 		# The cases.sh options, with HOME always given by -D so that

@@ -34,11 +34,7 @@ cd "$workdir"
 
 # vboxc ARGS... - in a fixed environment (sanitizer settings pass).
 vboxc() {
-	env -i PATH="$PATH" HOME=/home/tester LC_ALL=C \
-		${ASAN_OPTIONS+"ASAN_OPTIONS=$ASAN_OPTIONS"} \
-		${UBSAN_OPTIONS+"UBSAN_OPTIONS=$UBSAN_OPTIONS"} \
-		${LSAN_OPTIONS+"LSAN_OPTIONS=$LSAN_OPTIONS"} \
-		"$VBOXC" "$@"
+	vboxc_fixed "$@"
 }
 
 # sane - no crash, no sanitizer report in $workdir/err

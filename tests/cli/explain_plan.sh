@@ -19,16 +19,7 @@ gen="$PY $(cd "$srcdir" && pwd)/tests/cli/explain_plan_gen.py"
 data=$(cd "$srcdir/testdata" && pwd)
 
 vboxc() {
-	env -i PATH="$PATH" HOME=/home/tester LC_ALL=C \
-		${ASAN_OPTIONS+"ASAN_OPTIONS=$ASAN_OPTIONS"} \
-		${UBSAN_OPTIONS+"UBSAN_OPTIONS=$UBSAN_OPTIONS"} \
-		${LSAN_OPTIONS+"LSAN_OPTIONS=$LSAN_OPTIONS"} \
-		"$VBOXC" "$@"
-}
-
-header() {
-	sed -n "s/^.*# $2:[ 	]*//p" "$1" | head -n 1 | tr -d '\r' |
-		sed 's/[ 	]*$//'
+	vboxc_fixed "$@"
 }
 
 # same NAME TARGET RULES QUERIES DEFS... - explain the rules and the plan
@@ -66,11 +57,11 @@ same() {
 cd "$data"
 ncase=0 nq=0 nrefused=0 bad=
 for f in ok_*.rules; do
-	[ "$(header "$f" EXPECT)" = ok ] || continue
+	[ "$(case_header "$f" EXPECT)" = ok ] || continue
 	name=${f%.rules}
 	# shellcheck disable=SC2046 # the DEFINES words are -D arguments
-	set -- $(for d in $(header "$f" DEFINES); do printf ' -D %s' "$d"; done)
-	for t in $(header "$f" TARGETS); do
+	set -- $(for d in $(case_header "$f" DEFINES); do printf ' -D %s' "$d"; done)
+	for t in $(case_header "$f" TARGETS); do
 		defs="$*"
 		case $t:$defs in
 		windows:*HOME=*) ;;

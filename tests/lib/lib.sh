@@ -114,6 +114,25 @@ golden_compare() {
 	return 1
 }
 
+# vboxc_fixed ARGS... - run $VBOXC in a fixed environment (PATH, HOME
+# /home/tester, LC_ALL=C), the sanitizer option variables passed through
+# so a sanitized build keeps its settings: what the vboxc suites compare
+# must not depend on the caller's environment.
+vboxc_fixed() {
+	env -i PATH="$PATH" HOME=/home/tester LC_ALL=C \
+		${ASAN_OPTIONS+"ASAN_OPTIONS=$ASAN_OPTIONS"} \
+		${UBSAN_OPTIONS+"UBSAN_OPTIONS=$UBSAN_OPTIONS"} \
+		${LSAN_OPTIONS+"LSAN_OPTIONS=$LSAN_OPTIONS"} \
+		"$VBOXC" "$@"
+}
+
+# case_header FILE KEY - the value of the first "# KEY:" line of the test
+# case FILE, CR and surrounding blanks removed.
+case_header() {
+	sed -n "s/^.*# $2:[ 	]*//p" "$1" | head -n 1 | tr -d '\r' |
+		sed 's/[ 	]*$//'
+}
+
 # bound_script - a bound on the whole script, for the launches it waits
 # for without a bound of their own: after VBOX_TEST_BOUND seconds
 # (default 1800) a watchdog kills everything the script started and the
