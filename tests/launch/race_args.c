@@ -264,9 +264,12 @@ static void run_case(const struct rcase *c)
 			 * ways: on a slow machine (sanitizers, load) the
 			 * flipper can change the bytes within every call.  Go
 			 * on (at most 4 times as long) with a flipper that
-			 * rests 0.1 ms in each state, still racing.
+			 * rests 0.1 ms in each state, still racing.  An exec's
+			 * child flips through the same shared arena, so the
+			 * exec cases rest too (under load a supervised exec
+			 * takes tens of ms: a few tries, all refused).
 			 */
-			if (okn || won || exec_case || c->racer ||
+			if (okn || won || c->racer ||
 			    atomic_load(&ar->slow))
 				break;
 			atomic_store(&ar->slow, 1);
