@@ -38,8 +38,8 @@
 # must be a drive path, so HOME=C:\Users\tester is passed with -D unless
 # the case defines HOME itself.
 #
-# Regenerate goldens with `make update-golden` (VBOX_GOLDEN=update), create
-# missing ones with VBOX_GOLDEN=all, and read every changed golden.
+# Regenerate goldens with `make update-golden` (VBOX_GOLDEN=all: it also
+# makes a new case's), and read every changed or new golden.
 
 . "${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
 
