@@ -766,6 +766,26 @@ LOCK-ORIG" "$lbl: ro only: the hook and the lock are intact"
 	check "$lbl: ro only: the hook ran, the ordinary twins wrote" \
 		test -e "$W/ran-hook" -a -e "$W/new-file"
 
+	# the i386 entry (int $0x80, open = 5): a writing open is handed
+	# over and answered ENOSYS, as under any supervised plan; a read
+	# goes to the kernel in namespace mode, as a 64-bit read does
+	if [ -z "$I386_CALL" ]; then
+		ok "# SKIP $lbl: ro only: no tests/launch/i386_call"
+	elif ! "$I386_CALL" probe; then
+		ok "# SKIP $lbl: ro only: no i386 entry (IA32_EMULATION)"
+	else
+		run "$@" timeout -s KILL 60 "$VBOX_EXEC" $vx_mode "$d/ro.plan" -- \
+			sh -c "H=$W/repo/.git/hooks/pre-commit
+			for fl in 1 2 512 64; do $I386_CALL 5 \$H \$fl; done
+			$I386_CALL 5 \$H 0"
+		want="ENOSYS ENOSYS ENOSYS ENOSYS ok "
+		[ -z "$vx_mode" ] || want="ENOSYS ENOSYS ENOSYS ENOSYS ENOSYS "
+		is "$(tr '\n' ' ' <"$workdir/out")" "$want" \
+			"$lbl: ro only: i386 opens of a hook: ENOSYS for writing, a read as the mode has it"
+		is "$(cat "$W/repo/.git/hooks/pre-commit")" HOOK-ORIG \
+			"$lbl: ro only: ... the hook is whole"
+	fi
+
 	# The reads are not handed over: 400 opens of the hook for reading
 	# and 400 of an ordinary file under --log, against the calls the
 	# supervisor answered.  The workspace plan, with deny rows, answers
