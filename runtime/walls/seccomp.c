@@ -145,7 +145,10 @@ int seccomp_rule(scmp_filter_ctx ctx, uint32_t action, const char *name,
  * A call a program hands to the supervisor unconditionally (supervised
  * paths, container mode's metadata calls) stays a notification in the
  * filter libseccomp builds: the supervisor refuses set-id modes itself
- * (metacall_apply(), pathcall_open(), run_name()).
+ * (metacall_apply(), pathcall_open(), run_name()).  Where open() and
+ * openat() are handed over only with a writing flag (every supervised
+ * row ro: seccomp_build_path_calls_writes()), these rules stand beside
+ * that and come first: a set-id mode is EPERM there, handed over or not.
  */
 static const struct {
 	const char *name;
