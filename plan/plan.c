@@ -612,6 +612,22 @@ bool plan_supervised_paths(const struct plan *p)
 	return false;
 }
 
+bool plan_supervised_ro_only(const struct plan *p)
+{
+	size_t i;
+	bool any = false;
+
+	/* anything but ro (deny) judges reads too: fail closed */
+	for (i = 0; i < p->nfs; i++) {
+		if (p->fs[i].landing != LANDING_SUPERVISED)
+			continue;
+		if (p->fs[i].effect != EFFECT_RO)
+			return false;
+		any = true;
+	}
+	return any;
+}
+
 static void free_rows(struct plan_row *rows, size_t n)
 {
 	size_t i;

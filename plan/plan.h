@@ -192,6 +192,14 @@ void plan_release(struct plan *plan);
  */
 bool plan_supervised_paths(const struct plan *p);
 
+/*
+ * plan_supervised_ro_only - @p has rows that land supervised, and every
+ * one of them is `ro`: the supervisor refuses writes alone, so no read
+ * needs handing over (doc/launcher.md, "Supervised paths": the filter
+ * then hands over only the calls that can write).
+ */
+bool plan_supervised_ro_only(const struct plan *p);
+
 /* crc32c - CRC-32C (Castagnoli) of @len bytes, continuing from @crc. */
 uint32_t crc32c(uint32_t crc, const void *buf, size_t len);
 

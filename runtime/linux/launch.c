@@ -337,6 +337,11 @@ static void log_walls(const struct walls *w, const struct sandbox *sa)
 	else
 		vx_log("walls: unix sockets: pathname sockets unrestricted "
 		       "(net open); abstract sockets scoped by landlock");
+	if (w->paths)
+		vx_log("walls: supervised paths: %s", w->paths_writes ?
+		       "only the calls that can write are handed over (every "
+		       "supervised row is ro: no read-only open, no exec)" :
+		       "every path call is handed over");
 }
 
 /* launch_stop's @stop for a launch: a signal that ends it, or 0. */
@@ -457,7 +462,10 @@ static int launch_sandbox(struct tree *t, const struct launch_request *req,
 		}
 	}
 	if (walls_prepare(&sa.lx, req->plan->default_net != EFFECT_DENY,
-			  t->judge != NULL, pins, npins, &t->walls,
+			  !t->judge ? WALLS_PATHS_NONE :
+			  plan_supervised_ro_only(req->plan) ?
+			  WALLS_PATHS_WRITES : WALLS_PATHS_ALL,
+			  pins, npins, &t->walls,
 			  &err) < 0) {
 		vx_error("%s", err);
 		free(err);

@@ -27,7 +27,7 @@ int main(void)
 {
 	struct seccomp_prog deny, supervised, deny_nounix, unused, proxy;
 	struct seccomp_prog open_all, open_bind, container[CONTAINER_FILTERS];
-	struct seccomp_prog paths, bind_paths;
+	struct seccomp_prog paths, bind_paths, paths_ro, bind_paths_ro;
 	char *err = NULL;
 	size_t i;
 
@@ -36,7 +36,9 @@ int main(void)
 	    seccomp_open_progs_build(&open_all, &open_bind, &err) < 0 ||
 	    seccomp_proxy_build(&proxy, &err) < 0 ||
 	    seccomp_container_build(container, &err) < 0 ||
-	    seccomp_paths_progs_build(&paths, &bind_paths, &err) < 0) {
+	    seccomp_paths_progs_build(&paths, &bind_paths, &err) < 0 ||
+	    seccomp_paths_ro_progs_build(&paths_ro, &bind_paths_ro,
+					 &err) < 0) {
 		fprintf(stderr, "gen_seccomp: %s\n", err);
 		return 1;
 	}
@@ -50,6 +52,8 @@ int main(void)
 	print("seccomp_bpf_supervised_bind", &open_bind);
 	print("seccomp_bpf_supervised_paths", &paths);
 	print("seccomp_bpf_supervised_bind_paths", &bind_paths);
+	print("seccomp_bpf_supervised_paths_ro", &paths_ro);
+	print("seccomp_bpf_supervised_bind_paths_ro", &bind_paths_ro);
 	print("seccomp_bpf_proxy", &proxy);
 	print("seccomp_bpf_container", &container[CONTAINER_FILTER_PLAIN]);
 	print("seccomp_bpf_container_nogetfd",
@@ -68,5 +72,7 @@ int main(void)
 		seccomp_prog_free(&container[i]);
 	seccomp_prog_free(&paths);
 	seccomp_prog_free(&bind_paths);
+	seccomp_prog_free(&paths_ro);
+	seccomp_prog_free(&bind_paths_ro);
 	return fflush(stdout) == 0 ? 0 : 1;
 }

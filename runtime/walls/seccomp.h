@@ -82,6 +82,15 @@ int seccomp_paths_progs_build(struct seccomp_prog *paths,
 			      struct seccomp_prog *bind_paths, char **err);
 
 /*
+ * seccomp_paths_ro_progs_build - the same two for a plan whose supervised
+ * rows are all `ro`: of the path calls only those that can write are
+ * handed over (open and openat with a writing flag, never an exec;
+ * seccomp.c says which and why).
+ */
+int seccomp_paths_ro_progs_build(struct seccomp_prog *paths,
+				 struct seccomp_prog *bind_paths, char **err);
+
+/*
  * The container-mode filters, by index.  PLAIN: with a listener, the
  * supervised filter's rules and bind() and listen() supervised; SysV
  * IPC and message queues refused; inet sockets TCP only (no UDP, raw,
@@ -150,6 +159,10 @@ extern const unsigned char seccomp_bpf_supervised_paths[];
 extern const size_t seccomp_bpf_supervised_paths_len;
 extern const unsigned char seccomp_bpf_supervised_bind_paths[];
 extern const size_t seccomp_bpf_supervised_bind_paths_len;
+extern const unsigned char seccomp_bpf_supervised_paths_ro[];
+extern const size_t seccomp_bpf_supervised_paths_ro_len;
+extern const unsigned char seccomp_bpf_supervised_bind_paths_ro[];
+extern const size_t seccomp_bpf_supervised_bind_paths_ro_len;
 extern const unsigned char seccomp_bpf_proxy[];
 extern const size_t seccomp_bpf_proxy_len;
 

@@ -25,6 +25,8 @@ int seccomp_build_deny_judged(scmp_filter_ctx ctx, const char **what);
 /* Every call that takes a path the supervised paths judge (and bind()):
  * notified (the metadata calls among them) */
 int seccomp_build_path_calls(scmp_filter_ctx ctx, const char **what);
+/* The path calls that can write, for plans whose supervised rows are ro. */
+int seccomp_build_path_calls_writes(scmp_filter_ctx ctx, const char **what);
 /* connect(), sendto() with an address, sendmsg(), sendmmsg(): notified */
 int seccomp_build_notify(scmp_filter_ctx ctx, const char **what);
 /* bind(): notified */

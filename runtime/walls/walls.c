@@ -196,10 +196,12 @@ io:
 	return -1;
 }
 
-int walls_prepare(const struct lx_artifact *lx, bool net_open, bool paths,
-		  const struct pin *pins, size_t npins, struct walls *w,
-		  char **err)
+int walls_prepare(const struct lx_artifact *lx, bool net_open,
+		  enum walls_paths which, const struct pin *pins,
+		  size_t npins, struct walls *w, char **err)
 {
+	bool paths = which != WALLS_PATHS_NONE;
+	bool ro = which == WALLS_PATHS_WRITES;
 	struct seccomp_prog filter;
 	struct paths p = { 0 };
 	bool have_notify;
@@ -232,12 +234,19 @@ int walls_prepare(const struct lx_artifact *lx, bool net_open, bool paths,
 		return -1;
 	}
 	w->paths = paths;
+	w->paths_writes = ro;
 	if (w->notify && !have_notify) {
 		/* No user notification: no AF_UNIX socket() at all. */
 		w->notify = false;
 		w->no_unix = true;
 	}
-	if (paths && w->bind_only) {
+	if (ro && w->bind_only) {
+		filter.insns = (void *)seccomp_bpf_supervised_bind_paths_ro;
+		filter.len = seccomp_bpf_supervised_bind_paths_ro_len;
+	} else if (ro) {
+		filter.insns = (void *)seccomp_bpf_supervised_paths_ro;
+		filter.len = seccomp_bpf_supervised_paths_ro_len;
+	} else if (paths && w->bind_only) {
 		filter.insns = (void *)seccomp_bpf_supervised_bind_paths;
 		filter.len = seccomp_bpf_supervised_bind_paths_len;
 	} else if (paths) {

@@ -86,6 +86,7 @@ struct walls_pin_head {
  * @no_unix: no user notification: AF_UNIX socket() is refused
  * @container: container mode (the whole ruleset, the container filter)
  * @paths: supervised paths: the filter hands the path calls over too
+ * @paths_writes: of them only those that can write (WALLS_PATHS_WRITES)
  * @nwritable: Landlock's writable paths (container mode: its rules)
  */
 struct walls {
@@ -98,17 +99,31 @@ struct walls {
 	bool no_unix;
 	bool container;
 	bool paths;
+	bool paths_writes;
 	size_t nwritable;
 };
 
 /*
+ * Which path calls the filter hands over: none (no row lands
+ * supervised), all of them, or those that can write (every supervised
+ * row is `ro`: plan_supervised_ro_only(); seccomp.c says which).
+ */
+enum walls_paths {
+	WALLS_PATHS_NONE,
+	WALLS_PATHS_ALL,
+	WALLS_PATHS_WRITES,
+};
+
+/*
  * walls_prepare - build the walls for sandbox @lx (instantiated, with
- * the plan's mounts); @net_open is "@default net open"; @paths: the plan
- * has rows that land supervised (the path calls are handed over too).
+ * the plan's mounts); @net_open is "@default net open"; @paths: which
+ * path calls are handed over too (the plan has rows that land
+ * supervised unless WALLS_PATHS_NONE).
  * 0, or -1 with *@err naming what failed.
  */
 struct pin;
-int walls_prepare(const struct lx_artifact *lx, bool net_open, bool paths,
+int walls_prepare(const struct lx_artifact *lx, bool net_open,
+		  enum walls_paths paths,
 		  const struct pin *pins, size_t npins, struct walls *w,
 		  char **err);
 

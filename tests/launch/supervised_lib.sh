@@ -68,8 +68,8 @@ class OpenHow(ctypes.Structure):
     _fields_ = [("flags", ctypes.c_uint64), ("mode", ctypes.c_uint64),
                 ("resolve", ctypes.c_uint64)]
 
-def openat2(dirfd, name, flags=os.O_RDONLY):
-    how = OpenHow(flags, 0, 0)
+def openat2(dirfd, name, flags=os.O_RDONLY, mode=0):
+    how = OpenHow(flags, mode, 0)
     return raw("openat2", ctypes.c_int(dirfd), ctypes.c_char_p(name.encode()),
                ctypes.byref(how), ctypes.c_size_t(ctypes.sizeof(how)))
 
@@ -101,8 +101,10 @@ def do(label, op, a):
     if op == "read":
         reads(label, os.open(a[0], os.O_RDONLY))
     elif op == "rawopen":
+        # (a mode of 0: whatever the register held could carry set-id
+        # bits, which the filter refuses where it reads the call)
         reads(label, raw("open", ctypes.c_char_p(a[0].encode()),
-                         ctypes.c_int(os.O_RDONLY)))
+                         ctypes.c_int(os.O_RDONLY), ctypes.c_int(0)))
     elif op == "write":
         fd = os.open(a[0], os.O_WRONLY | os.O_APPEND)
         os.write(fd, b"child-wrote\n")
@@ -128,6 +130,18 @@ def do(label, op, a):
             reads(label, openat2(d, a[1]))
         finally:
             os.close(d)
+    elif op == "openat2w":
+        # openat2w DIR NAME FLAGS: the flags in struct open_how, which
+        # the filter cannot read
+        d = os.open(a[0], os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            fl = int(a[2], 0)
+            os.close(openat2(d, a[1], fl,
+                             0o644 if fl & (os.O_CREAT | os.O_TMPFILE) else 0))
+        finally:
+            os.close(d)
+    elif op == "tmpfile":
+        os.close(os.open(a[0], os.O_TMPFILE | os.O_WRONLY, 0o600))
     elif op == "hold":
         held[a[0]] = os.open(a[1], os.O_RDONLY | os.O_DIRECTORY)
     elif op == "heldat":

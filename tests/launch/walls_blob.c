@@ -116,7 +116,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: walls_blob MOUNT... -- PROGRAM...\n");
 		return 2;
 	}
-	if (walls_prepare(&lx, true, false, pins, npins, &w, &err) < 0) {
+	if (walls_prepare(&lx, true, WALLS_PATHS_NONE, pins, npins, &w,
+			  &err) < 0) {
 		fprintf(stderr, "walls_blob: %s\n", err);
 		return 1;
 	}

@@ -327,10 +327,13 @@ static void test_round_trips(void)
 /*
  * Compile @policy for @target with its emitter, encode, decode, and
  * compare; the decoded plan has supervised rows exactly when
- * @supervised.
+ * @supervised is not SUP_NONE, every one of them ro exactly when it is
+ * SUP_RO (issue 33: the filter then hands over no read).
  */
+enum { SUP_NONE, SUP_SOME, SUP_RO };
+
 static void real_round_trip(const char *policy, const char *target,
-			    bool supervised)
+			    int supervised)
 {
 	const struct emitter *em;
 	struct tl_compiled c;
@@ -370,8 +373,10 @@ static void real_round_trip(const char *policy, const char *target,
 		ok(plan_matches(&c, target, &p, art, art_len),
 		   "%s emitter: plan round-trips its profile and landings",
 		   target);
-		is_int(plan_supervised_paths(&p), supervised,
+		is_int(plan_supervised_paths(&p), supervised != SUP_NONE,
 		       "%s emitter: plan_supervised_paths", target);
+		is_int(plan_supervised_ro_only(&p), supervised == SUP_RO,
+		       "%s emitter: plan_supervised_ro_only", target);
 		plan_release(&p);
 	}
 	free(a.p);
@@ -382,19 +387,24 @@ static void real_round_trip(const char *policy, const char *target,
 static void test_real_emitters(void)
 {
 	real_round_trip("rw:/srv/work\nro:/srv/work/docs\n"
-			"allow:example.com:443\n", "linux", false);
+			"allow:example.com:443\n", "linux", SUP_NONE);
 	real_round_trip("rw:/srv/work\nro:/srv/work/docs\n"
-			"allow:example.com:443\n", "darwin", false);
+			"allow:example.com:443\n", "darwin", SUP_NONE);
 	real_round_trip("@default net open\nrw:C:/work\ndeny:C:/work/key\n",
-			"windows", false);
+			"windows", SUP_NONE);
 	/* issue 23: deny and ro rows the supervisor judges */
 	real_round_trip("rw:/srv/work/**\n!deny:**/.env\n"
 			"!deny:/srv/work/**/.env\n"
 			"!ro:/srv/work/**/.git/hooks/**\n"
-			"allow:example.com:443\n", "linux", true);
+			"allow:example.com:443\n", "linux", SUP_SOME);
+	/* issue 33: ro rows alone, supervised; a deny beside them is not */
+	real_round_trip("rw:/srv/work/**\n!ro:**/.git/hooks/**\n"
+			"!ro:/srv/work/**/*.lock\n", "linux", SUP_RO);
+	real_round_trip("rw:/srv/work/**\n!ro:**/.git/hooks/**\n"
+			"!deny:/srv/work/**/.env\n", "linux", SUP_SOME);
 	/* darwin holds the deny row in the kernel: nothing supervised */
 	real_round_trip("rw:/srv/work/**\n!deny:**/.env\n"
-			"allow:example.com:443\n", "darwin", false);
+			"allow:example.com:443\n", "darwin", SUP_NONE);
 }
 
 /* ---- JSON IR ---------------------------------------------------------- */

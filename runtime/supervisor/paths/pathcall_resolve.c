@@ -214,16 +214,20 @@ int pc_judge_fd(const struct pathcall_env *e, int fd, unsigned want,
 	return rc;
 }
 
-/* What an open with @flags does to its file. */
+/*
+ * What an open with @flags does to its file.  An access mode of 3 (both
+ * bits) opens for ioctls alone, but the kernel asks for read and write
+ * permission, and a read-only mount answers EROFS: judged as both.
+ */
 unsigned pc_open_wants(uint64_t flags)
 {
 	unsigned acc = (unsigned)(flags & O_ACCMODE), want = 0;
 
 	if (flags & O_PATH)
 		return PJ_READ;
-	if (acc == O_RDONLY || acc == O_RDWR)
+	if (acc == O_RDONLY || acc == O_RDWR || acc == O_ACCMODE)
 		want |= PJ_READ;
-	if (acc == O_WRONLY || acc == O_RDWR || (flags & O_TRUNC))
+	if (acc != O_RDONLY || (flags & O_TRUNC))
 		want |= PJ_WRITE;
 	return want ? want : PJ_READ;
 }
