@@ -52,6 +52,7 @@
 #include "cli.h"
 #include "diag.h"
 #include "emit.h"
+#include "eval.h"
 #include "ir.h"
 #include "ir_json.h"
 #include "linux_container.h"
@@ -308,6 +309,12 @@ static int render(const struct cli_opts *opts, const struct emitter *em,
 		ret = render_artifact(em, s, landing, art.f);
 		if (membuf_close(&art) < 0)
 			ret = -1;
+		/*
+		 * Classified and rendered: nothing evaluates the table any
+		 * more, and its indexes (some 110 bytes a row) would share
+		 * the peak with the plan being encoded.
+		 */
+		index_free(s->table);
 		if (ret == 0) {
 			plan_encode(s->table, landing, em->name,
 				    (const uint8_t *)art.data, art.len,
