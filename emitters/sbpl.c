@@ -51,9 +51,9 @@ void sbpl_write_string(FILE *out, const char *s, size_t len)
 	while (i < len) {
 		unsigned char c;
 
-		for (run = i; run < len && plain_in_string((unsigned char)s[run]);
-		     run++)
-			;
+		run = i;
+		while (run < len && plain_in_string((unsigned char)s[run]))
+			run++;
 		if (run > i) {
 			fwrite(s + i, 1, run - i, out);
 			i = run;
