@@ -53,7 +53,10 @@ int fs_windows_convert(char *buf, bool *on_drive, const char **why);
 int fs_split_clean(const char *buf, bool pattern, uint32_t floor,
 		   struct span *sp, struct span *bad);
 
-/* fs_build - allocate the parts of a pattern or path (caller owns). */
+/*
+ * fs_build - allocate the parts of a pattern or path in one block that
+ * @b->text points at (caller owns it; the other parts point into it).
+ */
 void fs_build(const char *buf, bool absolute, const struct span *sp,
 	      uint32_t n, const struct target_traits *t, bool pattern,
 	      bool key, struct built *b);

@@ -42,11 +42,12 @@ struct seg {
 /**
  * struct fs_pattern - a normalized file pattern
  * @text: the normalized pattern as shown to users, original case:
- *        "/srv/work/" "**", "**" "/.ssh/" "**", "/c/Users/x" (windows)
+ *        "/srv/work/" "**", "**" "/.ssh/" "**", "/c/Users/x" (windows);
+ *        owns one block holding @key, @segbuf and @segs too
  * @key: the segments joined by '/' after folding, without a leading '/';
- *       equal keys mean identical patterns
- * @segbuf: storage for @segs' text (owned)
- * @segs: the segments (owned array), @nsegs of them; "/" has none
+ *       equal keys mean identical patterns (in @text's block)
+ * @segbuf: storage for @segs' text (in @text's block)
+ * @segs: the segments (in @text's block), @nsegs of them; "/" has none
  * @nsegs: number of segments
  * @nlit: number of leading SEG_LIT segments
  * @wild: some segment is not SEG_LIT; without wildcards a pattern covers
@@ -64,9 +65,10 @@ struct fs_pattern {
 
 /**
  * struct fs_path - a cleaned, absolute queried path
- * @text: the cleaned path as shown ("/srv/work/out.txt")
- * @segbuf: storage for @segs' text (owned)
- * @segs: the segments, folded on folding targets (owned array)
+ * @text: the cleaned path as shown ("/srv/work/out.txt"); owns one block
+ *        holding @segbuf and @segs too
+ * @segbuf: storage for @segs' text (in @text's block)
+ * @segs: the segments, folded on folding targets (in @text's block)
  * @nsegs: number of segments
  */
 struct fs_path {

@@ -122,9 +122,17 @@ static uint32_t hmap_get_or_add(struct hmap *m, uint32_t tag, const char *key,
 	return value;
 }
 
+/*
+ * Most lists hold one row (a million-row table has about as many trie
+ * nodes as rows), so a list grows from one entry, not GROW()'s sixteen:
+ * that start cost some 60 bytes a row.
+ */
 static void idx_list_push(struct idx_list *l, uint32_t prio)
 {
-	GROW(l->prio, l->cap, (size_t)l->n + 1);
+	if (l->n == l->cap) {
+		l->cap = l->cap ? l->cap * 2 : 1;
+		l->prio = xreallocarray(l->prio, l->cap, sizeof(*l->prio));
+	}
 	l->prio[l->n++] = prio;
 }
 

@@ -25,12 +25,13 @@ struct net_target;
  * struct idx_list - rows stored under one key, ascending priority position
  * @prio: priority positions (indexes into the domain's prio array)
  * @n: number of entries
- * @cap: allocated entries
+ * @cap: allocated entries (32 bits, like @n: a trie node is 32 bytes,
+ *       and a million-row table has about as many nodes as rows)
  */
 struct idx_list {
 	uint32_t *prio;
 	uint32_t n;
-	size_t cap;
+	uint32_t cap;
 };
 
 /**

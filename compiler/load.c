@@ -22,6 +22,9 @@
 #include "stmt.h"
 #include "strbuf.h"
 
+
+/* struct location keeps an offset into an input in 32 bits. */
+_Static_assert(LOAD_MAX_FILE_BYTES < UINT32_MAX, "line_offset is 32 bits");
 /**
  * struct loader - one load_rules()/load_buffer() call
  * @inputs: owns every input read
@@ -212,7 +215,7 @@ static size_t check_encoding(const struct input *in, struct diag_list *diags)
 		if (s[i] == '\n') {
 			loc.line++;
 			loc.col = 1;
-			loc.line_offset = ++i;
+			loc.line_offset = (uint32_t)++i;
 			continue;
 		}
 		if (s[i] == '\0') {

@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 struct input;
 
@@ -23,14 +24,17 @@ struct input;
  *       character, a tab advances to the next multiple of 8 plus one (GNU)
  * @last_col: column of the last character of the span (>= @col), for the
  *            caret underline
- * @line_offset: byte offset of the start of @line in @in->buf
+ * @line_offset: byte offset of the start of @line in @in->buf; 32 bits
+ *               suffice, as an input is at most LOAD_MAX_FILE_BYTES
+ *               (load.h), and keep the struct at 24 bytes: every row,
+ *               statement and diagnostic holds one or more
  */
 struct location {
 	const struct input *in;
 	unsigned line;
 	unsigned col;
 	unsigned last_col;
-	size_t line_offset;
+	uint32_t line_offset;
 };
 
 /**

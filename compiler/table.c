@@ -668,9 +668,13 @@ static void add_tmp_row(struct build_state *st)
 	t->tmp_row = row;
 }
 
-struct table *table_build(const struct stmt_list *stmts,
-			  const struct compile_opts *opts,
-			  struct diag_list *diags)
+/*
+ * table_build() and table_build_take(): @drop, when set, is @stmts, freed
+ * once every row is made and before the table is sorted and indexed.
+ */
+static struct table *build(const struct stmt_list *stmts,
+			   const struct compile_opts *opts,
+			   struct diag_list *diags, struct stmt_list *drop)
 {
 	struct build_state st = {
 		.opts = opts,
@@ -705,6 +709,8 @@ struct table *table_build(const struct stmt_list *stmts,
 		}
 	}
 	finish_undef(&st);
+	if (drop)
+		stmt_list_free(drop);
 	if (diags->nerrors == errors_before)
 		add_tmp_row(&st);
 	if (diags->nerrors != errors_before) {
@@ -715,6 +721,20 @@ struct table *table_build(const struct stmt_list *stmts,
 	rowvec_sort_priority(&st.table->net);
 	index_build(st.table);
 	return st.table;
+}
+
+struct table *table_build(const struct stmt_list *stmts,
+			  const struct compile_opts *opts,
+			  struct diag_list *diags)
+{
+	return build(stmts, opts, diags, NULL);
+}
+
+struct table *table_build_take(struct stmt_list *stmts,
+			       const struct compile_opts *opts,
+			       struct diag_list *diags)
+{
+	return build(stmts, opts, diags, stmts);
 }
 
 /* One rebuilt row of table_from_specs(), or NULL with *@err set. */

@@ -24,6 +24,7 @@
 #include "ir.h"
 #include "netaddr.h"
 #include "sbpl.h"
+#include "strpool.h"
 #include "target.h"
 
 /* The launcher's proxy ports: SBPL parameters passed with sandbox-exec -D. */
@@ -605,17 +606,19 @@ void darwin_classify(const struct table *table, struct landing_set *out)
 
 int darwin_check_table(const struct table *table, struct diag_list *diags)
 {
+	struct strpool pool = { 0 };
 	struct landing l;
 	size_t i, n = 0;
 
 	for (i = 0; i < table->net.n; i++) {
 		memset(&l, 0, sizeof(l));
 		l.row = table->net.order[i];
+		l.pool = &pool;
 		classify_net(table, &l);
 		if (l.kind == LANDING_PROXY)
 			n++;
-		free(l.reason);
 	}
+	strpool_free(&pool);
 	if (!n)
 		return 0;
 	diag_note(diags, NULL, "the darwin profile is not complete on its "

@@ -12,6 +12,7 @@
 #include "emit.h"
 #include "grow.h"
 #include "ir.h"
+#include "strpool.h"
 #include "target.h"
 
 /* Indexed by enum target_id (target_id.h). */
@@ -33,7 +34,7 @@ const struct emitter *emitter_for(const struct target_traits *target)
 }
 
 static void init_domain(struct landing **out, size_t *n,
-			const struct rowvec *rows)
+			const struct rowvec *rows, struct strpool *pool)
 {
 	size_t i;
 
@@ -42,14 +43,17 @@ static void init_domain(struct landing **out, size_t *n,
 	for (i = 0; i < rows->n; i++) {
 		(*out)[i].kind = LANDING_KERNEL;
 		(*out)[i].row = rows->order[i];
+		(*out)[i].pool = pool;
 	}
 }
 
 void landing_set_init(struct landing_set *set, const struct table *table)
 {
 	memset(set, 0, sizeof(*set));
-	init_domain(&set->fs, &set->nfs, &table->fs);
-	init_domain(&set->net, &set->nnet, &table->net);
+	/* On the heap: entries point at it, and sets are moved by value. */
+	set->reasons = xzalloc(sizeof(*set->reasons));
+	init_domain(&set->fs, &set->nfs, &table->fs, set->reasons);
+	init_domain(&set->net, &set->nnet, &table->net, set->reasons);
 }
 
 void landing_set_reason(struct landing *l, enum landing_kind kind,
@@ -62,8 +66,9 @@ void landing_set_reason(struct landing *l, enum landing_kind kind,
 	if (vasprintf(&reason, fmt, ap) < 0)
 		BUG("out of memory");
 	va_end(ap);
-	free(l->reason);
-	l->reason = reason;
+	if (!l->pool)
+		BUG("landing without a pool for its reason");
+	l->reason = strpool_take(l->pool, reason);
 	l->kind = kind;
 }
 
@@ -72,26 +77,29 @@ void landing_set_add_reserved(struct landing_set *set, const char *entry,
 {
 	struct landing *l;
 	va_list ap;
+	char *reason;
 
+	if (!set->reasons)
+		BUG("reserved entry added to a set not initialised");
 	GROW(set->reserved, set->reserved_cap, set->nreserved + 1);
 	l = &set->reserved[set->nreserved++];
 	memset(l, 0, sizeof(*l));
 	l->kind = LANDING_RESERVED;
 	l->entry = xstrdup(entry);
+	l->pool = set->reasons;
 	va_start(ap, fmt);
-	if (vasprintf(&l->reason, fmt, ap) < 0)
+	if (vasprintf(&reason, fmt, ap) < 0)
 		BUG("out of memory");
 	va_end(ap);
+	l->reason = strpool_take(set->reasons, reason);
 }
 
 static void free_entries(struct landing *l, size_t n)
 {
 	size_t i;
 
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++)
 		free(l[i].entry);
-		free(l[i].reason);
-	}
 	free(l);
 }
 
@@ -100,6 +108,9 @@ void landing_set_free(struct landing_set *set)
 	free_entries(set->fs, set->nfs);
 	free_entries(set->net, set->nnet);
 	free_entries(set->reserved, set->nreserved);
+	if (set->reasons)
+		strpool_free(set->reasons);
+	free(set->reasons);
 	memset(set, 0, sizeof(*set));
 }
 

@@ -19,6 +19,7 @@
 struct row;
 struct table;
 struct diag_list;
+struct strpool;
 struct target_traits;
 
 /**
@@ -29,7 +30,9 @@ struct target_traits;
  *         rule ("!!!...allow:localhost:${VBOX_PROXY_HTTP_PORT}") (owned)
  * @reason: one line saying why it lands there, lower case, no trailing
  *          period, e.g. "glob expanded against the host file system at
- *          launch" (owned)
+ *          launch" (interned in @pool, which owns it)
+ * @pool: where landing_set_reason() interns @reason: the set's (set by
+ *        landing_set_init()), or the caller's for a landing of its own
  * @label: NULL, or the landing's name where a launcher mode names it
  *         apart from @kind (linux container mode's "supervised" and
  *         "narrower": linux_container.h); static
@@ -38,7 +41,8 @@ struct landing {
 	enum landing_kind kind;
 	const struct row *row;
 	char *entry;
-	char *reason;
+	const char *reason;
+	struct strpool *pool;
 	const char *label;
 };
 
@@ -51,6 +55,8 @@ struct landing {
  * @reserved: reserved entries, in the order the launcher adds them
  * @nreserved: number of reserved entries
  * @reserved_cap: allocated slots of @reserved
+ * @reasons: the reasons of every entry, each distinct one kept once
+ *           (owned; a million rows share a few dozen)
  */
 struct landing_set {
 	struct landing *fs;
@@ -60,6 +66,7 @@ struct landing_set {
 	struct landing *reserved;
 	size_t nreserved;
 	size_t reserved_cap;
+	struct strpool *reasons;
 };
 
 /**
@@ -123,7 +130,8 @@ int emit_classify(const struct emitter *em, const struct table *table,
 /*
  * landing_set_init - size @set for @table and point each entry at its row
  * (kind LANDING_KERNEL, no reason yet); emit_classify() calls it.
- * landing_set_reason - set entry @l's kind and its reason (printf format).
+ * landing_set_reason - set entry @l's kind and its reason (printf format),
+ * interned in @l->pool.
  * landing_set_add_reserved - append a reserved entry.
  * landing_set_free - free every string and array.
  */

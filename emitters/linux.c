@@ -93,16 +93,6 @@ static char *pattern_prefix(const struct fs_pattern *p)
 /* ------------------------------------------------------------------ */
 /* classification */
 
-/*
- * Per-row facts the classifier needs, indexed by file row index.
- * @prefix: the literal prefix as a path (zero segments when rootless)
- * @ok: @prefix parsed (a normalized pattern always does)
- */
-struct lx_row {
-	struct fs_path prefix;
-	bool ok;
-};
-
 static bool landing_mounts(const struct landing *l)
 {
 	return l->kind == LANDING_KERNEL || l->kind == LANDING_LAUNCH;
@@ -238,10 +228,9 @@ static void classify_rootless(const struct lx_regions *rg,
 }
 
 static void classify_glob(const struct lx_regions *rg,
-			  const struct lx_row *rows, const struct row *row,
+			  const struct fs_path *path, const struct row *row,
 			  struct landing *l)
 {
-	const struct fs_path *path = &rows[row->index].prefix;
 	struct region r;
 
 	if (row->effect != EFFECT_RW) {
@@ -266,12 +255,19 @@ static void classify_glob(const struct lx_regions *rg,
 			   LINUX_WALK_MAX_DEPTH);
 }
 
+/*
+ * The row's literal prefix as a path (zero segments when rootless) is
+ * parsed here, one row at a time, and not for the whole table up front:
+ * kept for every row it cost some 85 bytes a row at the compile's peak.
+ */
 static void classify_fs(const struct table *table, struct landing_set *set,
-			const struct lx_row *rows, struct lx_regions *rg,
-			size_t prio)
+			struct lx_regions *rg, size_t prio)
 {
 	const struct row *row = table->fs.prio[prio];
 	struct landing *l = &set->fs[row->index];
+	struct fs_path prefix;
+	char *pre, *err = NULL;
+	bool ok;
 
 	if (row->shadowed_by) {
 		landing_set_reason(l, LANDING_ABSORBED,
@@ -279,7 +275,12 @@ static void classify_fs(const struct table *table, struct landing_set *set,
 				   row->shadowed_by->index);
 		return;
 	}
-	if (!rows[row->index].ok) {
+	pre = pattern_prefix(&row->fs);
+	/* A normalized pattern's prefix always parses. */
+	ok = fs_path_parse(pre, table->target, &prefix, &err) == 0;
+	free(err);
+	free(pre);
+	if (!ok) {
 		landing_set_reason(l, LANDING_UNSUPPORTED,
 				   "'%s' is not an absolute path",
 				   row->fs.text);
@@ -290,7 +291,7 @@ static void classify_fs(const struct table *table, struct landing_set *set,
 		classify_subtree(rg, row, l);
 		break;
 	case SHAPE_GLOB:
-		classify_glob(rg, rows, row, l);
+		classify_glob(rg, &prefix, row, l);
 		break;
 	case SHAPE_ROOTLESS:
 		classify_rootless(rg, row, l);
@@ -298,6 +299,7 @@ static void classify_fs(const struct table *table, struct landing_set *set,
 	default:
 		BUG("bad shape");
 	}
+	fs_path_free(&prefix);
 	/* What mounts shapes the region of every higher-priority row. */
 	if (landing_mounts(l))
 		lx_regions_add(rg, row,
@@ -374,35 +376,19 @@ static void classify_net(const struct table *table, const struct row *row,
 static void linux_classify(const struct table *table, struct landing_set *out)
 {
 	struct lx_regions rg;
-	struct lx_row *rows;
 	size_t i;
 
 	/* emit_classify() initializes @out; a zeroed one is ours to set up. */
 	if (!out->fs)
 		landing_set_init(out, table);
-	rows = xcalloc(table->fs.n ? table->fs.n : 1, sizeof(*rows));
-	for (i = 0; i < table->fs.n; i++) {
-		const struct row *row = table->fs.order[i];
-		char *pre = pattern_prefix(&row->fs);
-		char *err = NULL;
-
-		rows[i].ok = fs_path_parse(pre, table->target,
-					   &rows[i].prefix, &err) == 0;
-		free(err);
-		free(pre);
-	}
 	/* Lowest priority first: a row's region depends on rows below. */
 	lx_regions_init(&rg, table);
 	for (i = table->fs.n; i-- > 0;)
-		classify_fs(table, out, rows, &rg, i);
+		classify_fs(table, out, &rg, i);
 	lx_regions_release(&rg);
 	for (i = 0; i < table->net.n; i++)
 		classify_net(table, table->net.order[i],
 			     &out->net[table->net.order[i]->index]);
-	for (i = 0; i < table->fs.n; i++)
-		if (rows[i].ok)
-			fs_path_free(&rows[i].prefix);
-	free(rows);
 }
 
 /* ------------------------------------------------------------------ */

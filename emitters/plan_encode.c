@@ -33,6 +33,28 @@ static void section_end(struct wbuf *b, size_t at)
 	le_store(b->p + at, n, 4);
 }
 
+/*
+ * An upper bound of what put_rows() writes for @rows: the plan's buffer
+ * is sized once, as a million-row plan (some 70 MB) grown by doubling
+ * left up to as much again behind it in the heap.
+ */
+static size_t rows_bound(const struct rowvec *rows)
+{
+	size_t i, n = 4;
+
+	for (i = 0; i < rows->n; i++) {
+		const struct row *row = rows->order[i];
+		const struct input *in = row->loc.in;
+
+		n += 12 + 4 + strlen(row->domain == DOMAIN_FS ? row->fs.text :
+							    row->net.text);
+		/* "SOURCE:LINE:COL", two numbers of at most 10 digits */
+		n += 4 + (in ? strlen(in->source ? in->source : in->name) +
+			       22 : 0);
+	}
+	return n;
+}
+
 static void put_rows(struct wbuf *b, const struct rowvec *rows,
 		     const struct landing *landing, size_t nlanding)
 {
@@ -74,10 +96,20 @@ void plan_encode(const struct table *table, const struct landing_set *landing,
 {
 	enum target_id target = target_id_of(target_name);
 	struct wbuf b = { 0 };
-	size_t at, i;
+	size_t at, i, bound;
 
 	if (!target)
 		BUG("no plan target for '%s'", target_name);
+	bound = 1024 + rows_bound(&table->fs) + rows_bound(&table->net) +
+		artifact_len + 10 * table->nfindings +
+		(table->upstream_proxy ? strlen(table->upstream_proxy) : 0);
+	for (i = 0; i < landing->nreserved; i++)
+		bound += 8 + strlen(landing->reserved[i].entry) +
+			 (landing->reserved[i].reason ?
+			  strlen(landing->reserved[i].reason) : 0);
+	/* Exactly the bound, not GROW()'s next power of two. */
+	b.p = xmalloc(bound);
+	b.cap = bound;
 
 	wbuf_put(&b, PLAN_MAGIC, 8);
 	wbuf_u16(&b, PLAN_FORMAT_VERSION);

@@ -231,7 +231,7 @@ extern const struct cli_command cli_diff_command;
 /**
  * struct cli_session - everything one compilation owns
  * @inputs: every rule file read (locations point into them)
- * @stmts: the assembled statements
+ * @stmts: the assembled statements (freed once the table is built)
  * @diags: the diagnostic records, in order
  * @table: the built and analyzed table, or NULL when the rules are invalid
  */

@@ -5,7 +5,8 @@
  * table.
  *
  * compile: the rules are loaded and analysed, every row is classified,
- * and the whole artifact is rendered in memory before a byte is written.
+ * and the whole artifact is rendered (into an unlinked temporary file,
+ * struct spool) before a byte is written.
  * Any unsupported row (one error each, at the row), any invalid rule or
  * a warning under -Werror writes nothing and exits 1.  A named output
  * file is written to a temporary file beside it and renamed into place,
@@ -51,6 +52,7 @@
 #include "cli.h"
 #include "diag.h"
 #include "emit.h"
+#include "eval.h"
 #include "ir.h"
 #include "ir_json.h"
 #include "linux_container.h"
@@ -109,6 +111,148 @@ static void membuf_free(struct membuf *m)
 	memset(m, 0, sizeof(*m));
 }
 
+/* Write all @len bytes at @buf to @fd; -1 with errno set on failure. */
+static int write_all(int fd, const char *buf, size_t len)
+{
+	ssize_t n;
+
+	while (len) {
+		n = write(fd, buf, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n == 0)
+				errno = EIO;
+			return -1;
+		}
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/**
+ * struct spool - the output, rendered before anything is written
+ * @f: the stream it is rendered through (owned); for a file, open for
+ *     reading and writing
+ * @len: number of bytes rendered, known once spool_close() succeeded
+ * @data: in memory only: the bytes (owned, from open_memstream)
+ * @mlen: in memory only: open_memstream's length of @data
+ * @mem: rendered in memory (no temporary file could be made)
+ *
+ * The whole artifact is rendered before a byte reaches its destination,
+ * into an unlinked temporary file rather than memory when one can be
+ * made: a darwin profile of a million rows is some 380 MB, which held in
+ * memory was most of the compile's peak.  Without a usable temporary
+ * directory it is rendered in memory, as it always was.
+ */
+struct spool {
+	FILE *f;
+	off_t len;
+	char *data;
+	size_t mlen;
+	bool mem;
+};
+
+/* An unlinked temporary file in @dir, or -1. */
+static int spool_file(const char *dir)
+{
+	char *tmp = xasprintf("%s/vboxc-out-XXXXXX", dir);
+	int fd = mkstemp(tmp);
+
+	/* Nobody needs its name: gone on any exit, even a crash. */
+	if (fd >= 0)
+		unlink(tmp);
+	free(tmp);
+	return fd;
+}
+
+static int spool_open(struct spool *sp)
+{
+	const char *dir = getenv("TMPDIR");
+	int fd = -1;
+
+	memset(sp, 0, sizeof(*sp));
+	if (dir && dir[0] == '/')
+		fd = spool_file(dir);
+	if (fd < 0)
+		fd = spool_file("/tmp");
+	if (fd >= 0) {
+		sp->f = fdopen(fd, "w+");
+		if (sp->f)
+			return 0;
+		close(fd);
+	}
+	sp->mem = true;
+	sp->f = open_memstream(&sp->data, &sp->mlen);
+	if (!sp->f) {
+		fprintf(stderr, "%s: cannot open a memory stream: %s\n",
+			CLI_PROGNAME, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Finish rendering; -1 after a message when a write failed. */
+static int spool_close(struct spool *sp)
+{
+	bool bad = fflush(sp->f) != 0 || ferror(sp->f) != 0;
+
+	if (sp->mem) {
+		/* A memory stream's bytes are complete once it is closed. */
+		if (fclose(sp->f) != 0)
+			bad = true;
+		sp->f = NULL;
+		sp->len = (off_t)sp->mlen;
+	} else if (!bad) {
+		sp->len = ftello(sp->f);
+		bad = sp->len < 0;
+	}
+	if (bad) {
+		fprintf(stderr, "%s: cannot build the output: %s\n",
+			CLI_PROGNAME, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static void spool_free(struct spool *sp)
+{
+	if (sp->f)
+		fclose(sp->f);
+	free(sp->data);
+	memset(sp, 0, sizeof(*sp));
+}
+
+/*
+ * Copy the rendered bytes to @fd (@out NULL) or to the stream @out.
+ * Returns 0, or -1 with errno set.
+ */
+static int spool_copy(struct spool *sp, int fd, FILE *out)
+{
+	char buf[64 * 1024];
+	size_t n;
+
+	if (sp->mem) {
+		if (out)
+			return fwrite(sp->data, 1, sp->mlen, out) == sp->mlen ?
+			       0 : -1;
+		return write_all(fd, sp->data, sp->mlen);
+	}
+	if (fseeko(sp->f, 0, SEEK_SET) < 0)
+		return -1;
+	while ((n = fread(buf, 1, sizeof(buf), sp->f)) > 0) {
+		if (out ? fwrite(buf, 1, n, out) != n :
+			  write_all(fd, buf, n) < 0)
+			return -1;
+	}
+	if (ferror(sp->f)) {
+		errno = EIO;
+		return -1;
+	}
+	return 0;
+}
+
 /*
  * The artifact a plan carries: the emitter's plan artifact when it has
  * one (linux leaves "--vbox-launch ROW" placeholders for the launcher,
@@ -124,19 +268,19 @@ static int render_artifact(const struct emitter *em, struct cli_session *s,
 }
 
 /*
- * Render what --emit asks for into @out (closed on return).  Returns 0,
+ * Render what --emit asks for into @out (rewound on return).  Returns 0,
  * or -1 with errors queued on s->diags or a message printed.
  */
 static int render(const struct cli_opts *opts, const struct emitter *em,
 		  struct cli_session *s, const struct landing_set *landing,
-		  struct membuf *out)
+		  struct spool *out)
 {
 	struct membuf art;
 	uint8_t *bytes;
 	size_t len;
 	int ret;
 
-	if (membuf_open(out) < 0)
+	if (spool_open(out) < 0)
 		return -1;
 	switch (opts->emit) {
 	case CLI_EMIT_PROFILE:
@@ -165,6 +309,12 @@ static int render(const struct cli_opts *opts, const struct emitter *em,
 		ret = render_artifact(em, s, landing, art.f);
 		if (membuf_close(&art) < 0)
 			ret = -1;
+		/*
+		 * Classified and rendered: nothing evaluates the table any
+		 * more, and its indexes (some 110 bytes a row) would share
+		 * the peak with the plan being encoded.
+		 */
+		index_free(s->table);
 		if (ret == 0) {
 			plan_encode(s->table, landing, em->name,
 				    (const uint8_t *)art.data, art.len,
@@ -178,29 +328,9 @@ static int render(const struct cli_opts *opts, const struct emitter *em,
 	default:
 		BUG("bad emit mode %d", opts->emit);
 	}
-	if (membuf_close(out) < 0)
+	if (spool_close(out) < 0)
 		ret = -1;
 	return ret;
-}
-
-/* Write all @len bytes at @buf to @fd; -1 with errno set on failure. */
-static int write_all(int fd, const char *buf, size_t len)
-{
-	ssize_t n;
-
-	while (len) {
-		n = write(fd, buf, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			if (n == 0)
-				errno = EIO;
-			return -1;
-		}
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
 }
 
 /* The mode a new file gets: what open(2) with 0666 and the umask gives. */
@@ -219,7 +349,7 @@ static mode_t new_file_mode(void)
  * file keeps its permission bits.
  */
 static int replace_file(const char *path, const struct stat *old,
-			const char *buf, size_t len)
+			struct spool *out)
 {
 	const char *slash = strrchr(path, '/');
 	char *tmp;
@@ -238,7 +368,7 @@ static int replace_file(const char *path, const struct stat *old,
 		return -1;
 	}
 	if (fchmod(fd, old ? old->st_mode & 0777 : new_file_mode()) < 0 ||
-	    write_all(fd, buf, len) < 0 || fsync(fd) < 0) {
+	    spool_copy(out, fd, NULL) < 0 || fsync(fd) < 0) {
 		err = errno;
 		close(fd);
 		goto fail;
@@ -262,7 +392,7 @@ fail:
  * like /dev/null): it cannot be replaced, only opened.
  */
 static int write_special(const struct cli_command *cmd, const char *path,
-			 const char *buf, size_t len, bool binary)
+			 struct spool *out, bool binary)
 {
 	int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC), err;
 
@@ -276,7 +406,7 @@ static int write_special(const struct cli_command *cmd, const char *path,
 		return cli_usage_error(cmd, "refusing to write a binary plan "
 				       "to the terminal '%s'", path);
 	}
-	if (write_all(fd, buf, len) < 0) {
+	if (spool_copy(out, fd, NULL) < 0) {
 		err = errno;
 		close(fd);
 		goto fail;
@@ -314,7 +444,7 @@ static bool is_input(const struct cli_session *s, const struct stat *st)
  * replaced.
  */
 static int write_output(const struct cli_opts *opts,
-			const struct cli_session *s, const struct membuf *out)
+			const struct cli_session *s, struct spool *out)
 {
 	const char *path = opts->output;
 	char *real = NULL;
@@ -322,8 +452,7 @@ static int write_output(const struct cli_opts *opts,
 	int status;
 
 	if (!path || strcmp(path, "-") == 0) {
-		if (out->len && fwrite(out->data, 1, out->len, stdout) !=
-				out->len) {
+		if (out->len && spool_copy(out, -1, stdout) < 0) {
 			fprintf(stderr, "%s: error writing standard output: "
 				"%s\n", CLI_PROGNAME, strerror(errno));
 			return CLI_EXIT_FAIL;
@@ -336,7 +465,7 @@ static int write_output(const struct cli_opts *opts,
 				CLI_PROGNAME, path, strerror(errno));
 			return CLI_EXIT_FAIL;
 		}
-		return replace_file(path, NULL, out->data, out->len) < 0 ?
+		return replace_file(path, NULL, out) < 0 ?
 			CLI_EXIT_FAIL : CLI_EXIT_OK;
 	}
 	if (S_ISLNK(st.st_mode)) {
@@ -354,15 +483,15 @@ static int write_output(const struct cli_opts *opts,
 			"refusing to overwrite the rule file '%s'",
 			opts->output);
 	} else if (S_ISREG(st.st_mode)) {
-		status = replace_file(path, &st, out->data, out->len) < 0 ?
+		status = replace_file(path, &st, out) < 0 ?
 			CLI_EXIT_FAIL : CLI_EXIT_OK;
 	} else if (S_ISDIR(st.st_mode)) {
 		fprintf(stderr, "%s: cannot write '%s': %s\n", CLI_PROGNAME,
 			opts->output, strerror(EISDIR));
 		status = CLI_EXIT_FAIL;
 	} else {
-		status = write_special(&cli_compile_command, path, out->data,
-				       out->len, opts->emit == CLI_EMIT_PLAN);
+		status = write_special(&cli_compile_command, path, out,
+				       opts->emit == CLI_EMIT_PLAN);
 	}
 	free(real);
 	return status;
@@ -392,7 +521,7 @@ static int compile_run(const struct cli_opts *opts)
 	const struct emitter *em = emitter_for(opts->target);
 	struct landing_set landing;
 	struct cli_session s;
-	struct membuf out;
+	struct spool out;
 	int status;
 
 	/* Refused before any work: a plan on a terminal is never wanted. */
@@ -433,7 +562,7 @@ static int compile_run(const struct cli_opts *opts)
 	if (status == CLI_EXIT_OK)
 		status = write_output(opts, &s, &out);
 out:
-	membuf_free(&out);
+	spool_free(&out);
 	landing_set_free(&landing);
 	cli_session_free(&s);
 	return status;
