@@ -35,10 +35,20 @@ bool cli_file_is_plan(const char *path)
 
 	if (strcmp(path, "-") == 0)
 		return false;
+	/*
+	 * Only a regular file can be a plan, and only its name is looked at
+	 * before the open: opening a FIFO (RULES as a named pipe), even
+	 * O_NONBLOCK, lets its writer in, and the bytes it then writes and
+	 * closes on are lost when this fd closes; the loader's own open
+	 * waited for a writer that had gone, forever.  Reading a pipe
+	 * (RULES as <(...)) would take bytes from the rules.
+	 */
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
+		return false;
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0)
 		return false;
-	/* Reading a pipe (RULES as <(...)) would take bytes from the rules. */
+	/* the same check on what was opened (the name may have changed) */
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
 		close(fd);
 		return false;
