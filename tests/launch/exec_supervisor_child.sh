@@ -44,8 +44,18 @@ cd "$workdir"
 cp "$ATTACK" sup_attack
 chmod 755 sup_attack
 pids=
-trap 'kill $pids 2>/dev/null || :; rm -rf "$workdir"' EXIT
 W=$workdir/w
+# stop_jobs - end what the suite started in the background: $pids are
+# the shells that run them (as_user is a function, so $! is a subshell
+# and killing it left reuse.py's host service running after the suite:
+# one root and one uid 65534 process from every run), so the host
+# service is ended by its command line, which names this $W.
+stop_jobs() {
+	kill $pids 2>/dev/null || :
+	pkill -f -- "reuse.py host $W/port" 2>/dev/null || :
+	pids=
+}
+trap 'stop_jobs; rm -rf "$workdir"' EXIT
 mkdir -p "$W"
 chmod 1777 "$W"
 
@@ -220,8 +230,7 @@ for who in $users; do
 			sed 's/^/#   /' err | head -n 5
 		fi
 	done
-	kill $pids 2>/dev/null || :
-	pids=
+	stop_jobs
 done
 
 # ---- nothing outlives vbox-exec (container mode) ------------------------
