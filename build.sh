@@ -34,7 +34,7 @@
 # (seconds of fuzzing in check, default 60), CI (informational only).
 set -euo pipefail
 
-DEPS="build-essential flex bison autoconf automake libtool pkg-config libjansson-dev libseccomp-dev libc-ares-dev musl-tools clang libclang-rt-14-dev bubblewrap hyperfine groff-base jq python3 python3-pytest curl wget git npm gcc-mingw-w64-x86-64 wine64 podman runc busybox-static"
+DEPS="build-essential flex bison autoconf automake libtool pkg-config libjansson-dev libseccomp-dev libc-ares-dev musl-tools clang libclang-rt-14-dev bubblewrap hyperfine groff-base jq python3 python3-pytest curl wget git npm gcc-mingw-w64-x86-64 wine64 podman runc busybox-static strace"
 
 cd "$(dirname "${BASH_SOURCE[0]}")"
 top=$PWD

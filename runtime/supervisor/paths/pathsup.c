@@ -12,6 +12,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <poll.h>
 #include <stdio.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
@@ -241,6 +242,27 @@ static _Noreturn void receive_failed(int err)
 	_exit(EXIT_LAUNCHER);
 }
 
+/*
+ * True when no process uses the filter any more (the kernel reports
+ * POLLHUP on its listener then, and for good: a filter without users
+ * gets none back).  From then on the wait returns ENOENT at once, every
+ * time: looping on it would spin a CPU through the sandbox's whole
+ * teardown, which on a small machine slows the teardown itself.
+ */
+static bool filter_unused(int listener)
+{
+	struct pollfd p = { .fd = listener, .events = POLLIN };
+
+	return poll(&p, 1, 0) == 1 && (p.revents & POLLHUP);
+}
+
+/* Nothing is left to answer: wait for pathsup_stop()'s signal. */
+static void park_until_stopped(struct pathsup *ps)
+{
+	while (!atomic_load(&ps->stop))
+		pause();	/* the stop signal interrupts it */
+}
+
 static void *serve(void *arg)
 {
 	struct pathsup *ps = arg;
@@ -251,6 +273,11 @@ static void *serve(void *arg)
 		memset(ps->req, 0, ps->cfg.req_size);
 		if (ioctl(ps->cfg.listener, SECCOMP_IOCTL_NOTIF_RECV,
 			  ps->req) < 0) {
+			if (errno == ENOENT &&
+			    filter_unused(ps->cfg.listener)) {
+				park_until_stopped(ps);
+				break;
+			}
 			if (errno == EINTR || errno == ENOENT)
 				continue;	/* stopped, or caller gone */
 			receive_failed(errno);
