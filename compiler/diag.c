@@ -177,7 +177,9 @@ __printf(4, 0) static void diag_vqueue(struct diag_list *list,
 		break;
 	case DIAG_WARNING:
 		list->nwarnings++;
-		if (ordinal > DIAG_FOLD_SHOW && list->n >= DIAG_MAX_RECORDS) {
+		/* the first past the shown ones is kept: fold_of_one() */
+		if (ordinal > DIAG_FOLD_SHOW + 1 &&
+		    list->n >= DIAG_MAX_RECORDS) {
 			free(msg);
 			return;
 		}
@@ -185,7 +187,8 @@ __printf(4, 0) static void diag_vqueue(struct diag_list *list,
 	case DIAG_NOTE:
 		/* A note belongs to the record before it: drop it with it. */
 		if ((list->max_errors && list->nshown > list->max_errors) ||
-		    (ordinal > DIAG_FOLD_SHOW && list->n >= DIAG_MAX_RECORDS)) {
+		    (ordinal > DIAG_FOLD_SHOW + 1 &&
+		     list->n >= DIAG_MAX_RECORDS)) {
 			free(msg);
 			return;
 		}
@@ -449,8 +452,30 @@ static void print_one(FILE *out, const struct diag *d, const char *progname,
 }
 
 /*
+ * Would a fold line hide a single record of @d's reason?  Then the record
+ * is shown instead: the line would take the place of what it hides.  Not
+ * once the error cap has dropped records: a reason's record past the
+ * shown ones is stored without counting against the cap (diag_vqueue()),
+ * and the output is cut short already.
+ */
+static bool fold_of_one(const struct diag_list *list, const struct diag *d)
+{
+	uint32_t total = u64map_get(&list->folds, d->fold);
+
+	return total == DIAG_FOLD_SHOW + 1 && !list->dropped;
+}
+
+/*
+ * Does text fold @d away?  A note goes with its record.
+ */
+static bool folded_away(const struct diag_list *list, const struct diag *d)
+{
+	return d->ordinal > DIAG_FOLD_SHOW && !fold_of_one(list, d);
+}
+
+/*
  * After the last record shown of a reason that has more: how many more,
- * in one line.
+ * in one line, and where each is listed when the caller said so.
  */
 static void print_fold(FILE *out, const struct diag_list *list,
 		       const struct diag *d, const char *progname)
@@ -458,12 +483,15 @@ static void print_fold(FILE *out, const struct diag_list *list,
 	uint32_t total = u64map_get(&list->folds, d->fold);
 
 	if (d->ordinal != DIAG_FOLD_SHOW || total == U64MAP_NONE ||
-	    total <= DIAG_FOLD_SHOW)
+	    total <= DIAG_FOLD_SHOW || fold_of_one(list, d))
 		return;
 	total -= DIAG_FOLD_SHOW;
-	fprintf(out, "%s: note: ... and %u more row%s with this %s\n",
+	fprintf(out, "%s: note: ... and %u more row%s with this %s%s%s%s\n",
 		progname, (unsigned)total, total == 1 ? "" : "s",
-		severity_name(d->severity));
+		severity_name(d->severity),
+		list->fold_hint ? " (" : "",
+		list->fold_hint ? list->fold_hint : "",
+		list->fold_hint ? ")" : "");
 }
 
 void diag_print(FILE *out, const struct diag_list *list, const char *progname)
@@ -481,7 +509,7 @@ void diag_print(FILE *out, const struct diag_list *list, const char *progname)
 			print_fold(out, list, fold_at, progname);
 			fold_at = NULL;
 		}
-		if (d->ordinal > DIAG_FOLD_SHOW)
+		if (folded_away(list, d))
 			continue;
 		if (d->severity != DIAG_NOTE && d->ordinal == DIAG_FOLD_SHOW)
 			fold_at = d;

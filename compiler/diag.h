@@ -60,9 +60,13 @@ struct diag {
  * @dropped: number of errors not stored because of @max_errors
  * @nshown: errors that text shows (not folded), which @max_errors bounds
  * @folds: reason (struct diag's @fold) -> records queued for it
+ * @fold_hint: where the records a fold hides are listed, said on the
+ *             fold's line ("--format=json lists every row"), or NULL;
+ *             a static string of the caller's
  *
  * Repeats fold in text (diag_print()): of the records of one reason the
- * first DIAG_FOLD_SHOW are printed, then one line "... and N more rows";
+ * first DIAG_FOLD_SHOW are printed, then one line "... and N more rows"
+ * when N is 2 or more (one more is printed instead);
  * the list keeps every record (JSON and SARIF list each), and a folded
  * error does not count against @max_errors.
  */
@@ -76,6 +80,7 @@ struct diag_list {
 	size_t dropped;
 	size_t nshown;
 	struct u64map folds;
+	const char *fold_hint;
 };
 
 #define DIAG_DEFAULT_MAX_ERRORS 20
@@ -117,7 +122,7 @@ void diag_list_take(struct diag_list *dst, struct diag_list *src);
  * and a caret line.  Records without a location print "@progname: ...".
  * Repeats of one reason fold (struct diag_list): the first
  * DIAG_FOLD_SHOW with their notes, then "@progname: note: ... and N more
- * rows with this error|warning".
+ * rows with this error|warning[ (@fold_hint)]" when N >= 2.
  */
 void diag_print(FILE *out, const struct diag_list *list, const char *progname);
 

@@ -32,6 +32,8 @@ int cli_session_load(struct cli_session *s, const struct cli_opts *opts)
 	memset(s, 0, sizeof(*s));
 	diag_list_init(&s->diags);
 	s->diags.max_errors = opts->max_errors;
+	/* check's JSON lists each record a fold hides (errors_json()) */
+	s->diags.fold_hint = "vboxc check --format=json lists every row";
 
 	/*
 	 * Statements that did parse are still validated after a syntax

@@ -333,6 +333,7 @@ static int compile_run(const struct cli_opts *opts)
 	struct landing_set landing;
 	struct cli_session s;
 	struct spool out;
+	size_t nerrors;
 	int status;
 
 	/* Refused before any work: a plan on a terminal is never wanted. */
@@ -364,10 +365,14 @@ static int compile_run(const struct cli_opts *opts)
 		status = CLI_EXIT_FAIL;
 	else
 		emit_supervised_notes(em, &landing, &s.diags);
+	nerrors = s.diags.nerrors;
 	if (status != CLI_EXIT_OK ||
 	    render(opts, em, &s, &landing, &out) < 0 || s.diags.nerrors ||
 	    cli_failed(&s, opts))
 		status = CLI_EXIT_FAIL;
+	/* An artifact's own refusals (a static list) are not check's. */
+	if (s.diags.nerrors != nerrors)
+		s.diags.fold_hint = NULL;
 	cli_any_port_notes(&s);
 	cli_print_diags(&s, opts);
 	if (status == CLI_EXIT_OK)

@@ -5,7 +5,8 @@
 # library's <dotfiles>, makes one error per row; compile, check and
 # preflight show the first three and "... and N more rows with this
 # error", outside the error cap; check's JSON and SARIF keep every row.
-# Shadow warnings fold the same way, and -Werror still counts each.
+# Shadow warnings fold the same way, and -Werror still counts each.  A
+# fold hides two rows or more: four of one reason are all shown.
 
 . "${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
 
@@ -27,7 +28,7 @@ for cmd in compile check preflight; do
 	run vboxc "$cmd" --target=windows -I "$lib" home.rules
 	is "$rc" 1 "$cmd: exit 1"
 	is "$(grep -c "is not on a drive" err)" 3 "$cmd: the first 3 rows named"
-	is "$(grep -c "^vboxc: note: \.\.\. and $((rows - 3)) more rows with this error\$" err)" 1 \
+	is "$(grep -c "^vboxc: note: \.\.\. and $((rows - 3)) more rows with this error (vboxc check --format=json lists every row)\$" err)" 1 \
 		"$cmd: then '... and $((rows - 3)) more rows' ($rows rows)"
 	check "$cmd: no error cap note (folded errors are outside it)" \
 		sh -c '! grep -q "more errors not shown" err'
@@ -50,9 +51,15 @@ is "$(grep -c "is not on a drive" err):$(grep -c '^vboxc: note: 1 more error not
 } >shadow.rules
 run vboxc check -Werror shadow.rules
 is "$(grep -c "is ineffective" err)" 3 "warnings: the first 3 of one reason shown"
-is "$(grep -c '^vboxc: note: \.\.\. and 2 more rows with this warning$' err)" 1 \
+is "$(grep -c '^vboxc: note: \.\.\. and 2 more rows with this warning (vboxc check --format=json lists every row)$' err)" 1 \
 	"warnings: then '... and 2 more rows' (ro and deny rows alike)"
 check "-Werror counts every warning" \
 	grep -q '^vboxc: error: 5 warnings treated as errors (-Werror)$' err
+
+# four of one reason: all four shown, no line in the place of the fourth
+head -n 5 shadow.rules >four.rules
+run vboxc check four.rules
+is "$(grep -c "is ineffective" err):$(grep -c 'more row' err)" "4:0" \
+	"warnings: four of one reason are all shown, no fold line"
 
 done_testing

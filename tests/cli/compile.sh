@@ -316,8 +316,18 @@ vc linux compile many.rules
 is "$rc" 1 "30 unsupported rows: exit 1"
 is "$(grep -c 'is unsupported on linux' err)" 3 \
 	"30 unsupported rows: the first 3 named"
-is "$(grep -c '^vboxc: note: \.\.\. and 27 more rows with this error$' err)" 1 \
-	"30 unsupported rows: ... and 27 more rows"
+is "$(grep -c '^vboxc: note: \.\.\. and 27 more rows with this error (vboxc check --format=json lists every row)$' err)" 1 \
+	"30 unsupported rows: ... and 27 more rows, and where each is listed"
+vc linux check --format=json many.rules
+is "$(grep -o 'is unsupported on linux' out | wc -l | tr -d ' ')" 30 \
+	"30 unsupported rows: check --format=json lists each, as the fold says"
+# One more than the three named is named too: a fold line would take the
+# place of the row it hides.
+head -n 5 many.rules >four.rules
+vc linux compile four.rules
+is "$(grep -c 'is unsupported on linux' err)" 4 \
+	"4 unsupported rows: all 4 named"
+is "$(grep -c 'more row' err)" 0 "4 unsupported rows: no fold line"
 vc linux check --format=json many.rules
 is "$(jq '[.notes[] | select(.kind == "unsupported")] | length' out 2>/dev/null)" 30 \
 	"30 unsupported rows: check --format=json keeps every row"
