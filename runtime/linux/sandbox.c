@@ -383,13 +383,14 @@ static void host_notes(const struct plan *plan, const struct linux_launch *l,
  * A row that grants less than it says is never silent; every row whose
  * effect depended on the host is listed under --log and --dry-run (on
  * stderr: the dry-run line stays runnable).  Warnings are folded by
- * reason: the first WARN_FOLD of each named, then how many more.
+ * reason: the first WARN_FOLD of each named, then how many more (when
+ * two or more are left: a single one is named).
  */
 #define WARN_FOLD 3
 
 void sandbox_say_notes(const struct sandbox *sa, bool all)
 {
-	size_t i, k, shown, more;
+	size_t i, k, shown, more, total, limit;
 
 	if (all) {
 		for (i = 0; i < sa->host_notes.n; i++)
@@ -404,10 +405,14 @@ void sandbox_say_notes(const struct sandbox *sa, bool all)
 				break;
 		if (k < i)
 			continue;
+		for (k = i, total = 0; k < sa->warnings.n; k++)
+			total += sa->warning_what[k] == sa->warning_what[i];
+		/* one more is named: a fold line would take its place */
+		limit = total == WARN_FOLD + 1 ? total : WARN_FOLD;
 		for (k = i, shown = more = 0; k < sa->warnings.n; k++) {
 			if (sa->warning_what[k] != sa->warning_what[i])
 				continue;
-			if (shown++ < WARN_FOLD)
+			if (shown++ < limit)
 				vx_error("warning: %s", sa->warnings.v[k]);
 			else
 				more++;

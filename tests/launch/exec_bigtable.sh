@@ -97,6 +97,12 @@ check "... then how many more" \
 run $AS $ENV "$VBOX_EXEC" --log warn.plan -- true
 is "$(grep -c "^vbox-exec: warning: row [0-9]* 'rw:" err)" 50 \
 	"--log names every row"
+# four of one reason: all four named, no line that would hide one
+table warn4.rules 4 warn
+run $AS $ENV "$VBOX_EXEC" warn4.plan -- true
+is "$(grep -c "^vbox-exec: warning: row [0-3] 'rw:" err)" 4 \
+	"4 warnings of one reason: all 4 rows named"
+is "$(grep -c 'more rows of which' err)" 0 "... and no fold line"
 
 # ---- the registry's lock ---------------------------------------------------
 table hole.rules 2 holes
