@@ -436,7 +436,7 @@ static int clone_tree(const char *src, uint64_t set, bool *taken)
 				  OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
 				  AT_RECURSIVE, &a, sizeof(a));
 		*taken = fd >= 0;
-		/* (EPERM: a filter of a container runtime that knows it not.) */
+		/* (EPERM: a container runtime's filter that knows it not.) */
 		if (fd >= 0 || (errno != ENOSYS && errno != EPERM))
 			return fd;
 		no_open_tree_attr = true;

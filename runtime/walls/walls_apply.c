@@ -66,6 +66,11 @@ struct pin_statx {
 	uint32_t dev_major, dev_minor;
 	uint64_t spare[14];
 };
+_Static_assert(sizeof(struct pin_statx) == 256 &&
+	       offsetof(struct pin_statx, ino) == 32 &&
+	       offsetof(struct pin_statx, attributes_mask) == 56 &&
+	       offsetof(struct pin_statx, dev_major) == 136,
+	       "struct pin_statx is not struct statx");
 
 /*
  * Does the pin on mount point @path hold?  The path has no symbolic link
