@@ -4,11 +4,12 @@
  *
  * vbox-exec hands over the tail of the sandbox's mount list that the init
  * can make exactly as bubblewrap would (runtime/linux/sandbox.c decides
- * which): a bind is one open_tree() clone, its flags set with
- * mount_setattr() while it is detached, and one move_mount(), where
- * bubblewrap re-reads the whole mount table for every bind.  The flags
- * are bubblewrap's: every bind nosuid and nodev, read-only binds
- * read-only down their whole tree, a writable bind writable at its top;
+ * which): a bind is one open_tree_attr() clone, its flags set while it
+ * is detached (open_tree() and mount_setattr() before Linux 6.15), and
+ * one move_mount(), where bubblewrap re-reads the whole mount table for
+ * every bind.  The flags are bubblewrap's: every bind nosuid and nodev,
+ * read-only binds read-only down their whole tree, a writable bind
+ * writable at its top;
  * a tmpfs nosuid and nodev with its mode; a read-only remount of one
  * mount only (a device node keeps its nodev state).  --dev and --proc
  * are made as bubblewrap 0.8 makes them (make_dev(), make_proc()), but
@@ -93,6 +94,9 @@
 #endif
 #ifndef SYS_openat2
 #define SYS_openat2 437
+#endif
+#ifndef SYS_open_tree_attr
+#define SYS_open_tree_attr 467
 #endif
 
 /* plan/linux_artifact.h's LX_ROW_NONE: a mount of no row. */
@@ -411,10 +415,50 @@ static int remount_ro(const char *dest, char *err, size_t errlen)
 	return ret;
 }
 
+/* Set once open_tree_attr() turned out missing (before Linux 6.15). */
+static bool no_open_tree_attr;
+
+/*
+ * A detached recursive clone of @src with @set on its whole tree: one
+ * open_tree_attr() where the kernel has it, else open_tree() and
+ * mount_setattr() (one system call a bind fewer).  The fd, or -1 with
+ * errno; *@taken says whether the clone was made (a failure after it is
+ * one of the flags).
+ */
+static int clone_tree(const char *src, uint64_t set, bool *taken)
+{
+	struct attr a = { .attr_set = set };
+	int fd, saved;
+
+	*taken = false;
+	if (!no_open_tree_attr) {
+		fd = (int)syscall(SYS_open_tree_attr, AT_FDCWD, src,
+				  OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
+				  AT_RECURSIVE, &a, sizeof(a));
+		*taken = fd >= 0;
+		/* (EPERM: a container runtime's filter that knows it not.) */
+		if (fd >= 0 || (errno != ENOSYS && errno != EPERM))
+			return fd;
+		no_open_tree_attr = true;
+	}
+	fd = (int)syscall(SYS_open_tree, AT_FDCWD, src,
+			  OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
+	if (fd < 0)
+		return -1;
+	*taken = true;
+	if (setattr(fd, "", AT_EMPTY_PATH | AT_RECURSIVE, set, 0) < 0) {
+		saved = errno;
+		close(fd);
+		errno = saved;
+		return -1;
+	}
+	return fd;
+}
+
 static int bind(unsigned kind, const char *src, char *dest, uint32_t row,
 		char *err, size_t errlen)
 {
-	bool ro = kind == K_BIND_RO || kind == K_BIND_RO_TRY;
+	bool ro = kind == K_BIND_RO || kind == K_BIND_RO_TRY, taken;
 	int fd, ret;
 
 	/*
@@ -423,8 +467,11 @@ static int bind(unsigned kind, const char *src, char *dest, uint32_t row,
 	 * (mount(2)'s bind, then mount_setattr() by path, saved another
 	 * 1.2 µs a mount but looked the destination up twice).
 	 */
-	fd = (int)syscall(SYS_open_tree, AT_FDCWD, src,
-			  OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
+	fd = clone_tree(src, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
+			(ro ? MOUNT_ATTR_RDONLY : 0), &taken);
+	if (fd < 0 && taken)
+		return fail(err, errlen, "cannot bind '%s' onto '%s': %s",
+			    src, dest, strerror(errno));
 	if (fd < 0) {
 		/* A try-bind whose source went away is skipped, as bwrap. */
 		if (errno == ENOENT && (kind == K_BIND_RO_TRY ||
@@ -440,11 +487,8 @@ static int bind(unsigned kind, const char *src, char *dest, uint32_t row,
 	 * read-only is locked so in this user namespace (EPERM) and stays
 	 * read-only, as bubblewrap's bind of it would.
 	 */
-	if (setattr(fd, "", AT_EMPTY_PATH | AT_RECURSIVE,
-		    MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
-		    (ro ? MOUNT_ATTR_RDONLY : 0), 0) < 0 ||
-	    (!ro && setattr(fd, "", AT_EMPTY_PATH, 0, MOUNT_ATTR_RDONLY) < 0 &&
-	     errno != EPERM))
+	if (!ro && setattr(fd, "", AT_EMPTY_PATH, 0, MOUNT_ATTR_RDONLY) < 0 &&
+	    errno != EPERM)
 		goto fail_errno;
 	/* /dev/null over a denied file is a cover: pinned to its file. */
 	if (strcmp(src, "/dev/null") == 0 && strcmp(dest, "/dev/null") != 0) {

@@ -210,6 +210,35 @@ static void dev_nodes_read_only(struct sandbox *sa, const char *tty1)
 	}
 }
 
+/*
+ * Is mount @i (of those the init makes: @in_init) the read-only remount
+ * pin_check() appends after a /dev/null cover, where that cover is the
+ * init's too and is what its path shows at that point?  The init clones
+ * such a cover read-only before it attaches it, onto an fd of its mount
+ * point reached with no symbolic link, and checks right after that the
+ * path, resolved again with no link, shows the cover
+ * (runtime/init/mounts.c, attach_cover()): the remount would set no
+ * flag and repeat that check, one path walk and a mount_setattr() per
+ * denied file.  A cover bubblewrap made by path keeps its remount, the
+ * only check it gets.  @shown maps the destinations of mounts 0..i-1
+ * that show something to their index.
+ */
+static bool cover_checked_already(const struct lx_artifact *a, size_t i,
+				  const bool *in_init,
+				  const struct pathmap *shown)
+{
+	const struct lx_mount *m = &a->m[i], *c;
+	size_t j;
+
+	if (m->kind != LX_REMOUNT_RO || m->row == LX_ROW_NONE || !in_init[i] ||
+	    !pathmap_last_above(shown, m->dest, &j) || !in_init[j])
+		return false;
+	c = &a->m[j];
+	return c->kind == LX_BIND_RO && c->row == m->row &&
+	       strcmp(c->src, "/dev/null") == 0 &&
+	       strcmp(c->dest, m->dest) == 0;
+}
+
 void sandbox_split_init_mounts(struct sandbox *sa, const char *tty,
 			       const char *tty1)
 {
@@ -249,11 +278,20 @@ void sandbox_split_init_mounts(struct sandbox *sa, const char *tty,
 		free(make);
 		return;
 	}
+	/* From here on @ok says which mounts the init makes. */
 	for (i = 0; i < a->n; i++)
-		if (i >= start || make[i])
-			lx_add(&sa->init_mounts, a->m[i].kind,
-			       a->m[i].kind == LX_DEV ? tty : a->m[i].src,
-			       a->m[i].dest, a->m[i].mode, a->m[i].row);
+		ok[i] = i >= start || make[i];
+	for (i = 0; i < a->n; i++) {
+		const struct lx_mount *m = &a->m[i];
+
+		if (ok[i] && !cover_checked_already(a, i, ok, &shown))
+			lx_add(&sa->init_mounts, m->kind,
+			       m->kind == LX_DEV ? tty : m->src, m->dest,
+			       m->mode, m->row);
+		if (m->dest && m->kind != LX_REMOUNT_RO && m->kind != LX_DIR)
+			pathmap_put_max(&shown, m->dest, i);
+	}
+	pathmap_release(&shown);
 	for (i = 0, k = 0; i < a->n; i++) {
 		if (i >= start || make[i]) {
 			free(a->m[i].src);

@@ -120,10 +120,20 @@ static int write_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
+/* Append @len bytes of @src at *@at. */
+static char *put(char *at, const void *src, size_t len)
+{
+	if (len)
+		memcpy(at, src, len);
+	return at + len;
+}
+
 /*
  * Write the blob for @w into a sealed memfd (@w->fd): the head with
  * @flags, @filter, the Landlock @paths, the @pins, the container
- * @rules.  0, or -1 with *@err.
+ * @rules.  The blob is put together in memory and written at once: a
+ * write per path and per pin cost two system calls a launch row.  0, or
+ * -1 with *@err.
  */
 static int write_blob(struct walls *w, uint32_t flags,
 		      const struct seccomp_prog *filter,
@@ -132,7 +142,8 @@ static int write_blob(struct walls *w, uint32_t flags,
 		      uint32_t abi_max, char **err)
 {
 	struct walls_blob_head h;
-	size_t i, plen = 0, rlen = 0;
+	size_t i, plen = 0, rlen = 0, total;
+	char *buf = NULL, *at;
 	int fd = -1;
 
 	for (i = 0; i < p->n; i++)
@@ -154,43 +165,47 @@ static int write_blob(struct walls *w, uint32_t flags,
 	h.nrules = cr ? (uint32_t)cr->nrules : 0;
 	h.rules_len = (uint32_t)rlen;
 	h.abi_max = abi_max;
-	if (sizeof(h) + filter->len + plen + h.pins_len + rlen >
-	    WALLS_BLOB_MAX) {
+	total = sizeof(h) + filter->len + plen + h.pins_len + rlen;
+	if (total > WALLS_BLOB_MAX) {
 		*err = xstrdup("the sandbox's walls would pass their size "
 			       "bound");
 		return -1;
 	}
-	fd = memfd_create("vbox-walls", MFD_CLOEXEC | MFD_ALLOW_SEALING);
-	if (fd < 0 || write_all(fd, &h, sizeof(h)) < 0 ||
-	    write_all(fd, filter->insns, filter->len) < 0)
-		goto io;
+	buf = xmalloc(total);
+	at = put(buf, &h, sizeof(h));
+	at = put(at, filter->insns, filter->len);
 	for (i = 0; i < p->n; i++)
-		if (write_all(fd, p->v[i], strlen(p->v[i]) + 1) < 0)
-			goto io;
+		at = put(at, p->v[i], strlen(p->v[i]) + 1);
 	for (i = 0; i < npins; i++) {
 		struct walls_pin_head ph = { pins[i].dev, pins[i].ino };
 
-		if (write_all(fd, &ph, sizeof(ph)) < 0 ||
-		    write_all(fd, pins[i].dest, strlen(pins[i].dest) + 1) < 0)
-			goto io;
+		at = put(at, &ph, sizeof(ph));
+		at = put(at, pins[i].dest, strlen(pins[i].dest) + 1);
 	}
 	for (i = 0; cr && i < cr->nrules; i++) {
 		struct walls_rule_head rh = { cr->rules[i].rights,
 					      cr->rules[i].listed, 0 };
 
-		if (write_all(fd, &rh, sizeof(rh)) < 0 ||
-		    write_all(fd, cr->rules[i].path,
-			      strlen(cr->rules[i].path) + 1) < 0)
-			goto io;
+		at = put(at, &rh, sizeof(rh));
+		at = put(at, cr->rules[i].path,
+			 strlen(cr->rules[i].path) + 1);
 	}
+	if ((size_t)(at - buf) != total)
+		BUG("walls blob: %zu of %zu bytes", (size_t)(at - buf),
+		    total);
+	fd = memfd_create("vbox-walls", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	if (fd < 0 || write_all(fd, buf, total) < 0)
+		goto io;
 	if (fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW |
 		  F_SEAL_WRITE | F_SEAL_SEAL) < 0 || lseek(fd, 0, SEEK_SET) != 0)
 		goto io;
+	free(buf);
 	w->fd = fd;
 	return 0;
 io:
 	*err = xasprintf("cannot write the walls for the sandbox: %s",
 			 strerror(errno ? errno : EIO));
+	free(buf);
 	if (fd >= 0)
 		close(fd);
 	return -1;

@@ -19,6 +19,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "landlock.h"
@@ -37,6 +38,40 @@ static int open_resolved(int dirfd, const char *path, uint64_t flags,
 	return (int)syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
 }
 
+#ifndef SYS_statx
+#define SYS_statx 332	/* x86_64 */
+#endif
+#ifndef AT_STATX_SYNC_AS_STAT
+#define AT_STATX_SYNC_AS_STAT 0
+#endif
+#define PIN_STATX_TYPE 0x0001u		/* STATX_TYPE */
+#define PIN_STATX_INO 0x0100u		/* STATX_INO */
+#define PIN_STATX_MOUNT_ROOT 0x2000u	/* STATX_ATTR_MOUNT_ROOT */
+
+/*
+ * struct statx (linux/stat.h), the fields this file reads: not every C
+ * library the static vbox-init is built with declares it, and one that
+ * does would clash with the kernel's header.
+ */
+struct pin_statx {
+	uint32_t mask;
+	uint32_t blksize;
+	uint64_t attributes;
+	uint32_t nlink, uid, gid;
+	uint16_t mode, spare0;
+	uint64_t ino, size, blocks;
+	uint64_t attributes_mask;
+	uint8_t times[4 * 16];
+	uint32_t rdev_major, rdev_minor;
+	uint32_t dev_major, dev_minor;
+	uint64_t spare[14];
+};
+_Static_assert(sizeof(struct pin_statx) == 256 &&
+	       offsetof(struct pin_statx, ino) == 32 &&
+	       offsetof(struct pin_statx, attributes_mask) == 56 &&
+	       offsetof(struct pin_statx, dev_major) == 136,
+	       "struct pin_statx is not struct statx");
+
 /*
  * Does the pin on mount point @path hold?  The path has no symbolic link
  * in the sandbox, is the host file checked (@dev, @ino), and is a mount
@@ -45,11 +80,11 @@ static int open_resolved(int dirfd, const char *path, uint64_t flags,
  * @path the unmounted original, which the device and inode alone cannot
  * tell.  (Resolving its last component from its parent without crossing
  * a mount fails with EXDEV exactly when something is mounted there.)
+ * The way of kernels without STATX_ATTR_MOUNT_ROOT (before 5.8).
  */
-static bool pin_holds(const char *path, uint64_t dev, uint64_t ino)
+static bool pin_holds_by_open(const char *path, const char *parent,
+			      const char *base, uint64_t dev, uint64_t ino)
 {
-	char parent[PATH_MAX];
-	const char *base;
 	struct stat st;
 	int fd, pfd;
 	bool ok;
@@ -60,24 +95,88 @@ static bool pin_holds(const char *path, uint64_t dev, uint64_t ino)
 	ok = fstat(fd, &st) == 0 && (uint64_t)st.st_dev == dev &&
 	     (uint64_t)st.st_ino == ino;
 	close(fd);
-	base = strrchr(path, '/');
-	if (!ok || !base || !base[1])
-		return ok;	/* "/" is a mount point */
-	if ((size_t)(base - path) >= sizeof(parent))
+	if (!ok)
 		return false;
-	memcpy(parent, path, (size_t)(base - path));
-	parent[base - path] = '\0';
-	pfd = open_resolved(AT_FDCWD, parent[0] ? parent : "/", O_DIRECTORY,
+	pfd = open_resolved(AT_FDCWD, parent, O_DIRECTORY,
 			    RESOLVE_NO_SYMLINKS);
 	if (pfd < 0)
 		return false;
-	fd = open_resolved(pfd, base + 1, 0, RESOLVE_NO_SYMLINKS |
+	fd = open_resolved(pfd, base, 0, RESOLVE_NO_SYMLINKS |
 			   RESOLVE_NO_XDEV | RESOLVE_BENEATH);
 	ok = fd < 0 && errno == EXDEV;
 	if (fd >= 0)
 		close(fd);
 	close(pfd);
 	return ok;
+}
+
+/*
+ * pin_holds_by_open()'s question, answered by one path walk instead of
+ * three: the parent resolved with no symbolic link, then one statx() of
+ * the last component, not followed if it is a link (a link is never the
+ * pinned file), which gives the device and inode of what is mounted
+ * there and whether that is a mount's root.  -1 when this kernel cannot
+ * say (no statx(), or no STATX_ATTR_MOUNT_ROOT), else whether it holds.
+ */
+static int pin_holds_by_statx(const char *parent, const char *base,
+			      uint64_t dev, uint64_t ino)
+{
+	struct pin_statx sx;
+	int pfd, rc;
+
+	pfd = open_resolved(AT_FDCWD, parent, O_DIRECTORY,
+			    RESOLVE_NO_SYMLINKS);
+	if (pfd < 0)
+		return 0;
+	memset(&sx, 0, sizeof(sx));
+	rc = (int)syscall(SYS_statx, pfd, base,
+			  AT_SYMLINK_NOFOLLOW | AT_STATX_SYNC_AS_STAT,
+			  PIN_STATX_TYPE | PIN_STATX_INO, &sx);
+	close(pfd);
+	/* (EPERM: an older container runtime's filter refuses statx().) */
+	if (rc < 0)
+		return errno == ENOSYS || errno == EPERM ? -1 : 0;
+	if (!(sx.attributes_mask & PIN_STATX_MOUNT_ROOT))
+		return -1;
+	return (sx.mask & PIN_STATX_INO) && !S_ISLNK(sx.mode) &&
+	       (sx.attributes & PIN_STATX_MOUNT_ROOT) &&
+	       sx.dev_major == major((dev_t)dev) &&
+	       sx.dev_minor == minor((dev_t)dev) && sx.ino == ino;
+}
+
+static bool pin_holds(const char *path, uint64_t dev, uint64_t ino)
+{
+	char parent[PATH_MAX];
+	const char *base;
+	struct stat st;
+	bool ok;
+	int fd, rc;
+
+	base = strrchr(path, '/');
+	if (!base || !base[1]) {
+		/* "/" is a mount point */
+		fd = open_resolved(AT_FDCWD, path, 0, RESOLVE_NO_SYMLINKS);
+		if (fd < 0)
+			return false;
+		ok = fstat(fd, &st) == 0 && (uint64_t)st.st_dev == dev &&
+		     (uint64_t)st.st_ino == ino;
+		close(fd);
+		return ok;
+	}
+	if ((size_t)(base - path) >= sizeof(parent))
+		return false;
+	memcpy(parent, path, (size_t)(base - path));
+	parent[base - path] = '\0';
+	base++;
+	/* What RESOLVE_BENEATH refused below: a last component that leaves
+	 * the parent. */
+	if (strcmp(base, ".") == 0 || strcmp(base, "..") == 0)
+		return false;
+	rc = pin_holds_by_statx(parent[0] ? parent : "/", base, dev, ino);
+	if (rc >= 0)
+		return rc;
+	return pin_holds_by_open(path, parent[0] ? parent : "/", base, dev,
+				 ino);
 }
 
 int walls_apply(int fd, int *listener, int *abi, const char **what)

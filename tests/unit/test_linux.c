@@ -627,6 +627,7 @@ int main(int argc, char **argv)
 	test_artifact_decode();
 	test_glob_expand();
 	test_glob_bounds();
+	test_init_split();
 	if (rm_tree(tmpl) != 0)
 		diag("cannot remove %s", tmpl);
 	return done_testing();

@@ -44,5 +44,6 @@ void test_launch_errors(void);
 void test_artifact_decode(void);
 void test_glob_expand(void);
 void test_glob_bounds(void);
+void test_init_split(void);
 
 #endif /* VBOX_TEST_LINUX_INT_H */

@@ -19,6 +19,7 @@
 #include "linux.h"
 #include "linux_artifact.h"
 #include "mounts.h"
+#include "sandbox.h"
 #include "tap.h"
 #include "test_linux_int.h"
 #include "wire.h"
@@ -540,4 +541,71 @@ int rm_tree(const char *path)
 
 	free(cmd);
 	return ret;
+}
+
+/* ------------------------------------------------------------------ */
+/* which mounts the init makes (initsplit.c) */
+
+/* How many read-only remounts of @dest the init's list has. */
+static size_t remounts_of(const struct lx_artifact *a, const char *dest)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < a->n; i++)
+		n += a->m[i].kind == LX_REMOUNT_RO &&
+		     strcmp(a->m[i].dest, dest) == 0;
+	return n;
+}
+
+/*
+ * A /dev/null cover the init attaches itself is cloned read-only and
+ * checked when it is attached: the remount pin_check() appends for it is
+ * dropped.  One bubblewrap makes (a mount the init cannot make follows
+ * it) keeps its remount, the only check it gets in the sandbox.
+ */
+void test_init_split(void)
+{
+	static const struct mspec base[] = {
+		{ .kind = LX_BIND_RO, .src = "/", .dest = "/",
+		  .row = LX_ROW_NONE },
+		{ .kind = LX_DEV, .dest = "/dev", .row = LX_ROW_NONE },
+		{ .kind = LX_PROC, .dest = "/proc", .row = LX_ROW_NONE },
+		{ .kind = LX_BIND_RW, .src = "/w", .dest = "/w", .row = 0 },
+		{ .kind = LX_BIND_RO, .src = "/dev/null", .dest = "/w/f1",
+		  .row = 1 },
+		{ .kind = LX_BIND_RO, .src = "/w/d2", .dest = "/w/d2",
+		  .row = 2 },
+	};
+	static const struct mspec tail_init[] = {
+		{ .kind = LX_REMOUNT_RO, .dest = "/w/f1", .row = 1 },
+	};
+	static const struct mspec tail_bwrap[] = {
+		/* A bind of another tree: bubblewrap's, and all before it. */
+		{ .kind = LX_BIND_RO, .src = "/srv/x", .dest = "/w/x",
+		  .row = 3 },
+		{ .kind = LX_DIR, .dest = "/w/y", .mode = 0755,
+		  .row = LX_ROW_NONE },
+		{ .kind = LX_REMOUNT_RO, .dest = "/w/f1", .row = 1 },
+	};
+	struct sandbox sa;
+
+	memset(&sa, 0, sizeof(sa));
+	add_specs(&sa.lx, base, array_size(base));
+	add_specs(&sa.lx, tail_init, array_size(tail_init));
+	sandbox_split_init_mounts(&sa, NULL, NULL);
+	is_int((int)sa.lx.n, 1, "init split: bubblewrap keeps the root bind");
+	ok(sa.init_mounts.n > 0 && remounts_of(&sa.init_mounts, "/w/f1") == 0,
+	   "init split: the init's own /dev/null cover gets no remount");
+	lx_artifact_release(&sa.lx);
+	lx_artifact_release(&sa.init_mounts);
+
+	memset(&sa, 0, sizeof(sa));
+	add_specs(&sa.lx, base, array_size(base));
+	add_specs(&sa.lx, tail_bwrap, array_size(tail_bwrap));
+	sandbox_split_init_mounts(&sa, NULL, NULL);
+	ok(remounts_of(&sa.lx, "/w/f1") + remounts_of(&sa.init_mounts,
+						       "/w/f1") == 1,
+	   "init split: a cover bubblewrap makes keeps its remount");
+	lx_artifact_release(&sa.lx);
+	lx_artifact_release(&sa.init_mounts);
 }
