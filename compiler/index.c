@@ -153,11 +153,30 @@ uint32_t path_index_child(const struct path_index *idx, uint32_t node,
 	return child == INDEX_NONE ? 0 : child;
 }
 
-static uint32_t path_index_new_node(struct path_index *idx)
+void path_index_prefix(const struct path_index *idx, uint32_t prio,
+		       uint32_t nlit, uint32_t **chain, size_t *cap)
 {
+	uint32_t node = idx->row_node[prio], d;
+
+	GROW(*chain, *cap, (size_t)nlit + 1);
+	for (d = nlit; d > 0; d--) {
+		(*chain)[d] = node;
+		node = idx->parent[node];
+	}
+	(*chain)[0] = 0;
+}
+
+static uint32_t path_index_new_node(struct path_index *idx, uint32_t parent)
+{
+	size_t cap = idx->cap;
+
 	GROW(idx->nodes, idx->cap, (size_t)idx->nnodes + 1);
+	if (idx->cap != cap)
+		idx->parent = xreallocarray(idx->parent, idx->cap,
+					    sizeof(*idx->parent));
 	memset(&idx->nodes[idx->nnodes], 0, sizeof(idx->nodes[0]));
 	idx->nodes[idx->nnodes].min_subtree = INDEX_NONE;
+	idx->parent[idx->nnodes] = parent;
 	return idx->nnodes++;
 }
 
@@ -167,7 +186,9 @@ static struct path_index *path_index_build(const struct rowvec *rows)
 	size_t i;
 
 	hmap_init(&idx->children, rows->n);
-	path_index_new_node(idx);
+	idx->row_node = xreallocarray(NULL, rows->n ? rows->n : 1,
+				      sizeof(*idx->row_node));
+	path_index_new_node(idx, 0);
 	for (i = 0; i < rows->n; i++) {
 		const struct row *row = rows->prio[i];
 		uint32_t node = 0, d;
@@ -180,7 +201,7 @@ static struct path_index *path_index_build(const struct rowvec *rows)
 			child = hmap_get_or_add(&idx->children, node, s->s,
 						s->len, next);
 			if (child == next) {
-				path_index_new_node(idx);
+				path_index_new_node(idx, node);
 				idx->nodes[next].key_row = (uint32_t)i;
 				idx->nodes[next].next_sibling =
 					idx->nodes[node].first_child;
@@ -188,6 +209,7 @@ static struct path_index *path_index_build(const struct rowvec *rows)
 			}
 			node = child;
 		}
+		idx->row_node[i] = node;
 		pn = &idx->nodes[node];
 		idx_list_push(&pn->rows, i);
 		if (pn->min_subtree == INDEX_NONE && is_subtree_pattern(row))
@@ -205,6 +227,8 @@ static void path_index_free(struct path_index *idx)
 	for (i = 0; i < idx->nnodes; i++)
 		free(idx->nodes[i].rows.prio);
 	free(idx->nodes);
+	free(idx->parent);
+	free(idx->row_node);
 	hmap_free(&idx->children);
 	free(idx);
 }

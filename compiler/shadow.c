@@ -47,9 +47,15 @@ static const struct row *fs_cover_of(const struct table *table,
 				     const struct row *row)
 {
 	const struct path_index *idx = table->fs_index;
-	uint32_t best = row->prio, node = 0, d;
+	uint32_t best = row->prio, node = idx->row_node[row->prio];
 
-	for (d = 0;; d++) {
+	/*
+	 * The nodes of the row's own literal prefix, its own first: the
+	 * order does not change the result, a minimum over the nodes (each
+	 * list is scanned up to its first cover, which a smaller *best
+	 * only cuts short where that cover could not win).
+	 */
+	for (;;) {
 		const struct pnode *pn = &idx->nodes[node];
 
 		/*
@@ -59,11 +65,9 @@ static const struct row *fs_cover_of(const struct table *table,
 		if (pn->min_subtree < best)
 			best = pn->min_subtree;
 		fs_scan_covers(&table->fs, &pn->rows, row, &best);
-		if (d == row->fs.nlit)
-			break;
-		node = path_index_child(idx, node, &row->fs.segs[d]);
 		if (!node)
 			break;
+		node = idx->parent[node];
 	}
 	return best == row->prio ? NULL : table->fs.prio[best];
 }
