@@ -194,7 +194,8 @@ struct table *table_build(const struct stmt_list *stmts,
 			  const struct compile_opts *opts,
 			  struct diag_list *diags);
 /*
- * table_build_take - table_build() that consumes @stmts: they are freed
+ * table_build_take - table_build() that consumes @stmts: each row takes
+ * its statement's target string instead of a copy, and the rest is freed
  * (the list left empty) as soon as every row is made, before the sorting
  * and the indexes, which then need not share the peak with them (some
  * 140 bytes a statement).

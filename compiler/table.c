@@ -572,7 +572,24 @@ static void blanks_warning(struct build_state *st, const struct stmt *s,
 	b->msg = msg;
 }
 
-static int handle_row(struct build_state *st, const struct stmt *s)
+/*
+ * The row's target as written: the statement's own string when the
+ * statements are being consumed (@take: where it is stored, then
+ * cleared), else a copy.  Taken last: the warnings read the statement.
+ */
+static void row_set_raw(struct row *row, const struct stmt *s, char **take)
+{
+	if (take) {
+		row->raw = *take;
+		*take = NULL;
+	} else {
+		row->raw = xstrdup(s->value);
+	}
+}
+
+/* @take: as for row_set_raw(). */
+static int handle_row(struct build_state *st, const struct stmt *s,
+		      char **take)
 {
 	struct table *t = st->table;
 	enum domain domain = DOMAIN_FS;
@@ -591,27 +608,26 @@ static int handle_row(struct build_state *st, const struct stmt *s)
 	row->effect = s->effect;
 	row->level = s->level;
 	row->loc = s->loc;
-	row->raw = xstrdup(s->value);
 	switch (domain) {
 	case DOMAIN_FS:
 		if (compile_fs_row(st, s, row)) {
-			free(row->raw);
 			free(row);
 			return -1;
 		}
 		rowvec_push(&t->fs, &st->fs_cap, row);
 		blanks_warning(st, s, row);
+		row_set_raw(row, s, take);
 		return 0;
 	case DOMAIN_NET:
 		if (net_rule_parse(s->value, &row->net, &err)) {
 			deny_host_error(st, s, err);
 			free(err);
-			free(row->raw);
 			free(row);
 			return -1;
 		}
 		rowvec_push(&t->net, &st->net_cap, row);
 		deny_host_warning(st, s, row);
+		row_set_raw(row, s, take);
 		return 0;
 	default:
 		BUG("bad domain %d", domain);
@@ -669,7 +685,8 @@ static void add_tmp_row(struct build_state *st)
 }
 
 /*
- * table_build() and table_build_take(): @drop, when set, is @stmts, freed
+ * table_build() and table_build_take(): @drop, when set, is @stmts: each
+ * row takes its statement's target as its @raw, and the rest is freed
  * once every row is made and before the table is sorted and indexed.
  */
 static struct table *build(const struct stmt_list *stmts,
@@ -693,7 +710,8 @@ static struct table *build(const struct stmt_list *stmts,
 
 		switch (s->kind) {
 		case STMT_ROW:
-			handle_row(&st, s);
+			/* A consumed statement's target becomes the row's. */
+			handle_row(&st, s, drop ? &drop->items[i].value : NULL);
 			break;
 		case STMT_DEFAULT:
 			handle_default(&st, s);
