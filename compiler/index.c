@@ -124,16 +124,38 @@ static uint32_t hmap_get_or_add(struct hmap *m, uint32_t tag, const char *key,
 
 /*
  * Most lists hold one row (a million-row table has about as many trie
- * nodes as rows), so a list grows from one entry, not GROW()'s sixteen:
- * that start cost some 60 bytes a row.
+ * nodes as rows), so the first entry is kept in the list itself and a
+ * list grows from two, not GROW()'s sixteen: that start cost some 60
+ * bytes a row.
  */
 static void idx_list_push(struct idx_list *l, uint32_t prio)
 {
-	if (l->n == l->cap) {
-		l->cap = l->cap ? l->cap * 2 : 1;
-		l->prio = xreallocarray(l->prio, l->cap, sizeof(*l->prio));
+	uint32_t first;
+
+	if (l->cap == 0) {
+		l->one = prio;
+		l->n = l->cap = 1;
+		return;
 	}
-	l->prio[l->n++] = prio;
+	if (l->n == l->cap) {
+		if (l->cap == 1) {
+			first = l->one;
+			l->many = xreallocarray(NULL, 2, sizeof(*l->many));
+			l->many[0] = first;
+			l->cap = 2;
+		} else {
+			l->cap *= 2;
+			l->many = xreallocarray(l->many, l->cap,
+						sizeof(*l->many));
+		}
+	}
+	l->many[l->n++] = prio;
+}
+
+static void idx_list_free(struct idx_list *l)
+{
+	if (l->cap > 1)
+		free(l->many);
 }
 
 bool is_subtree_pattern(const struct row *row)
@@ -225,7 +247,7 @@ static void path_index_free(struct path_index *idx)
 	if (!idx)
 		return;
 	for (i = 0; i < idx->nnodes; i++)
-		free(idx->nodes[i].rows.prio);
+		idx_list_free(&idx->nodes[i].rows);
 	free(idx->nodes);
 	free(idx->parent);
 	free(idx->row_node);
@@ -288,7 +310,7 @@ static void net_index_free(struct net_index *idx)
 	if (!idx)
 		return;
 	for (i = 0; i < idx->nlists; i++)
-		free(idx->lists[i].prio);
+		idx_list_free(&idx->lists[i]);
 	free(idx->lists);
 	hmap_free(&idx->keys);
 	free(idx);

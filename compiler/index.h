@@ -23,16 +23,30 @@ struct net_target;
 
 /**
  * struct idx_list - rows stored under one key, ascending priority position
- * @prio: priority positions (indexes into the domain's prio array)
+ * @many: @cap > 1: the priority positions (indexes into the domain's prio
+ *        array), owned
+ * @one: @cap == 1: the only entry, kept in place: most lists hold one
+ *       row, and a block of 4 bytes costs malloc 32
  * @n: number of entries
  * @cap: allocated entries (32 bits, like @n: a trie node is 32 bytes,
  *       and a million-row table has about as many nodes as rows)
+ *
+ * Read the entries with idx_list_prio().
  */
 struct idx_list {
-	uint32_t *prio;
+	union {
+		uint32_t *many;
+		uint32_t one;
+	};
 	uint32_t n;
 	uint32_t cap;
 };
+
+/* idx_list_prio - the list's @n priority positions (borrowed). */
+static inline const uint32_t *idx_list_prio(const struct idx_list *l)
+{
+	return l->cap > 1 ? l->many : &l->one;
+}
 
 /**
  * struct pnode - one trie node: the rows whose literal prefix ends here

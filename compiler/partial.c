@@ -365,8 +365,8 @@ static bool try_list(struct search *s, const struct idx_list *l)
 	struct finding t;
 	uint32_t i;
 
-	for (i = 0; i < l->n && l->prio[i] < s->row->prio; i++) {
-		const struct row *c = s->table->fs.prio[l->prio[i]];
+	for (i = 0; i < l->n && idx_list_prio(l)[i] < s->row->prio; i++) {
+		const struct row *c = s->table->fs.prio[idx_list_prio(l)[i]];
 
 		if (effect_rank(c->effect) <= effect_rank(s->row->effect))
 			continue;
@@ -503,8 +503,8 @@ static bool net_try_list(const struct table *table, const struct row *row,
 
 	if (!l)
 		return false;
-	for (i = 0; i < l->n && l->prio[i] < row->prio; i++) {
-		const struct row *c = table->net.prio[l->prio[i]];
+	for (i = 0; i < l->n && idx_list_prio(l)[i] < row->prio; i++) {
+		const struct row *c = table->net.prio[idx_list_prio(l)[i]];
 
 		if (c->effect != EFFECT_ALLOW)
 			continue;

@@ -28,8 +28,8 @@ static void fs_scan_covers(const struct rowvec *rows, const struct idx_list *l,
 {
 	uint32_t i, tried = 0;
 
-	for (i = 0; i < l->n && l->prio[i] < *best; i++) {
-		const struct row *c = rows->prio[l->prio[i]];
+	for (i = 0; i < l->n && idx_list_prio(l)[i] < *best; i++) {
+		const struct row *c = rows->prio[idx_list_prio(l)[i]];
 
 		/* Subtree patterns are handled through min_subtree. */
 		if (is_subtree_pattern(c))
@@ -37,7 +37,7 @@ static void fs_scan_covers(const struct rowvec *rows, const struct idx_list *l,
 		if (++tried > SHADOW_CANDIDATES_PER_KEY)
 			return;
 		if (fs_covers(&c->fs, &row->fs)) {
-			*best = l->prio[i];
+			*best = idx_list_prio(l)[i];
 			return;
 		}
 	}
@@ -80,11 +80,12 @@ static void net_scan_covers(const struct rowvec *rows,
 
 	if (!l)
 		return;
-	for (i = 0; i < l->n && l->prio[i] < *best; i++) {
+	for (i = 0; i < l->n && idx_list_prio(l)[i] < *best; i++) {
 		if (++tried > SHADOW_CANDIDATES_PER_KEY)
 			return;
-		if (net_covers(&rows->prio[l->prio[i]]->net, &row->net)) {
-			*best = l->prio[i];
+		if (net_covers(&rows->prio[idx_list_prio(l)[i]]->net,
+			       &row->net)) {
+			*best = idx_list_prio(l)[i];
 			return;
 		}
 	}
