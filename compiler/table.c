@@ -28,7 +28,8 @@ char *row_text(const struct row *row)
 	return xasprintf("%s%s:%s", bangs, effect_name(row->effect), target);
 }
 
-static void row_free(struct row *row)
+/* What @row holds; the row itself is in the table's row pool. */
+static void row_release(struct row *row)
 {
 	if (!row)
 		return;
@@ -43,7 +44,6 @@ static void row_free(struct row *row)
 		BUG("bad domain %d", row->domain);
 	}
 	free(row->raw);
-	free(row);
 }
 
 static void rowvec_push(struct rowvec *vec, size_t *cap, struct row *row)
@@ -58,7 +58,7 @@ static void rowvec_free(struct rowvec *vec)
 	size_t i;
 
 	for (i = 0; i < vec->n; i++)
-		row_free(vec->order[i]);
+		row_release(vec->order[i]);
 	free(vec->order);
 	free(vec->prio);
 	memset(vec, 0, sizeof(*vec));
@@ -84,6 +84,7 @@ void table_free(struct table *table)
 	index_free(table);
 	rowvec_free(&table->fs);
 	rowvec_free(&table->net);
+	row_pool_free(&table->rows);
 	free(table->upstream_proxy);
 	free(table->findings);
 	table_free_partials(table);
@@ -603,7 +604,7 @@ static int handle_row(struct build_state *st, const struct stmt *s,
 	if (row_domain(st, s, &domain))
 		return -1;
 
-	row = xzalloc(sizeof(*row));
+	row = row_pool_alloc(&t->rows);
 	row->domain = domain;
 	row->effect = s->effect;
 	row->level = s->level;
@@ -611,7 +612,7 @@ static int handle_row(struct build_state *st, const struct stmt *s,
 	switch (domain) {
 	case DOMAIN_FS:
 		if (compile_fs_row(st, s, row)) {
-			free(row);
+			row_pool_unalloc(&t->rows, row);
 			return -1;
 		}
 		rowvec_push(&t->fs, &st->fs_cap, row);
@@ -622,7 +623,7 @@ static int handle_row(struct build_state *st, const struct stmt *s,
 		if (net_rule_parse(s->value, &row->net, &err)) {
 			deny_host_error(st, s, err);
 			free(err);
-			free(row);
+			row_pool_unalloc(&t->rows, row);
 			return -1;
 		}
 		rowvec_push(&t->net, &st->net_cap, row);
@@ -668,7 +669,7 @@ static void add_tmp_row(struct build_state *st)
 			   "setting", r->index, text);
 		free(text);
 	}
-	row = xzalloc(sizeof(*row));
+	row = row_pool_alloc(&t->rows);
 	row->domain = DOMAIN_FS;
 	row->effect = EFFECT_RW;
 	row->level = 0;
@@ -677,7 +678,7 @@ static void add_tmp_row(struct build_state *st)
 	if (fs_pattern_compile(row->raw, false, &row->loc, st->opts->target,
 			       &st->opts->vars, &row->fs, st->diags)) {
 		free(row->raw);
-		free(row);
+		row_pool_unalloc(&t->rows, row);
 		return;
 	}
 	rowvec_push(&t->fs, &st->fs_cap, row);
@@ -755,12 +756,16 @@ struct table *table_build_take(struct stmt_list *stmts,
 	return build(stmts, opts, diags, stmts);
 }
 
-/* One rebuilt row of table_from_specs(), or NULL with *@err set. */
-static struct row *row_from_spec(const struct target_traits *target,
-				 enum domain domain, const struct row_spec *rs,
-				 size_t i, char **err)
+/*
+ * One rebuilt row of table_from_specs(), from @t's row pool, or NULL with
+ * *@err set.
+ */
+static struct row *row_from_spec(struct table *t, enum domain domain,
+				 const struct row_spec *rs, size_t i,
+				 char **err)
 {
-	struct row *row = xzalloc(sizeof(*row));
+	const struct target_traits *target = t->target;
+	struct row *row = row_pool_alloc(&t->rows);
 	char *why = NULL;
 	int ret;
 
@@ -781,7 +786,7 @@ static struct row *row_from_spec(const struct target_traits *target,
 				 rs->text, why ? why : "invalid target");
 		free(why);
 		free(row->raw);
-		free(row);
+		row_pool_unalloc(&t->rows, row);
 		return NULL;
 	}
 	return row;
@@ -802,13 +807,13 @@ struct table *table_from_specs(const struct target_traits *target,
 	t->default_write = default_write;
 	t->default_net = default_net;
 	for (i = 0; i < nfs; i++) {
-		row = row_from_spec(target, DOMAIN_FS, &fs[i], i, err);
+		row = row_from_spec(t, DOMAIN_FS, &fs[i], i, err);
 		if (!row)
 			goto out_free;
 		rowvec_push(&t->fs, &fs_cap, row);
 	}
 	for (i = 0; i < nnet; i++) {
-		row = row_from_spec(target, DOMAIN_NET, &net[i], i, err);
+		row = row_from_spec(t, DOMAIN_NET, &net[i], i, err);
 		if (!row)
 			goto out_free;
 		rowvec_push(&t->net, &net_cap, row);
