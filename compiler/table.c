@@ -15,6 +15,7 @@
 #include "grow.h"
 #include "ir.h"
 #include "misspell.h"
+#include "table_int.h"
 #include "target.h"
 
 char *row_text(const struct row *row)
@@ -46,7 +47,7 @@ static void row_release(struct row *row)
 	free(row->raw);
 }
 
-static void rowvec_push(struct rowvec *vec, size_t *cap, struct row *row)
+void rowvec_push(struct rowvec *vec, size_t *cap, struct row *row)
 {
 	GROW(vec->order, *cap, vec->n + 1);
 	row->index = vec->n;
@@ -99,7 +100,7 @@ void table_free(struct table *table)
  * Order is policy: higher level first, then table order.  A counting sort
  * over the 256 levels is stable and linear.
  */
-static void rowvec_sort_priority(struct rowvec *vec)
+void rowvec_sort_priority(struct rowvec *vec)
 {
 	size_t start[LEVEL_MAX + 2] = { 0 };
 	size_t i;
@@ -754,75 +755,4 @@ struct table *table_build_take(struct stmt_list *stmts,
 			       struct diag_list *diags)
 {
 	return build(stmts, opts, diags, stmts);
-}
-
-/*
- * One rebuilt row of table_from_specs(), from @t's row pool, or NULL with
- * *@err set.
- */
-static struct row *row_from_spec(struct table *t, enum domain domain,
-				 const struct row_spec *rs, size_t i,
-				 char **err)
-{
-	const struct target_traits *target = t->target;
-	struct row *row = row_pool_alloc(&t->rows);
-	char *why = NULL;
-	int ret;
-
-	row->domain = domain;
-	row->effect = rs->effect;
-	row->level = rs->level;
-	row->loc = rs->loc;
-	row->raw = xstrdup(rs->text);
-	if (domain == DOMAIN_FS ? rs->effect == EFFECT_ALLOW :
-	    rs->effect != EFFECT_ALLOW && rs->effect != EFFECT_DENY)
-		ret = -1;
-	else if (domain == DOMAIN_FS)
-		ret = fs_pattern_from_text(rs->text, target, &row->fs, &why);
-	else
-		ret = net_rule_parse(rs->text, &row->net, &why);
-	if (ret) {
-		*err = xasprintf("%s row %zu '%s': %s", domain_name(domain), i,
-				 rs->text, why ? why : "invalid target");
-		free(why);
-		free(row->raw);
-		row_pool_unalloc(&t->rows, row);
-		return NULL;
-	}
-	return row;
-}
-
-struct table *table_from_specs(const struct target_traits *target,
-			       enum effect default_write,
-			       enum effect default_net,
-			       const struct row_spec *fs, size_t nfs,
-			       const struct row_spec *net, size_t nnet,
-			       char **err)
-{
-	struct table *t = xzalloc(sizeof(*t));
-	size_t fs_cap = 0, net_cap = 0, i;
-	struct row *row;
-
-	t->target = target;
-	t->default_write = default_write;
-	t->default_net = default_net;
-	for (i = 0; i < nfs; i++) {
-		row = row_from_spec(t, DOMAIN_FS, &fs[i], i, err);
-		if (!row)
-			goto out_free;
-		rowvec_push(&t->fs, &fs_cap, row);
-	}
-	for (i = 0; i < nnet; i++) {
-		row = row_from_spec(t, DOMAIN_NET, &net[i], i, err);
-		if (!row)
-			goto out_free;
-		rowvec_push(&t->net, &net_cap, row);
-	}
-	rowvec_sort_priority(&t->fs);
-	rowvec_sort_priority(&t->net);
-	index_build(t);
-	return t;
-out_free:
-	table_free(t);
-	return NULL;
 }
