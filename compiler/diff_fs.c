@@ -292,10 +292,11 @@ static int build_child(struct fs_walk *w, uint32_t parent, const char *x,
 		out->node[side] = k;
 		pn = &t->fs_index->nodes[k];
 		for (i = 0; i < pn->rows.n; i++) {
+			uint32_t prio = idx_list_prio(&pn->rows)[i];
+
 			pos = (uint32_t)w->npos;
-			n = row_enter(w, &t->fs.prio[pn->rows.prio[i]]->fs);
-			if (push_entry(w, (uint16_t)side, pn->rows.prio[i], pos,
-				       n) < 0)
+			n = row_enter(w, &t->fs.prio[prio]->fs);
+			if (push_entry(w, (uint16_t)side, prio, pos, n) < 0)
 				return -1;
 		}
 	}
@@ -668,10 +669,11 @@ int diff_fs(struct diff_ctx *ctx)
 
 		pn = &t->fs_index->nodes[0];
 		for (i = 0; i < pn->rows.n && !ret; i++) {
+			uint32_t prio = idx_list_prio(&pn->rows)[i];
+
 			pos = (uint32_t)w.npos;
-			n = row_enter(&w, &t->fs.prio[pn->rows.prio[i]]->fs);
-			ret = push_entry(&w, (uint16_t)side, pn->rows.prio[i],
-					 pos, n);
+			n = row_enter(&w, &t->fs.prio[prio]->fs);
+			ret = push_entry(&w, (uint16_t)side, prio, pos, n);
 		}
 	}
 	root.nent = (uint32_t)w.nent;

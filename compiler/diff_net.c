@@ -68,7 +68,8 @@ static void list_ports(const struct rowvec *rows, const struct idx_list *l,
 	uint32_t i;
 
 	for (i = 0; l && i < l->n; i++) {
-		const struct net_target *r = &rows->prio[l->prio[i]]->net;
+		const struct net_target *r =
+			&rows->prio[idx_list_prio(l)[i]]->net;
 
 		/* @q has any port: the match is the hosts'. */
 		if (r->any_port || !net_match(r, q))

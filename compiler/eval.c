@@ -43,9 +43,9 @@ static void fs_scan_list(const struct rowvec *rows, const struct idx_list *l,
 {
 	uint32_t i;
 
-	for (i = 0; i < l->n && l->prio[i] < *best; i++) {
-		if (fs_match(&rows->prio[l->prio[i]]->fs, path)) {
-			*best = l->prio[i];
+	for (i = 0; i < l->n && idx_list_prio(l)[i] < *best; i++) {
+		if (fs_match(&rows->prio[idx_list_prio(l)[i]]->fs, path)) {
+			*best = idx_list_prio(l)[i];
 			return;
 		}
 	}
@@ -74,9 +74,9 @@ static void net_scan_list(const struct rowvec *rows, const struct idx_list *l,
 
 	if (!l)
 		return;
-	for (i = 0; i < l->n && l->prio[i] < *best; i++) {
-		if (net_match(&rows->prio[l->prio[i]]->net, q)) {
-			*best = l->prio[i];
+	for (i = 0; i < l->n && idx_list_prio(l)[i] < *best; i++) {
+		if (net_match(&rows->prio[idx_list_prio(l)[i]]->net, q)) {
+			*best = idx_list_prio(l)[i];
 			return;
 		}
 	}

@@ -124,16 +124,38 @@ static uint32_t hmap_get_or_add(struct hmap *m, uint32_t tag, const char *key,
 
 /*
  * Most lists hold one row (a million-row table has about as many trie
- * nodes as rows), so a list grows from one entry, not GROW()'s sixteen:
- * that start cost some 60 bytes a row.
+ * nodes as rows), so the first entry is kept in the list itself and a
+ * list grows from two, not GROW()'s sixteen: that start cost some 60
+ * bytes a row.
  */
 static void idx_list_push(struct idx_list *l, uint32_t prio)
 {
-	if (l->n == l->cap) {
-		l->cap = l->cap ? l->cap * 2 : 1;
-		l->prio = xreallocarray(l->prio, l->cap, sizeof(*l->prio));
+	uint32_t first;
+
+	if (l->cap == 0) {
+		l->one = prio;
+		l->n = l->cap = 1;
+		return;
 	}
-	l->prio[l->n++] = prio;
+	if (l->n == l->cap) {
+		if (l->cap == 1) {
+			first = l->one;
+			l->many = xreallocarray(NULL, 2, sizeof(*l->many));
+			l->many[0] = first;
+			l->cap = 2;
+		} else {
+			l->cap *= 2;
+			l->many = xreallocarray(l->many, l->cap,
+						sizeof(*l->many));
+		}
+	}
+	l->many[l->n++] = prio;
+}
+
+static void idx_list_free(struct idx_list *l)
+{
+	if (l->cap > 1)
+		free(l->many);
 }
 
 bool is_subtree_pattern(const struct row *row)
@@ -153,11 +175,30 @@ uint32_t path_index_child(const struct path_index *idx, uint32_t node,
 	return child == INDEX_NONE ? 0 : child;
 }
 
-static uint32_t path_index_new_node(struct path_index *idx)
+void path_index_prefix(const struct path_index *idx, uint32_t prio,
+		       uint32_t nlit, uint32_t **chain, size_t *cap)
 {
+	uint32_t node = idx->row_node[prio], d;
+
+	GROW(*chain, *cap, (size_t)nlit + 1);
+	for (d = nlit; d > 0; d--) {
+		(*chain)[d] = node;
+		node = idx->parent[node];
+	}
+	(*chain)[0] = 0;
+}
+
+static uint32_t path_index_new_node(struct path_index *idx, uint32_t parent)
+{
+	size_t cap = idx->cap;
+
 	GROW(idx->nodes, idx->cap, (size_t)idx->nnodes + 1);
+	if (idx->cap != cap)
+		idx->parent = xreallocarray(idx->parent, idx->cap,
+					    sizeof(*idx->parent));
 	memset(&idx->nodes[idx->nnodes], 0, sizeof(idx->nodes[0]));
 	idx->nodes[idx->nnodes].min_subtree = INDEX_NONE;
+	idx->parent[idx->nnodes] = parent;
 	return idx->nnodes++;
 }
 
@@ -167,7 +208,9 @@ static struct path_index *path_index_build(const struct rowvec *rows)
 	size_t i;
 
 	hmap_init(&idx->children, rows->n);
-	path_index_new_node(idx);
+	idx->row_node = xreallocarray(NULL, rows->n ? rows->n : 1,
+				      sizeof(*idx->row_node));
+	path_index_new_node(idx, 0);
 	for (i = 0; i < rows->n; i++) {
 		const struct row *row = rows->prio[i];
 		uint32_t node = 0, d;
@@ -180,7 +223,7 @@ static struct path_index *path_index_build(const struct rowvec *rows)
 			child = hmap_get_or_add(&idx->children, node, s->s,
 						s->len, next);
 			if (child == next) {
-				path_index_new_node(idx);
+				path_index_new_node(idx, node);
 				idx->nodes[next].key_row = (uint32_t)i;
 				idx->nodes[next].next_sibling =
 					idx->nodes[node].first_child;
@@ -188,6 +231,7 @@ static struct path_index *path_index_build(const struct rowvec *rows)
 			}
 			node = child;
 		}
+		idx->row_node[i] = node;
 		pn = &idx->nodes[node];
 		idx_list_push(&pn->rows, i);
 		if (pn->min_subtree == INDEX_NONE && is_subtree_pattern(row))
@@ -203,8 +247,10 @@ static void path_index_free(struct path_index *idx)
 	if (!idx)
 		return;
 	for (i = 0; i < idx->nnodes; i++)
-		free(idx->nodes[i].rows.prio);
+		idx_list_free(&idx->nodes[i].rows);
 	free(idx->nodes);
+	free(idx->parent);
+	free(idx->row_node);
 	hmap_free(&idx->children);
 	free(idx);
 }
@@ -264,7 +310,7 @@ static void net_index_free(struct net_index *idx)
 	if (!idx)
 		return;
 	for (i = 0; i < idx->nlists; i++)
-		free(idx->lists[i].prio);
+		idx_list_free(&idx->lists[i]);
 	free(idx->lists);
 	hmap_free(&idx->keys);
 	free(idx);

@@ -17,6 +17,7 @@
 #include "stmt.h"
 #include "fspath.h"
 #include "netaddr.h"
+#include "rowpool.h"
 
 struct diag_list;
 struct target_traits;
@@ -101,7 +102,8 @@ struct finding {
 
 /**
  * struct rowvec - rows of one domain
- * @order: the rows in assembled (table) order; owns them
+ * @order: the rows in assembled (table) order; owns what they hold (their
+ *         storage is the table's row pool)
  * @prio: the same rows in priority order (level descending, then index)
  * @n: number of rows
  */
@@ -147,6 +149,7 @@ struct table_blank {
  * @nhost_words: number of @host_words
  * @fs_index: lookup index over @fs for evaluation (owned)
  * @net_index: lookup index over @net for evaluation (owned)
+ * @rows: the storage of every row of @fs and @net (owned)
  */
 struct table {
 	const struct target_traits *target;
@@ -171,6 +174,7 @@ struct table {
 	size_t nhost_words;
 	struct path_index *fs_index;
 	struct net_index *net_index;
+	struct row_pool rows;
 };
 
 /**
@@ -194,7 +198,8 @@ struct table *table_build(const struct stmt_list *stmts,
 			  const struct compile_opts *opts,
 			  struct diag_list *diags);
 /*
- * table_build_take - table_build() that consumes @stmts: they are freed
+ * table_build_take - table_build() that consumes @stmts: each row takes
+ * its statement's target string instead of a copy, and the rest is freed
  * (the list left empty) as soon as every row is made, before the sorting
  * and the indexes, which then need not share the peak with them (some
  * 140 bytes a statement).

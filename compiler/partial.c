@@ -365,8 +365,8 @@ static bool try_list(struct search *s, const struct idx_list *l)
 	struct finding t;
 	uint32_t i;
 
-	for (i = 0; i < l->n && l->prio[i] < s->row->prio; i++) {
-		const struct row *c = s->table->fs.prio[l->prio[i]];
+	for (i = 0; i < l->n && idx_list_prio(l)[i] < s->row->prio; i++) {
+		const struct row *c = s->table->fs.prio[idx_list_prio(l)[i]];
 
 		if (effect_rank(c->effect) <= effect_rank(s->row->effect))
 			continue;
@@ -403,23 +403,26 @@ static bool search_end(struct search *s, bool found)
 	return true;
 }
 
+/*
+ * @chain, @chain_cap: scratch for the row's prefix nodes (the caller's,
+ * kept across rows).
+ */
 static bool fs_partial(const struct table *table, const struct row *row,
-		       struct finding *f)
+		       struct finding *f, uint32_t **chain, size_t *chain_cap)
 {
 	const struct path_index *idx = table->fs_index;
 	struct search s = { table, row, f, { FINDING_PARTIAL, row, NULL, NULL,
 					     NULL }, 0, 0 };
 	uint32_t node = 0, d, stack[PARTIAL_NODE_BUDGET], sp = 0;
 
-	/* Rows whose literal prefix is a prefix of this row's. */
+	/* Rows whose literal prefix is a prefix of this row's, root first. */
+	path_index_prefix(idx, row->prio, row->fs.nlit, chain, chain_cap);
 	for (d = 0;; d++) {
+		node = (*chain)[d];
 		if (try_list(&s, &idx->nodes[node].rows))
 			return search_end(&s, true);
 		if (s.tried > PARTIAL_BUDGET || d == row->fs.nlit)
 			break;
-		node = path_index_child(idx, node, &row->fs.segs[d]);
-		if (!node)
-			return search_end(&s, false);
 	}
 	if (d != row->fs.nlit)
 		return search_end(&s, false);
@@ -500,8 +503,8 @@ static bool net_try_list(const struct table *table, const struct row *row,
 
 	if (!l)
 		return false;
-	for (i = 0; i < l->n && l->prio[i] < row->prio; i++) {
-		const struct row *c = table->net.prio[l->prio[i]];
+	for (i = 0; i < l->n && idx_list_prio(l)[i] < row->prio; i++) {
+		const struct row *c = table->net.prio[idx_list_prio(l)[i]];
 
 		if (c->effect != EFFECT_ALLOW)
 			continue;
@@ -653,7 +656,8 @@ static bool net_partial(const struct table *table, const struct row *row,
 static void analyze(struct table *table, const struct rowvec *rows,
 		    const struct rev_names *rn, size_t *cap)
 {
-	size_t i;
+	uint32_t *chain = NULL;
+	size_t chain_cap = 0, i;
 
 	for (i = 0; i < rows->n; i++) {
 		const struct row *row = rows->order[i];
@@ -664,13 +668,15 @@ static void analyze(struct table *table, const struct rowvec *rows,
 		if (row->shadowed_by || effect_rank(row->effect) == 2)
 			continue;
 		found = row->domain == DOMAIN_FS ?
-				fs_partial(table, row, &f) :
+				fs_partial(table, row, &f, &chain,
+					   &chain_cap) :
 				net_partial(table, row, rn, &f);
 		if (!found)
 			continue;
 		GROW(table->partials, *cap, table->npartials + 1);
 		table->partials[table->npartials++] = f;
 	}
+	free(chain);
 }
 
 char *partial_message(const struct finding *f)

@@ -28,8 +28,8 @@ static void fs_scan_covers(const struct rowvec *rows, const struct idx_list *l,
 {
 	uint32_t i, tried = 0;
 
-	for (i = 0; i < l->n && l->prio[i] < *best; i++) {
-		const struct row *c = rows->prio[l->prio[i]];
+	for (i = 0; i < l->n && idx_list_prio(l)[i] < *best; i++) {
+		const struct row *c = rows->prio[idx_list_prio(l)[i]];
 
 		/* Subtree patterns are handled through min_subtree. */
 		if (is_subtree_pattern(c))
@@ -37,7 +37,7 @@ static void fs_scan_covers(const struct rowvec *rows, const struct idx_list *l,
 		if (++tried > SHADOW_CANDIDATES_PER_KEY)
 			return;
 		if (fs_covers(&c->fs, &row->fs)) {
-			*best = l->prio[i];
+			*best = idx_list_prio(l)[i];
 			return;
 		}
 	}
@@ -47,9 +47,15 @@ static const struct row *fs_cover_of(const struct table *table,
 				     const struct row *row)
 {
 	const struct path_index *idx = table->fs_index;
-	uint32_t best = row->prio, node = 0, d;
+	uint32_t best = row->prio, node = idx->row_node[row->prio];
 
-	for (d = 0;; d++) {
+	/*
+	 * The nodes of the row's own literal prefix, its own first: the
+	 * order does not change the result, a minimum over the nodes (each
+	 * list is scanned up to its first cover, which a smaller *best
+	 * only cuts short where that cover could not win).
+	 */
+	for (;;) {
 		const struct pnode *pn = &idx->nodes[node];
 
 		/*
@@ -59,11 +65,9 @@ static const struct row *fs_cover_of(const struct table *table,
 		if (pn->min_subtree < best)
 			best = pn->min_subtree;
 		fs_scan_covers(&table->fs, &pn->rows, row, &best);
-		if (d == row->fs.nlit)
-			break;
-		node = path_index_child(idx, node, &row->fs.segs[d]);
 		if (!node)
 			break;
+		node = idx->parent[node];
 	}
 	return best == row->prio ? NULL : table->fs.prio[best];
 }
@@ -76,11 +80,12 @@ static void net_scan_covers(const struct rowvec *rows,
 
 	if (!l)
 		return;
-	for (i = 0; i < l->n && l->prio[i] < *best; i++) {
+	for (i = 0; i < l->n && idx_list_prio(l)[i] < *best; i++) {
 		if (++tried > SHADOW_CANDIDATES_PER_KEY)
 			return;
-		if (net_covers(&rows->prio[l->prio[i]]->net, &row->net)) {
-			*best = l->prio[i];
+		if (net_covers(&rows->prio[idx_list_prio(l)[i]]->net,
+			       &row->net)) {
+			*best = idx_list_prio(l)[i];
 			return;
 		}
 	}

@@ -59,29 +59,32 @@ enum stmt_kind {
 /**
  * struct stmt - one statement line
  * @kind: see enum stmt_kind
+ * @level: number of leading '!' (STMT_ROW; the parser rejects > 255)
+ * @effect: STMT_ROW's effect word; "deny" is EFFECT_DENY in both domains
+ * @section: STMT_ROW: the section in force at this line
+ * @quoted: @value was written in double quotes
  * @loc: span of the whole statement (column of its first character)
  * @value_loc: span of @value (the target, URL or include path); for a
  *             quoted value it spans the quotes
  * @arg_loc: span of @arg (STMT_DEFAULT)
- * @level: number of leading '!' (STMT_ROW; the parser rejects > 255)
- * @effect: STMT_ROW's effect word; "deny" is EFFECT_DENY in both domains
- * @section: STMT_ROW: the section in force at this line
  * @arg: STMT_DEFAULT: the word after "@default" (owned)
  * @value: the target / value, quotes removed and escapes resolved (owned);
  *         may contain any byte but NUL
- * @quoted: @value was written in double quotes
+ *
+ * The small fields come first, together: 112 bytes, not 120 (a
+ * million-row table holds a million of these at once).
  */
 struct stmt {
 	enum stmt_kind kind;
-	struct location loc;
-	struct location value_loc;
-	struct location arg_loc;
 	unsigned level;
 	enum effect effect;
 	enum section section;
+	bool quoted;
+	struct location loc;
+	struct location value_loc;
+	struct location arg_loc;
 	char *arg;
 	char *value;
-	bool quoted;
 };
 
 /* A growable array of statements; owns each statement's strings. */

@@ -15,6 +15,7 @@
 #include "grow.h"
 #include "ir.h"
 #include "misspell.h"
+#include "table_int.h"
 #include "target.h"
 
 char *row_text(const struct row *row)
@@ -28,7 +29,8 @@ char *row_text(const struct row *row)
 	return xasprintf("%s%s:%s", bangs, effect_name(row->effect), target);
 }
 
-static void row_free(struct row *row)
+/* What @row holds; the row itself is in the table's row pool. */
+static void row_release(struct row *row)
 {
 	if (!row)
 		return;
@@ -43,10 +45,9 @@ static void row_free(struct row *row)
 		BUG("bad domain %d", row->domain);
 	}
 	free(row->raw);
-	free(row);
 }
 
-static void rowvec_push(struct rowvec *vec, size_t *cap, struct row *row)
+void rowvec_push(struct rowvec *vec, size_t *cap, struct row *row)
 {
 	GROW(vec->order, *cap, vec->n + 1);
 	row->index = vec->n;
@@ -58,7 +59,7 @@ static void rowvec_free(struct rowvec *vec)
 	size_t i;
 
 	for (i = 0; i < vec->n; i++)
-		row_free(vec->order[i]);
+		row_release(vec->order[i]);
 	free(vec->order);
 	free(vec->prio);
 	memset(vec, 0, sizeof(*vec));
@@ -84,6 +85,7 @@ void table_free(struct table *table)
 	index_free(table);
 	rowvec_free(&table->fs);
 	rowvec_free(&table->net);
+	row_pool_free(&table->rows);
 	free(table->upstream_proxy);
 	free(table->findings);
 	table_free_partials(table);
@@ -98,7 +100,7 @@ void table_free(struct table *table)
  * Order is policy: higher level first, then table order.  A counting sort
  * over the 256 levels is stable and linear.
  */
-static void rowvec_sort_priority(struct rowvec *vec)
+void rowvec_sort_priority(struct rowvec *vec)
 {
 	size_t start[LEVEL_MAX + 2] = { 0 };
 	size_t i;
@@ -572,7 +574,24 @@ static void blanks_warning(struct build_state *st, const struct stmt *s,
 	b->msg = msg;
 }
 
-static int handle_row(struct build_state *st, const struct stmt *s)
+/*
+ * The row's target as written: the statement's own string when the
+ * statements are being consumed (@take: where it is stored, then
+ * cleared), else a copy.  Taken last: the warnings read the statement.
+ */
+static void row_set_raw(struct row *row, const struct stmt *s, char **take)
+{
+	if (take) {
+		row->raw = *take;
+		*take = NULL;
+	} else {
+		row->raw = xstrdup(s->value);
+	}
+}
+
+/* @take: as for row_set_raw(). */
+static int handle_row(struct build_state *st, const struct stmt *s,
+		      char **take)
 {
 	struct table *t = st->table;
 	enum domain domain = DOMAIN_FS;
@@ -586,32 +605,31 @@ static int handle_row(struct build_state *st, const struct stmt *s)
 	if (row_domain(st, s, &domain))
 		return -1;
 
-	row = xzalloc(sizeof(*row));
+	row = row_pool_alloc(&t->rows);
 	row->domain = domain;
 	row->effect = s->effect;
 	row->level = s->level;
 	row->loc = s->loc;
-	row->raw = xstrdup(s->value);
 	switch (domain) {
 	case DOMAIN_FS:
 		if (compile_fs_row(st, s, row)) {
-			free(row->raw);
-			free(row);
+			row_pool_unalloc(&t->rows, row);
 			return -1;
 		}
 		rowvec_push(&t->fs, &st->fs_cap, row);
 		blanks_warning(st, s, row);
+		row_set_raw(row, s, take);
 		return 0;
 	case DOMAIN_NET:
 		if (net_rule_parse(s->value, &row->net, &err)) {
 			deny_host_error(st, s, err);
 			free(err);
-			free(row->raw);
-			free(row);
+			row_pool_unalloc(&t->rows, row);
 			return -1;
 		}
 		rowvec_push(&t->net, &st->net_cap, row);
 		deny_host_warning(st, s, row);
+		row_set_raw(row, s, take);
 		return 0;
 	default:
 		BUG("bad domain %d", domain);
@@ -652,7 +670,7 @@ static void add_tmp_row(struct build_state *st)
 			   "setting", r->index, text);
 		free(text);
 	}
-	row = xzalloc(sizeof(*row));
+	row = row_pool_alloc(&t->rows);
 	row->domain = DOMAIN_FS;
 	row->effect = EFFECT_RW;
 	row->level = 0;
@@ -661,7 +679,7 @@ static void add_tmp_row(struct build_state *st)
 	if (fs_pattern_compile(row->raw, false, &row->loc, st->opts->target,
 			       &st->opts->vars, &row->fs, st->diags)) {
 		free(row->raw);
-		free(row);
+		row_pool_unalloc(&t->rows, row);
 		return;
 	}
 	rowvec_push(&t->fs, &st->fs_cap, row);
@@ -669,7 +687,8 @@ static void add_tmp_row(struct build_state *st)
 }
 
 /*
- * table_build() and table_build_take(): @drop, when set, is @stmts, freed
+ * table_build() and table_build_take(): @drop, when set, is @stmts: each
+ * row takes its statement's target as its @raw, and the rest is freed
  * once every row is made and before the table is sorted and indexed.
  */
 static struct table *build(const struct stmt_list *stmts,
@@ -693,7 +712,8 @@ static struct table *build(const struct stmt_list *stmts,
 
 		switch (s->kind) {
 		case STMT_ROW:
-			handle_row(&st, s);
+			/* A consumed statement's target becomes the row's. */
+			handle_row(&st, s, drop ? &drop->items[i].value : NULL);
 			break;
 		case STMT_DEFAULT:
 			handle_default(&st, s);
@@ -735,71 +755,4 @@ struct table *table_build_take(struct stmt_list *stmts,
 			       struct diag_list *diags)
 {
 	return build(stmts, opts, diags, stmts);
-}
-
-/* One rebuilt row of table_from_specs(), or NULL with *@err set. */
-static struct row *row_from_spec(const struct target_traits *target,
-				 enum domain domain, const struct row_spec *rs,
-				 size_t i, char **err)
-{
-	struct row *row = xzalloc(sizeof(*row));
-	char *why = NULL;
-	int ret;
-
-	row->domain = domain;
-	row->effect = rs->effect;
-	row->level = rs->level;
-	row->loc = rs->loc;
-	row->raw = xstrdup(rs->text);
-	if (domain == DOMAIN_FS ? rs->effect == EFFECT_ALLOW :
-	    rs->effect != EFFECT_ALLOW && rs->effect != EFFECT_DENY)
-		ret = -1;
-	else if (domain == DOMAIN_FS)
-		ret = fs_pattern_from_text(rs->text, target, &row->fs, &why);
-	else
-		ret = net_rule_parse(rs->text, &row->net, &why);
-	if (ret) {
-		*err = xasprintf("%s row %zu '%s': %s", domain_name(domain), i,
-				 rs->text, why ? why : "invalid target");
-		free(why);
-		free(row->raw);
-		free(row);
-		return NULL;
-	}
-	return row;
-}
-
-struct table *table_from_specs(const struct target_traits *target,
-			       enum effect default_write,
-			       enum effect default_net,
-			       const struct row_spec *fs, size_t nfs,
-			       const struct row_spec *net, size_t nnet,
-			       char **err)
-{
-	struct table *t = xzalloc(sizeof(*t));
-	size_t fs_cap = 0, net_cap = 0, i;
-	struct row *row;
-
-	t->target = target;
-	t->default_write = default_write;
-	t->default_net = default_net;
-	for (i = 0; i < nfs; i++) {
-		row = row_from_spec(target, DOMAIN_FS, &fs[i], i, err);
-		if (!row)
-			goto out_free;
-		rowvec_push(&t->fs, &fs_cap, row);
-	}
-	for (i = 0; i < nnet; i++) {
-		row = row_from_spec(target, DOMAIN_NET, &net[i], i, err);
-		if (!row)
-			goto out_free;
-		rowvec_push(&t->net, &net_cap, row);
-	}
-	rowvec_sort_priority(&t->fs);
-	rowvec_sort_priority(&t->net);
-	index_build(t);
-	return t;
-out_free:
-	table_free(t);
-	return NULL;
 }

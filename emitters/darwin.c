@@ -160,7 +160,11 @@ static void write_rule(FILE *out, const char *action, const char *ops,
 {
 	size_t i;
 
-	fprintf(out, "(%s %s", action, ops);
+	/* Pieces, not fprintf(): a million-row profile has millions. */
+	fputc('(', out);
+	fputs(action, out);
+	fputc(' ', out);
+	fputs(ops, out);
 	for (i = 0; i < n; i++) {
 		fputs("\n    ", out);
 		sbpl_filter_write(out, &filters[i]);

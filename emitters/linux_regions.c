@@ -58,7 +58,7 @@ void lx_regions_init(struct lx_regions *rg, const struct table *table)
 	rg->row_node = xcalloc(table->fs.n ? table->fs.n : 1,
 			       sizeof(*rg->row_node));
 	for (i = 0; i < idx->nnodes; i++) {
-		rg->nodes[i].parent = 0;
+		rg->nodes[i].parent = idx->parent[i];
 		rg->nodes[i].subtree = INDEX_NONE;
 		for (k = 0; k < GLOB_KINDS; k++)
 			rg->nodes[i].glob[k] = INDEX_NONE;
@@ -68,17 +68,8 @@ void lx_regions_init(struct lx_regions *rg, const struct table *table)
 	/* The index holds every row's literal prefix, node by node. */
 	for (r = 0; r < table->fs.n; r++) {
 		const struct row *row = table->fs.order[r];
-		uint32_t node = 0, child, d;
 
-		for (d = 0; d < row->fs.nlit; d++) {
-			child = path_index_child(idx, node, &row->fs.segs[d]);
-			if (!child)
-				BUG("row %u's prefix is not in the path index",
-				    row->index);
-			rg->nodes[child].parent = node;
-			node = child;
-		}
-		rg->row_node[row->index] = node;
+		rg->row_node[row->index] = idx->row_node[row->prio];
 	}
 }
 

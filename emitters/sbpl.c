@@ -89,7 +89,13 @@ void sbpl_write_comment(FILE *out, const char *text)
 /* Characters with a meaning in a POSIX extended regular expression. */
 static bool re_meta(char c)
 {
-	return c && strchr(".[]()*+?{}|^$\\", c) != NULL;
+	switch (c) {
+	case '.': case '[': case ']': case '(': case ')': case '*': case '+':
+	case '?': case '{': case '}': case '|': case '^': case '$': case '\\':
+		return true;
+	default:
+		return false;
+	}
 }
 
 static bool ascii_lower(char c)
@@ -105,7 +111,7 @@ static bool ascii_letter(char c)
 /* One byte of pattern text that matches itself. */
 static void re_literal(struct strbuf *b, char c, bool fold)
 {
-	char cls[5];
+	char cls[4];
 
 	if (fold && ascii_letter(c)) {
 		char lo = (char)(ascii_lower(c) ? c : c - 'A' + 'a');
@@ -114,8 +120,7 @@ static void re_literal(struct strbuf *b, char c, bool fold)
 		cls[1] = lo;
 		cls[2] = (char)(lo - 'a' + 'A');
 		cls[3] = ']';
-		cls[4] = '\0';
-		strbuf_puts(b, cls);
+		strbuf_add(b, cls, sizeof(cls));
 		return;
 	}
 	if (re_meta(c))
@@ -163,11 +168,20 @@ char *sbpl_regex(const struct seg *segs, uint32_t nsegs, bool subtree,
 {
 	struct strbuf b = { 0 };
 	bool concrete = false, prev_starstar = false;
+	size_t guess = 16;
 	uint32_t i;
 
-	for (i = 0; i < nsegs; i++)
+	/*
+	 * Room for the usual expression at once (a letter folds to 4 bytes,
+	 * a segment's slash and wildcards to a few): a million rows build
+	 * some three million of these.
+	 */
+	for (i = 0; i < nsegs; i++) {
 		if (segs[i].kind != SEG_STARSTAR)
 			concrete = true;
+		guess += 8 + (size_t)segs[i].len * (fold ? 4 : 2);
+	}
+	strbuf_reserve(&b, guess);
 	strbuf_putc(&b, '^');
 	if (!concrete) {
 		/*
@@ -199,10 +213,14 @@ char *sbpl_regex(const struct seg *segs, uint32_t nsegs, bool subtree,
 char *sbpl_path_text(const struct seg *segs, uint32_t nsegs)
 {
 	struct strbuf b = { 0 };
+	size_t len = 0;
 	uint32_t i;
 
 	if (!nsegs)
 		return xstrdup("/");
+	for (i = 0; i < nsegs; i++)
+		len += 1 + (size_t)segs[i].len;
+	strbuf_reserve(&b, len);
 	for (i = 0; i < nsegs; i++) {
 		strbuf_putc(&b, '/');
 		strbuf_add(&b, segs[i].s, segs[i].len);
@@ -249,7 +267,9 @@ const char *sbpl_filter_kind_name(enum sbpl_filter_kind kind)
 
 void sbpl_filter_write(FILE *out, const struct sbpl_filter *f)
 {
-	fprintf(out, "(%s ", sbpl_filter_kind_name(f->kind));
+	fputc('(', out);
+	fputs(sbpl_filter_kind_name(f->kind), out);
+	fputc(' ', out);
 	sbpl_write_string(out, f->value, strlen(f->value));
 	fputc(')', out);
 }

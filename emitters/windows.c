@@ -82,16 +82,15 @@ static const struct row *subtree_cover(const struct table *table,
 				       const struct row *row)
 {
 	const struct path_index *idx = table->fs_index;
-	uint32_t best = row->prio, node = 0, d;
+	uint32_t best = row->prio, node = idx->row_node[row->prio];
 
-	for (d = 0;; d++) {
+	/* The row's own prefix, bottom up: the best is a minimum. */
+	for (;;) {
 		if (idx->nodes[node].min_subtree < best)
 			best = idx->nodes[node].min_subtree;
-		if (d == row->fs.nlit)
-			break;
-		node = path_index_child(idx, node, &row->fs.segs[d]);
 		if (!node)
 			break;
+		node = idx->parent[node];
 	}
 	return best == row->prio ? NULL : table->fs.prio[best];
 }

@@ -24,5 +24,18 @@ void strbuf_puts(struct strbuf *b, const char *p)
 
 void strbuf_putc(struct strbuf *b, char c)
 {
+	/* The common case, room left, without the general path's checks. */
+	if (b->len + 2 <= b->cap) {
+		b->s[b->len++] = c;
+		b->s[b->len] = '\0';
+		return;
+	}
 	strbuf_add(b, &c, 1);
+}
+
+void strbuf_reserve(struct strbuf *b, size_t n)
+{
+	if (n > SIZE_MAX / 2 - b->len - 1)
+		BUG("string of %zu bytes is too long", b->len);
+	GROW(b->s, b->cap, b->len + n + 1);
 }

@@ -28,5 +28,11 @@ void strbuf_add(struct strbuf *b, const char *p, size_t n);
 void strbuf_puts(struct strbuf *b, const char *p);
 /* strbuf_putc - append one byte. */
 void strbuf_putc(struct strbuf *b, char c);
+/*
+ * strbuf_reserve - room for @n more bytes (and the NUL) without growing:
+ * a string built a byte at a time then reallocates once, not per
+ * doubling.
+ */
+void strbuf_reserve(struct strbuf *b, size_t n);
 
 #endif /* VBOX_STRBUF_H */
