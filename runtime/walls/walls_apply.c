@@ -72,6 +72,22 @@ _Static_assert(sizeof(struct pin_statx) == 256 &&
 	       offsetof(struct pin_statx, dev_major) == 136,
 	       "struct pin_statx is not struct statx");
 
+/* Is @path, resolved with no symbolic link, the file @dev:@ino? */
+static bool resolves_to(const char *path, uint64_t dev, uint64_t ino)
+{
+	struct stat st;
+	bool ok;
+	int fd;
+
+	fd = open_resolved(AT_FDCWD, path, 0, RESOLVE_NO_SYMLINKS);
+	if (fd < 0)
+		return false;
+	ok = fstat(fd, &st) == 0 && (uint64_t)st.st_dev == dev &&
+	     (uint64_t)st.st_ino == ino;
+	close(fd);
+	return ok;
+}
+
 /*
  * Does the pin on mount point @path hold?  The path has no symbolic link
  * in the sandbox, is the host file checked (@dev, @ino), and is a mount
@@ -85,17 +101,10 @@ _Static_assert(sizeof(struct pin_statx) == 256 &&
 static bool pin_holds_by_open(const char *path, const char *parent,
 			      const char *base, uint64_t dev, uint64_t ino)
 {
-	struct stat st;
 	int fd, pfd;
 	bool ok;
 
-	fd = open_resolved(AT_FDCWD, path, 0, RESOLVE_NO_SYMLINKS);
-	if (fd < 0)
-		return false;
-	ok = fstat(fd, &st) == 0 && (uint64_t)st.st_dev == dev &&
-	     (uint64_t)st.st_ino == ino;
-	close(fd);
-	if (!ok)
+	if (!resolves_to(path, dev, ino))
 		return false;
 	pfd = open_resolved(AT_FDCWD, parent, O_DIRECTORY,
 			    RESOLVE_NO_SYMLINKS);
@@ -148,21 +157,11 @@ static bool pin_holds(const char *path, uint64_t dev, uint64_t ino)
 {
 	char parent[PATH_MAX];
 	const char *base;
-	struct stat st;
-	bool ok;
-	int fd, rc;
+	int rc;
 
 	base = strrchr(path, '/');
-	if (!base || !base[1]) {
-		/* "/" is a mount point */
-		fd = open_resolved(AT_FDCWD, path, 0, RESOLVE_NO_SYMLINKS);
-		if (fd < 0)
-			return false;
-		ok = fstat(fd, &st) == 0 && (uint64_t)st.st_dev == dev &&
-		     (uint64_t)st.st_ino == ino;
-		close(fd);
-		return ok;
-	}
+	if (!base || !base[1])
+		return resolves_to(path, dev, ino);	/* "/": a mount point */
 	if ((size_t)(base - path) >= sizeof(parent))
 		return false;
 	memcpy(parent, path, (size_t)(base - path));
