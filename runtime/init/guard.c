@@ -9,6 +9,12 @@
  * subreaper it receives every orphan, so each round's dead leave their
  * children to the next round, until none is left.  A child's pid cannot
  * be reused before the guard reaps it, so signalling it by pid is safe.
+ *
+ * The rounds are bounded by time, not by their count: a killed process
+ * keeps its children until its exit has freed its memory and files,
+ * which takes a while for a large one (about 0.1 s a GiB, more on a
+ * busy machine), and counted rounds that found it still listed ran out
+ * in about 50 ms and left its children running after vbox-exec.
  */
 #include <config.h>
 
@@ -34,9 +40,14 @@
 
 /* What vbox-exec's death sends the guard (PR_SET_PDEATHSIG). */
 #define GUARD_SIGNAL SIGUSR1
-/* Rounds of SIGKILL at most, 1 ms apart: a tree forking faster than
- * that is still ended round by round, but not without a bound. */
-#define END_ROUNDS 5000
+/*
+ * How long the guard goes on ending the tree: the bound for a process
+ * that cannot die (stuck in the kernel) or a tree that forks faster than
+ * the rounds kill.  Each round that reaped nothing waits for the next
+ * death (SIGCHLD) for at most END_WAIT_MS, so a slow exit costs no CPU.
+ */
+#define END_SECONDS 60
+#define END_WAIT_MS 10
 
 static pid_t self;
 static sigset_t waited;		/* SIGCHLD and GUARD_SIGNAL */
@@ -194,20 +205,49 @@ static long kill_children(void)
 	return hit;
 }
 
-/* Every descendant ended and reaped, round after round. */
+/* Seconds since @start on the monotonic clock. */
+static time_t seconds_since(const struct timespec *start)
+{
+	struct timespec now;
+
+	if (clock_gettime(CLOCK_MONOTONIC, &now) < 0)
+		return END_SECONDS;	/* cannot tell: stop, and say so */
+	return now.tv_sec - start->tv_sec;
+}
+
+/*
+ * Every descendant ended and reaped, round after round, until the guard
+ * has no child left.  Past END_SECONDS it says how many it leaves.
+ */
 static void end_tree(void)
 {
-	struct timespec ms = { 0, 1000000 };
-	int round;
+	struct timespec start, wait = { 0, END_WAIT_MS * 1000000L };
+	sigset_t chld;
+	bool reaped;
+	long hit;
 
-	for (round = 0; round < END_ROUNDS; round++) {
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	if (clock_gettime(CLOCK_MONOTONIC, &start) < 0)
+		start.tv_sec = 0;
+	for (;;) {
+		reaped = false;
 		while (waitpid(-1, NULL, WNOHANG) > 0)
-			;
+			reaped = true;
 		/* no child left (the usual end): nothing to look for */
 		if (waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD)
 			return;
-		if (kill_children() == 0 && round > 0)
-			nanosleep(&ms, NULL);
+		hit = kill_children();
+		if (seconds_since(&start) >= END_SECONDS) {
+			fprintf(stderr, "vbox-init: %ld processes of the sandbox "
+				"did not end in %d s after SIGKILL; they are "
+				"left running\n", hit, END_SECONDS);
+			return;
+		}
+		/* the killed are still exiting: wait for one to be done
+		 * (SIGCHLD is blocked, so one that came already is pending) */
+		if (!reaped)
+			sigtimedwait(&chld, NULL, &wait);
 	}
 }
 

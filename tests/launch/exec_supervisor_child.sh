@@ -24,7 +24,11 @@
 #   - container mode: vbox-exec killed with SIGKILL, or SIGABRT, while
 #     the command runs a setsid job: no process of the tree is left and
 #     the job writes no more; the command cannot signal the init that
-#     guards the tree (EPERM).
+#     guards the tree (EPERM);
+#   - container mode: vbox-exec killed with SIGKILL while a process of
+#     the tree takes long to die (it frees 3 GiB) and its child writes
+#     ticks: the child, orphaned only after that exit, is ended too (the
+#     guard's rounds once ran out in about 50 ms and left it running).
 
 . "${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/lib/lib.sh"
 
@@ -287,6 +291,50 @@ for who in $users; do
 			fi
 		done
 	done
+done
+
+# ---- a process slow to die: its child is ended too -------------------------
+# The exit of a process with 3 GiB of small pages takes about 0.1 s a GiB
+# (more on a busy machine); its child is orphaned, and killed by the
+# guard, only after that.
+slow_mib=3072
+for who in $users; do
+	t=$tag-slow-$who
+	rm -f "$W/tick-$t" "$W/ready-$t"
+	in_cond docker "$who" "$VBOX_EXEC" --mode=container deny.plan -- \
+		"$workdir/sup_attack" slow-exit "$W" "$t" "$slow_mib" \
+		>"out.$t" 2>"err.$t" &
+	vx=$!
+	if ! wait_for "$W/ready-$t" 1200; then
+		not_ok "guard, slow exit, $who: the job started"
+		sed 's/^/#   /' "err.$t" | head -n 5
+		pkill -KILL -f -- "$t" 2>/dev/null || :
+		wait "$vx" 2>/dev/null || :
+		continue
+	fi
+	for p in $(pgrep -f -- "vbox-exec --mode=container deny.plan -- $workdir/sup_attack slow-exit $W $t"); do
+		kill -KILL "$p" 2>/dev/null || :
+	done
+	wait "$vx" 2>/dev/null || :
+	# the tree's end may take a few seconds on a busy machine: wait for
+	# it (bounded), then judge
+	i=0
+	while [ "$(left)" != 0 ] && [ "$i" -lt 200 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	a=$(cat "$W/tick-$t" 2>/dev/null)
+	sleep 0.6
+	b=$(cat "$W/tick-$t" 2>/dev/null)
+	n=$(left)
+	if [ -n "$a" ] && [ "$a" = "$b" ] && [ "$n" = 0 ]; then
+		ok "guard, slow exit, $who: after SIGKILL of vbox-exec, the" \
+			"child of a process slow to die is ended too"
+	else
+		not_ok "guard, slow exit, $who: ticks $a / $b, $n left"
+		sed 's/^/#   /' "err.$t" | head -n 5
+		pkill -KILL -f -- "$tag" 2>/dev/null || :
+	fi
 done
 
 done_testing

@@ -19,6 +19,11 @@
  *   sup_attack open DIR TAG  net open: bind() of an abstract name (made
  *                          unique by TAG) and of a path in DIR, kept
  *                          until DIR/done appears
+ *   sup_attack slow-exit DIR TAG MIB  a process slow to die: a child
+ *                          writes a tick to DIR/tick-TAG every 0.1 s,
+ *                          the process fills MIB MiB of memory (which
+ *                          its exit must free before the child is
+ *                          orphaned), writes DIR/ready-TAG and waits
  * Exits 7 at the end, so the launcher's status is seen to be the child's.
  */
 #include <vbox.h>
@@ -29,12 +34,15 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define END_STATUS 7
@@ -432,6 +440,71 @@ static void traced_exec(void)
 	}
 }
 
+/* Write @text to the file @dir/@name (made or truncated); -1 on error. */
+static int put_file(const char *dir, const char *name, const char *text)
+{
+	char path[4096];
+	size_t len = strlen(text);
+	int fd;
+
+	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >=
+	    (int)sizeof(path))
+		return -1;
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	if (write(fd, text, len) != (ssize_t)len) {
+		close(fd);
+		return -1;
+	}
+	return close(fd);
+}
+
+/*
+ * A process whose exit takes a while (it must free @mib MiB of pages one
+ * by one) and whose child writes DIR/tick-TAG until it is killed: the
+ * child is orphaned only once that exit is done, so a guard that gave up
+ * before it would leave the child running.
+ */
+static void slow_exit(const char *dir, const char *tag, const char *mib)
+{
+	char name[256], text[64];
+	struct timespec now, tenth = { 0, 100000000L };
+	size_t len = (size_t)strtoul(mib, NULL, 10) << 20;
+	char *mem;
+	pid_t pid;
+
+	if (snprintf(name, sizeof(name), "tick-%s", tag) >= (int)sizeof(name))
+		_exit(2);
+	pid = fork();
+	if (pid < 0)
+		_exit(2);
+	if (pid == 0) {
+		for (;;) {
+			clock_gettime(CLOCK_REALTIME, &now);
+			snprintf(text, sizeof(text), "%lld.%09ld\n",
+				 (long long)now.tv_sec, now.tv_nsec);
+			put_file(dir, name, text);
+			nanosleep(&tenth, NULL);
+		}
+	}
+	mem = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (mem == MAP_FAILED) {
+		perror("slow-exit: mmap");
+		_exit(2);
+	}
+	/* small pages: a huge page is freed at once */
+	madvise(mem, len, MADV_NOHUGEPAGE);
+	for (size_t i = 0; i < len; i += 4096)
+		mem[i] = 1;
+	snprintf(name, sizeof(name), "ready-%s", tag);
+	if (put_file(dir, name, "ready\n") < 0)
+		_exit(2);
+	for (;;)
+		pause();
+}
+
 int main(int argc, char **argv)
 {
 	unsigned len;
@@ -458,6 +531,8 @@ int main(int argc, char **argv)
 		traced_exec();
 	} else if (strcmp(argv[1], "open") == 0) {
 		open_binds(argv[2], argc > 3 ? argv[3] : "x");
+	} else if (strcmp(argv[1], "slow-exit") == 0 && argc > 4) {
+		slow_exit(argv[2], argv[3], argv[4]);
 	}
 	printf("end\n");
 	fflush(stdout);
