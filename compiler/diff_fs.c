@@ -501,7 +501,7 @@ static int expand(struct fs_walk *w, uint32_t id)
 	if (w->windows && s.depth == 0) {
 		/* Every windows path starts with a drive letter. */
 		for (i = 0; i < sizeof(DRIVES) - 1 && !ret; i++)
-			ret = try_segment(w, id, DRIVES + i, 1);
+			ret = try_segment(w, id, &DRIVES[i], 1);
 		return ret;
 	}
 	/*
