@@ -190,7 +190,7 @@ for who in $users; do
 	check "$who: outside a sandbox the attacks work (except: ${miss:-none})" \
 		sh -c "grep -q '^chmod ok' ctl.out && grep -q '^truncate ok' ctl.out &&
 		       grep -q '^renice ok' ctl.out"
-	kill "$host" 2>/dev/null
+	kill "$hpid" "$host" 2>/dev/null
 	wait "$host" 2>/dev/null || :
 	as_user "$who" sleep 300 &
 	host=$!
@@ -214,7 +214,7 @@ for who in $users; do
 	done
 	is "$(state files/box.f "$hpid")" "$before" \
 		"$who: the file and the host process are as they were (host side)"
-	kill "$host" 2>/dev/null
+	kill "$hpid" "$host" 2>/dev/null
 	wait "$host" 2>/dev/null || :
 
 	run as_user "$who" timeout -s KILL 60 "$VBOX_EXEC" $cmode \
