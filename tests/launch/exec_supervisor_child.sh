@@ -294,9 +294,20 @@ for who in $users; do
 done
 
 # ---- a process slow to die: its child is ended too -------------------------
-# The exit of a process with 3 GiB of small pages takes about 0.1 s a GiB
+# wait_for_size FILE - FILE holds two ticks or more (at most 20 s)
+wait_for_size() {
+	_i=0
+	while [ "$(wc -l <"$1" 2>/dev/null || echo 0)" -lt 2 ] &&
+		[ "$_i" -lt 400 ]; do
+		sleep 0.05
+		_i=$((_i + 1))
+	done
+	[ "$(wc -l <"$1" 2>/dev/null || echo 0)" -ge 2 ]
+}
+# The exit of a process with 3 GiB of small pages takes 0.1 s or more
 # (more on a busy machine); its child is orphaned, and killed by the
-# guard, only after that.
+# guard, only after that.  Filling them took 0.5 s to 50 s on this
+# virtual machine, so the wait for "ready" is long (2 minutes).
 slow_mib=3072
 for who in $users; do
 	t=$tag-slow-$who
@@ -305,8 +316,10 @@ for who in $users; do
 		"$workdir/sup_attack" slow-exit "$W" "$t" "$slow_mib" \
 		>"out.$t" 2>"err.$t" &
 	vx=$!
-	if ! wait_for "$W/ready-$t" 1200; then
-		not_ok "guard, slow exit, $who: the job started"
+	# ready, and ticking (the ticks are appended: the file's size)
+	if ! wait_for "$W/ready-$t" 2400 ||
+		! wait_for_size "$W/tick-$t"; then
+		not_ok "guard, slow exit, $who: the job started and ticks"
 		sed 's/^/#   /' "err.$t" | head -n 5
 		pkill -KILL -f -- "$t" 2>/dev/null || :
 		wait "$vx" 2>/dev/null || :
@@ -323,15 +336,16 @@ for who in $users; do
 		sleep 0.1
 		i=$((i + 1))
 	done
-	a=$(cat "$W/tick-$t" 2>/dev/null)
+	a=$(wc -c <"$W/tick-$t")
 	sleep 0.6
-	b=$(cat "$W/tick-$t" 2>/dev/null)
+	b=$(wc -c <"$W/tick-$t")
 	n=$(left)
-	if [ -n "$a" ] && [ "$a" = "$b" ] && [ "$n" = 0 ]; then
+	if [ "$a" = "$b" ] && [ "$n" = 0 ]; then
 		ok "guard, slow exit, $who: after SIGKILL of vbox-exec, the" \
 			"child of a process slow to die is ended too"
 	else
-		not_ok "guard, slow exit, $who: ticks $a / $b, $n left"
+		not_ok "guard, slow exit, $who: tick file $a / $b bytes," \
+			"$n left"
 		sed 's/^/#   /' "err.$t" | head -n 5
 		pkill -KILL -f -- "$tag" 2>/dev/null || :
 	fi

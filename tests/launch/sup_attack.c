@@ -20,7 +20,7 @@
  *                          unique by TAG) and of a path in DIR, kept
  *                          until DIR/done appears
  *   sup_attack slow-exit DIR TAG MIB  a process slow to die: a child
- *                          writes a tick to DIR/tick-TAG every 0.1 s,
+ *                          appends a tick to DIR/tick-TAG every 0.1 s,
  *                          the process fills MIB MiB of memory (which
  *                          its exit must free before the child is
  *                          orphaned), writes DIR/ready-TAG and waits
@@ -480,11 +480,26 @@ static void slow_exit(const char *dir, const char *tag, const char *mib)
 	if (pid < 0)
 		_exit(2);
 	if (pid == 0) {
+		/* appended, so a kill between two steps of a write never
+		 * leaves the file as if nothing was written */
+		char path[4096];
+		int fd;
+
+		if (snprintf(path, sizeof(path), "%s/%s", dir, name) >=
+		    (int)sizeof(path))
+			_exit(2);
+		fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
+			  0644);
+		if (fd < 0)
+			_exit(2);
 		for (;;) {
+			int n;
+
 			clock_gettime(CLOCK_REALTIME, &now);
-			snprintf(text, sizeof(text), "%lld.%09ld\n",
-				 (long long)now.tv_sec, now.tv_nsec);
-			put_file(dir, name, text);
+			n = snprintf(text, sizeof(text), "%lld.%09ld\n",
+				     (long long)now.tv_sec, now.tv_nsec);
+			if (write(fd, text, (size_t)n) != n)
+				_exit(2);
 			nanosleep(&tenth, NULL);
 		}
 	}
