@@ -294,8 +294,8 @@ for who in $users; do
 done
 
 # ---- a process slow to die: its child is ended too -------------------------
-# wait_for_size FILE - FILE holds two ticks or more (at most 20 s)
-wait_for_size() {
+# wait_for_ticks FILE - FILE holds two ticks (lines) or more (at most 20 s)
+wait_for_ticks() {
 	_i=0
 	while [ "$(wc -l <"$1" 2>/dev/null || echo 0)" -lt 2 ] &&
 		[ "$_i" -lt 400 ]; do
@@ -316,9 +316,9 @@ for who in $users; do
 		"$workdir/sup_attack" slow-exit "$W" "$t" "$slow_mib" \
 		>"out.$t" 2>"err.$t" &
 	vx=$!
-	# ready, and ticking (the ticks are appended: the file's size)
+	# ready, and ticking (the ticks are appended: judged by the size)
 	if ! wait_for "$W/ready-$t" 2400 ||
-		! wait_for_size "$W/tick-$t"; then
+		! wait_for_ticks "$W/tick-$t"; then
 		not_ok "guard, slow exit, $who: the job started and ticks"
 		sed 's/^/#   /' "err.$t" | head -n 5
 		pkill -KILL -f -- "$t" 2>/dev/null || :

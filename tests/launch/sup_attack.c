@@ -440,24 +440,17 @@ static void traced_exec(void)
 	}
 }
 
-/* Write @text to the file @dir/@name (made or truncated); -1 on error. */
-static int put_file(const char *dir, const char *name, const char *text)
+/* open() of @dir/@name with @flags (files made 0644); -1 on error. */
+static int open_in(const char *dir, const char *name, int flags)
 {
 	char path[4096];
-	size_t len = strlen(text);
-	int fd;
 
 	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >=
-	    (int)sizeof(path))
-		return -1;
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -1;
-	if (write(fd, text, len) != (ssize_t)len) {
-		close(fd);
+	    (int)sizeof(path)) {
+		errno = ENAMETOOLONG;
 		return -1;
 	}
-	return close(fd);
+	return open(path, flags | O_CLOEXEC, 0644);
 }
 
 /*
@@ -473,6 +466,7 @@ static void slow_exit(const char *dir, const char *tag, const char *mib)
 	size_t len = (size_t)strtoul(mib, NULL, 10) << 20;
 	char *mem;
 	pid_t pid;
+	int fd;
 
 	if (snprintf(name, sizeof(name), "tick-%s", tag) >= (int)sizeof(name))
 		_exit(2);
@@ -482,14 +476,7 @@ static void slow_exit(const char *dir, const char *tag, const char *mib)
 	if (pid == 0) {
 		/* appended, so a kill between two steps of a write never
 		 * leaves the file as if nothing was written */
-		char path[4096];
-		int fd;
-
-		if (snprintf(path, sizeof(path), "%s/%s", dir, name) >=
-		    (int)sizeof(path))
-			_exit(2);
-		fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC,
-			  0644);
+		fd = open_in(dir, name, O_WRONLY | O_CREAT | O_APPEND);
 		if (fd < 0)
 			_exit(2);
 		for (;;) {
@@ -514,8 +501,10 @@ static void slow_exit(const char *dir, const char *tag, const char *mib)
 	for (size_t i = 0; i < len; i += 4096)
 		mem[i] = 1;
 	snprintf(name, sizeof(name), "ready-%s", tag);
-	if (put_file(dir, name, "ready\n") < 0)
+	fd = open_in(dir, name, O_WRONLY | O_CREAT);
+	if (fd < 0)
 		_exit(2);
+	close(fd);
 	for (;;)
 		pause();
 }
