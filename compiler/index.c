@@ -194,8 +194,9 @@ static uint32_t path_index_new_node(struct path_index *idx, uint32_t parent)
 
 	GROW(idx->nodes, idx->cap, (size_t)idx->nnodes + 1);
 	if (idx->cap != cap)
-		idx->parent = xreallocarray(idx->parent, idx->cap,
-					    sizeof(*idx->parent));
+		idx->parent = mem_grow_block(idx->parent,
+					     cap * sizeof(*idx->parent),
+					     idx->cap * sizeof(*idx->parent));
 	memset(&idx->nodes[idx->nnodes], 0, sizeof(idx->nodes[0]));
 	idx->nodes[idx->nnodes].min_subtree = INDEX_NONE;
 	idx->parent[idx->nnodes] = parent;

@@ -20,6 +20,14 @@
  */
 void grow_array(void *arrp, size_t *cap, size_t need, size_t size);
 
+/*
+ * mem_grow_block - the block @p, of which the first @old_bytes are
+ * kept, grown to @new_bytes (as xrealloc(); @p may be NULL with
+ * @old_bytes 0).  A large block is hinted for huge pages before it is
+ * written (hugemem.h).
+ */
+void *mem_grow_block(void *p, size_t old_bytes, size_t new_bytes);
+
 #define GROW(arr, cap, need) \
 	grow_array(&(arr), &(cap), (need), sizeof(*(arr)))
 

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "grow.h"
+#include "hugemem.h"
 
 static __noreturn void out_of_memory(void)
 {
@@ -37,6 +38,7 @@ void *xmalloc(size_t size)
 
 	if (!p)
 		out_of_memory();
+	mem_after_alloc(p, size);
 	return p;
 }
 
@@ -51,6 +53,8 @@ void *xcalloc(size_t nmemb, size_t size)
 
 	if (!p)
 		out_of_memory();
+	/* calloc() succeeded: the product does not overflow. */
+	mem_after_alloc(p, nmemb * size);
 	return p;
 }
 
@@ -60,6 +64,8 @@ void *xrealloc(void *ptr, size_t size)
 
 	if (!p)
 		out_of_memory();
+	/* What realloc() moved is written; the rest is hinted in time. */
+	mem_after_alloc(p, size);
 	return p;
 }
 
@@ -95,7 +101,26 @@ char *xasprintf(const char *fmt, ...)
 	va_end(ap);
 	if (len < 0)
 		out_of_memory();
+	mem_after_alloc(p, (size_t)len + 1);
 	return p;
+}
+
+/*
+ * A large array grows into a new block, hinted before the copy writes
+ * it: realloc() would write the copy first, each page of it a fault.
+ */
+void *mem_grow_block(void *p, size_t old_bytes, size_t new_bytes)
+{
+	void *q;
+
+	if (new_bytes < MEM_LARGE_MIN || new_bytes <= old_bytes)
+		return xrealloc(p, new_bytes);
+	q = xmalloc(new_bytes);
+	if (p) {
+		memcpy(q, p, old_bytes);
+		free(p);
+	}
+	return q;
 }
 
 void grow_array(void *arrp, size_t *cap, size_t need, size_t size)
@@ -108,6 +133,9 @@ void grow_array(void *arrp, size_t *cap, size_t need, size_t size)
 	n = *cap ? *cap : 16;
 	while (n < need)
 		n = n > SIZE_MAX / 2 ? need : n * 2;
-	*p = xreallocarray(*p, n, size);
+	if (size && n > SIZE_MAX / size)
+		out_of_memory();
+	/* *cap * size fitted when *cap was grown to. */
+	*p = mem_grow_block(*p, *cap * size, n * size);
 	*cap = n;
 }

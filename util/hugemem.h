@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * hugemem.h - large allocations on transparent huge pages.
+ *
+ * A million-row table fills some 400 MB that nothing touched before,
+ * one 4 KiB page fault at a time: 130,000 faults, a third of `vboxc
+ * check`'s time on a virtual machine, where a fault is dear.  Where the
+ * system gives huge pages on request (Linux's "madvise" setting, the
+ * default of most distributions), a 2 MiB page costs one fault.
+ *
+ * Everything here is a hint: it changes no byte, its failure is
+ * ignored, and where the system has no such hint it does nothing.
+ */
+#ifndef VBOX_HUGEMEM_H
+#define VBOX_HUGEMEM_H
+
+#include <stddef.h>
+
+/* Blocks from this size are hinted (two huge pages: one whole at least). */
+#define MEM_LARGE_MIN ((size_t)4 << 20)
+
+/*
+ * mem_after_alloc - called by the x*alloc() functions with each block
+ * they return: a block of at least MEM_LARGE_MIN bytes is hinted before
+ * its caller writes it, and in large-heap mode the part of the heap
+ * that grew since the last call is hinted too.
+ */
+void mem_after_alloc(void *p, size_t n);
+
+/*
+ * mem_large_heap_begin - large-heap mode, for a process about to build
+ * a large table out of small blocks (glibc only): malloc grows its heap
+ * 64 MiB at a time and never gives it back, and each growth is hinted
+ * (mem_after_alloc()).  Costs address space, not memory: a page is only
+ * backed once written.  Call before any thread starts; there is no way
+ * back.  vboxc's loader calls it for an input of 4 MiB or more.
+ */
+void mem_large_heap_begin(void);
+
+#endif /* VBOX_HUGEMEM_H */
