@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "diag.h"
+#include "hugemem.h"
 #include "load.h"
 #include "location.h"
 #include "stmt.h"
@@ -69,6 +70,12 @@ static int read_all(int fd, char **bufp, size_t *lenp)
 	    (uintmax_t)st.st_size < LOAD_MAX_FILE_BYTES)
 		cap = (size_t)st.st_size + 2;
 
+	/*
+	 * A large rule file makes a large table out of small blocks, a few
+	 * per row: have the heap they come from hinted for huge pages.
+	 */
+	if (cap >= MEM_LARGE_MIN)
+		mem_large_heap_begin();
 	buf = xmalloc(cap);
 	for (;;) {
 		ssize_t n;
