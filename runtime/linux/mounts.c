@@ -389,6 +389,8 @@ out:
 	pathmap_release(&in.at);
 	pathmap_release(&in.below);
 	strv_release(&in.below_keys);
+	pathmap_release(&in.host_seen);
+	strv_release(&in.host_seen_keys);
 	above_release(&in.above);
 	for (i = 0; i < in.nm; i++)
 		free(in.m[i].dest);

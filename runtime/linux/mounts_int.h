@@ -82,6 +82,8 @@ struct inst {
 	struct pathmap at;
 	struct pathmap below;
 	struct strv below_keys;
+	struct pathmap host_seen;
+	struct strv host_seen_keys;
 	struct above_index above;
 	char *err;
 };

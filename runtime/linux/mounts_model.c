@@ -344,60 +344,92 @@ int mount_null(struct inst *in, const char *path)
 	return 0;
 }
 
+/* What the host has at a path that place_missing() looks at. */
+enum host_kind {
+	HOST_DIR = 1,
+	HOST_NONDIR,
+	HOST_MISSING,
+};
+
+/*
+ * host_kind_of - what the host has at @p, looked at once per launch: the
+ * rows of a large table share their ancestors, and each look is a path
+ * walk in the kernel.  0 with *@kind, or -1 (inst_error()).
+ */
+static int host_kind_of(struct inst *in, const char *p, size_t *kind)
+{
+	struct stat st;
+
+	if (pathmap_get(&in->host_seen, p, kind))
+		return 0;
+	if (stat(p, &st) == 0) {
+		*kind = S_ISDIR(st.st_mode) ? HOST_DIR : HOST_NONDIR;
+	} else if (errno != ENOENT) {
+		return inst_error(in, "cannot inspect '%s': %s%s", p,
+				  strerror(errno), home_hint(p, errno));
+	} else if (lstat(p, &st) == 0) {
+		return inst_error(in, "'%s' is a dangling symbolic link", p);
+	} else {
+		*kind = HOST_MISSING;
+	}
+	strv_add(&in->host_seen_keys, p);
+	pathmap_put_max(&in->host_seen,
+			in->host_seen_keys.v[in->host_seen_keys.n - 1], *kind);
+	return 0;
+}
+
 /*
  * place_missing - @path (of a deny or ro row) does not exist on the host.
  * When the child could create its first missing component C, cover C:
  * with a placeholder tmpfs (an empty directory the launcher makes on the
  * host, mode 0111 when C is the denied path itself, else 0555), or with
  * /dev/null when C exists but is no directory (the child could replace it
- * by one).
+ * by one).  The ancestors are looked at in one copy of @path, cut at each
+ * '/' in turn (from "/a" down to @path itself).
  */
 int place_missing(struct inst *in, const char *path, bool deny)
 {
-	struct strv anc = { 0 };
-	struct stat st;
-	char *c = NULL, *parent;
+	char *buf = xstrdup(path), *c = NULL, *parent;
+	size_t len = strlen(buf), cut, seen, kind;
 	bool nondir = false;
 	struct mnt *e;
-	size_t i, seen;
 	int ret = 0;
 
-	ancestors_between("/", path, &anc);
-	strv_add(&anc, path);
-	for (i = 0; i < anc.n && !c; i++) {
-		if (pathmap_get(&in->placeholder_set, anc.v[i], &seen))
+	for (cut = 1; cut <= len && !c; cut++) {
+		bool last;
+
+		if (cut < len && buf[cut] != '/')
+			continue;
+		last = cut == len;
+		buf[cut] = '\0';
+		if (pathmap_get(&in->placeholder_set, buf, &seen))
 			goto out;
 		/*
 		 * A writable root the launcher creates will be a directory,
 		 * writable: a hole at or below it needs its mount as if it
 		 * existed (the root itself: an empty tmpfs over it).
 		 */
-		if (will_be_created(in, anc.v[i])) {
-			if (i + 1 < anc.n)
+		if (will_be_created(in, buf)) {
+			if (!last) {
+				buf[cut] = '/';
 				continue;
+			}
 			ret = mount_tmpfs(in, path, MK_HOLLOW,
 					  deny ? 0111 : 0555);
 			goto out;
 		}
-		if (stat(anc.v[i], &st) == 0) {
-			if (!S_ISDIR(st.st_mode)) {
-				c = anc.v[i];
-				nondir = true;
-			}
-			continue;
-		}
-		if (errno != ENOENT) {
-			ret = inst_error(in, "cannot inspect '%s': %s%s",
-					 anc.v[i], strerror(errno),
-					 home_hint(anc.v[i], errno));
+		if (host_kind_of(in, buf, &kind) < 0) {
+			ret = -1;
 			goto out;
 		}
-		if (lstat(anc.v[i], &st) == 0) {
-			ret = inst_error(in, "'%s' is a dangling symbolic "
-					 "link", anc.v[i]);
-			goto out;
+		if (kind != HOST_DIR) {
+			/* @buf stays cut here: it is C. */
+			c = buf;
+			nondir = kind == HOST_NONDIR;
+			break;
 		}
-		c = anc.v[i];
+		if (!last)
+			buf[cut] = '/';
 	}
 	if (!c)
 		goto out;
@@ -438,6 +470,6 @@ int place_missing(struct inst *in, const char *path, bool deny)
 	ret = mount_tmpfs(in, c, MK_HOLLOW,
 			  deny && strcmp(c, path) == 0 ? 0111 : 0555);
 out:
-	strv_release(&anc);
+	free(buf);
 	return ret;
 }
