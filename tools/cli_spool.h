@@ -31,6 +31,7 @@ struct membuf {
  * @data: in memory only: the bytes (owned, from open_memstream)
  * @mlen: in memory only: open_memstream's length of @data
  * @mem: rendered in memory (no temporary file could be made)
+ * @buf: for a file, @f's buffer (owned; freed after @f is closed)
  *
  * The whole artifact is rendered before a byte reaches its destination,
  * into an unlinked temporary file rather than memory when one can be
@@ -44,6 +45,7 @@ struct spool {
 	char *data;
 	size_t mlen;
 	bool mem;
+	char *buf;
 };
 
 int membuf_open(struct membuf *m);
