@@ -56,19 +56,40 @@ void landing_set_init(struct landing_set *set, const struct table *table)
 	init_domain(&set->net, &set->nnet, &table->net, set->reasons);
 }
 
+/*
+ * intern_reason - the reason @fmt formats, interned in @pool.  Every row
+ * gets one and a million rows share a few dozen: a short one is
+ * formatted on the stack and copied only the first time it is seen.
+ */
+static const char *intern_reason(struct strpool *pool, const char *fmt,
+				 va_list ap)
+{
+	char buf[256], *reason;
+	va_list again;
+	int n;
+
+	va_copy(again, ap);
+	n = vsnprintf(buf, sizeof(buf), fmt, again);
+	va_end(again);
+	if (n < 0)
+		BUG("cannot format a landing reason");
+	if ((size_t)n < sizeof(buf))
+		return strpool_intern(pool, buf);
+	if (vasprintf(&reason, fmt, ap) < 0)
+		BUG("out of memory");
+	return strpool_take(pool, reason);
+}
+
 void landing_set_reason(struct landing *l, enum landing_kind kind,
 			const char *fmt, ...)
 {
 	va_list ap;
-	char *reason;
 
-	va_start(ap, fmt);
-	if (vasprintf(&reason, fmt, ap) < 0)
-		BUG("out of memory");
-	va_end(ap);
 	if (!l->pool)
 		BUG("landing without a pool for its reason");
-	l->reason = strpool_take(l->pool, reason);
+	va_start(ap, fmt);
+	l->reason = intern_reason(l->pool, fmt, ap);
+	va_end(ap);
 	l->kind = kind;
 }
 
@@ -77,7 +98,6 @@ void landing_set_add_reserved(struct landing_set *set, const char *entry,
 {
 	struct landing *l;
 	va_list ap;
-	char *reason;
 
 	if (!set->reasons)
 		BUG("reserved entry added to a set not initialised");
@@ -88,10 +108,8 @@ void landing_set_add_reserved(struct landing_set *set, const char *entry,
 	l->entry = xstrdup(entry);
 	l->pool = set->reasons;
 	va_start(ap, fmt);
-	if (vasprintf(&reason, fmt, ap) < 0)
-		BUG("out of memory");
+	l->reason = intern_reason(set->reasons, fmt, ap);
 	va_end(ap);
-	l->reason = strpool_take(set->reasons, reason);
 }
 
 static void free_entries(struct landing *l, size_t n)
