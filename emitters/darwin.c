@@ -172,14 +172,24 @@ static void write_rule(FILE *out, const char *action, const char *ops,
 	fputs(")\n", out);
 }
 
+/*
+ * ";; row N, level L: " and the row as row_text() spells it, written as
+ * it goes: a million rows each made and freed two strings for it.  Only
+ * the target can hold a byte the comment must escape.
+ */
 static void write_row_comment(FILE *out, const struct row *row)
 {
-	char *text = row_text(row), *line;
+	const char *target = row->domain == DOMAIN_FS ? row->fs.text :
+							row->net.text;
+	unsigned i;
 
-	line = xasprintf("row %u, level %u: %s", row->index, row->level, text);
-	sbpl_write_comment(out, line);
-	free(line);
-	free(text);
+	fprintf(out, ";; row %u, level %u: ", row->index, row->level);
+	for (i = 0; i < row->level; i++)
+		fputc('!', out);
+	fputs(effect_name(row->effect), out);
+	fputc(':', out);
+	sbpl_write_comment_text(out, target);
+	fputc('\n', out);
 }
 
 static void write_fs_row(FILE *out, const struct row *row,

@@ -70,9 +70,15 @@ void sbpl_write_string(FILE *out, const char *s, size_t len)
 
 void sbpl_write_comment(FILE *out, const char *text)
 {
+	fputs(";; ", out);
+	sbpl_write_comment_text(out, text);
+	fputc('\n', out);
+}
+
+void sbpl_write_comment_text(FILE *out, const char *text)
+{
 	const unsigned char *p = (const unsigned char *)text, *run;
 
-	fputs(";; ", out);
 	while (*p) {
 		for (run = p; *run && printable(*run); run++)
 			;
@@ -83,7 +89,6 @@ void sbpl_write_comment(FILE *out, const char *text)
 		}
 		fprintf(out, "\\x%02x", *p++);
 	}
-	fputc('\n', out);
 }
 
 /* Characters with a meaning in a POSIX extended regular expression. */

@@ -73,6 +73,9 @@ void sbpl_write_string(FILE *out, const char *s, size_t len);
  */
 void sbpl_write_comment(FILE *out, const char *text);
 
+/* sbpl_write_comment_text - @text as sbpl_write_comment() shows it, alone. */
+void sbpl_write_comment_text(FILE *out, const char *text);
+
 /*
  * sbpl_regex - the anchored regular expression (unescaped value, caller
  * frees) matching exactly the clean absolute paths that the @nsegs
