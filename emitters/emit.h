@@ -94,7 +94,11 @@ struct landing_set {
  * @emit_plan_artifact: optional; the artifact stored in plan.bin when it
  *                      differs from the profile (linux: launch rows as
  *                      placeholders the launcher fills in).  NULL: the
- *                      plan stores what @emit_profile writes.
+ *                      plan stores what @emit_profile writes.  Built
+ *                      from the rows and @landing alone: the table's
+ *                      indexes are freed before it is called (vboxc
+ *                      compile --emit=plan, so that they do not share
+ *                      the peak), so it evaluates nothing.
  */
 struct emitter {
 	enum target_id id;

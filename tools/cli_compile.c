@@ -117,14 +117,18 @@ static int render(const struct cli_opts *opts, const struct emitter *em,
 			ret = -1;
 			break;
 		}
+		/*
+		 * Classified: nothing evaluates the table any more (a plan
+		 * artifact is built from the rows and their landings, emit.h;
+		 * a profile may evaluate), and its indexes (some 110 bytes a
+		 * row) would share the peak with the artifact and the plan
+		 * being encoded.
+		 */
+		if (em->emit_plan_artifact)
+			index_free(s->table);
 		ret = render_artifact(em, s, landing, art.f);
 		if (membuf_close(&art) < 0)
 			ret = -1;
-		/*
-		 * Classified and rendered: nothing evaluates the table any
-		 * more, and its indexes (some 110 bytes a row) would share
-		 * the peak with the plan being encoded.
-		 */
 		index_free(s->table);
 		if (ret == 0) {
 			plan_encode(s->table, landing, em->name,
