@@ -45,6 +45,18 @@ struct loader {
 
 static const struct load_opts default_opts;
 
+/*
+ * A large rule file makes a large table out of small blocks, a few per
+ * row: when the program asked for it (load_opts.large_heap), the heap
+ * they come from is put on huge pages.  The file's own buffer is a
+ * large block, hinted already.
+ */
+static void large_input(const struct loader *ld, size_t len)
+{
+	if (ld->opts->large_heap && len >= MEM_LARGE_MIN)
+		mem_large_heap_begin();
+}
+
 static int load_input(struct loader *ld, struct input *in);
 
 /*
@@ -70,12 +82,6 @@ static int read_all(int fd, char **bufp, size_t *lenp)
 	    (uintmax_t)st.st_size < LOAD_MAX_FILE_BYTES)
 		cap = (size_t)st.st_size + 2;
 
-	/*
-	 * A large rule file makes a large table out of small blocks, a few
-	 * per row: have the heap they come from hinted for huge pages.
-	 */
-	if (cap >= MEM_LARGE_MIN)
-		mem_large_heap_begin();
 	buf = xmalloc(cap);
 	for (;;) {
 		ssize_t n;
@@ -550,6 +556,7 @@ static int load_include(struct loader *ld, const struct input *parent,
 		free(real);
 		goto out_read_error;
 	}
+	large_input(ld, len);
 	in = input_new(ld, name, real, buf, len);
 	in->parent = parent;
 	in->included_at = s->loc;
@@ -697,6 +704,7 @@ int load_rules_opts(struct input_set *inputs, const char *const *paths,
 					 read_strerror(err));
 			continue;
 		}
+		large_input(&ld, len);
 		real = NULL;
 		if (!is_stdin) {
 			/* Non-NULL real: includes resolve next to it. */

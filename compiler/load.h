@@ -5,6 +5,7 @@
 #ifndef VBOX_LOAD_H
 #define VBOX_LOAD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct input;
@@ -37,12 +38,17 @@ struct diag_list;
  *               (struct input's @source); NULL means the directory of
  *               the first file named (the working directory when only
  *               standard input is read)
+ * @large_heap: a program's own choice, never a library's: an input of
+ *              4 MiB or more puts the whole process's heap on huge
+ *              pages (mem_large_heap_begin(), util/hugemem.h), which a
+ *              process that has started threads must not ask for
  */
 struct load_opts {
 	const char *const *include_dirs;
 	size_t ninclude_dirs;
 	const char *rules_dir;
 	const char *source_root;
+	bool large_heap;
 };
 
 /*

@@ -43,6 +43,11 @@ int cli_session_load(struct cli_session *s, const struct cli_opts *opts)
 	lopts.ninclude_dirs = opts->ninclude_dirs;
 	lopts.rules_dir = NULL;
 	lopts.source_root = opts->source_root;
+	/*
+	 * vboxc is one thread and short-lived: a large table's heap on
+	 * huge pages (doc/design.md, "Large tables and memory").
+	 */
+	lopts.large_heap = true;
 	loaded = load_rules_opts(&s->inputs, opts->rules, opts->nrules,
 				 &lopts, &s->stmts, &s->diags) == 0 &&
 		 !s->diags.nerrors;

@@ -9,7 +9,9 @@
  * default of most distributions), a 2 MiB page costs one fault.
  *
  * Everything here is a hint: it changes no byte, its failure is
- * ignored, and where the system has no such hint it does nothing.
+ * ignored, and where the system has no such hint it does nothing.  A
+ * large block malloc carved from its heap keeps the hint on those pages
+ * after it is freed (the kernel hints ranges, not blocks).
  */
 #ifndef VBOX_HUGEMEM_H
 #define VBOX_HUGEMEM_H
@@ -33,7 +35,9 @@ void mem_after_alloc(void *p, size_t n);
  * 64 MiB at a time and never gives it back, and each growth is hinted
  * (mem_after_alloc()).  Costs address space, not memory: a page is only
  * backed once written.  Call before any thread starts; there is no way
- * back.  vboxc's loader calls it for an input of 4 MiB or more.
+ * back.  It changes the whole process's malloc: a program's choice, never
+ * a library's (vboxc asks its loader for it, load_opts.large_heap, for an
+ * input of 4 MiB or more; libvbox never does).
  */
 void mem_large_heap_begin(void);
 
