@@ -270,9 +270,9 @@ static void write_fs(FILE *out, const struct table *table,
 
 		if (landing->fs[row->index].kind != LANDING_KERNEL)
 			continue;
-		darwin_fs_plan_build(table, row, &plan);
+		darwin_fs_plan_build(table, row, FS_PLAN_FILTERS, &plan);
 		write_fs_row(out, row, &plan);
-		if (plan.nguards)
+		if (plan.guarded)
 			guards = true;
 		darwin_fs_plan_free(&plan);
 	}
@@ -292,7 +292,7 @@ static void write_fs(FILE *out, const struct table *table,
 		if (landing->fs[row->index].kind != LANDING_KERNEL ||
 		    !darwin_row_guarded(row))
 			continue;
-		darwin_fs_plan_build(table, row, &plan);
+		darwin_fs_plan_build(table, row, FS_PLAN_GUARDS, &plan);
 		if (plan.nguards) {
 			write_row_comment(out, row);
 			write_rule(out, "deny", OPS_GUARD, plan.guards,

@@ -39,8 +39,10 @@ struct form {
 /*
  * What one file row writes: its pattern in every spelling, and for ro
  * and deny rows the ancestor guards.  @longest is the longest string any
- * of them needs; past SBPL_MAX_STRING the row is unsupported and @guards
- * is not computed.  The *_cap members are the allocated slots (GROW()).
+ * of those built needs; past SBPL_MAX_STRING the row is unsupported and
+ * @guards is not computed.  @guarded: the row has ancestor guards (known
+ * whichever part was built).  The *_cap members are the allocated slots
+ * (GROW()).
  */
 struct fs_plan {
 	struct sbpl_filter *filters;
@@ -50,6 +52,19 @@ struct fs_plan {
 	size_t nguards;
 	size_t guards_cap;
 	size_t longest;
+	bool guarded;
+};
+
+/*
+ * What darwin_fs_plan_build() builds.  A guard is a proper prefix of one
+ * of the row's spellings, without "**", written with no subtree: never a
+ * longer string than that spelling's filter.  So whether a row fits is
+ * decided by its filters alone, and the classification and the rules
+ * build only the filters; the guard section builds only the guards.
+ */
+enum fs_plan_part {
+	FS_PLAN_FILTERS = 1,
+	FS_PLAN_GUARDS = 2,
 };
 
 /*
@@ -70,11 +85,13 @@ void darwin_forms_free(struct form *forms, size_t n);
 bool darwin_row_guarded(const struct row *row);
 
 /*
- * darwin_fs_plan_build - what file row @row of @table writes; release
- * with darwin_fs_plan_free().
+ * darwin_fs_plan_build - what file row @row of @table writes, the parts
+ * @parts (enum fs_plan_part) names; release with darwin_fs_plan_free().
+ * Guards alone are built only for a row whose filters fit (a kernel
+ * landing).
  */
 void darwin_fs_plan_build(const struct table *table, const struct row *row,
-			  struct fs_plan *plan);
+			  unsigned parts, struct fs_plan *plan);
 void darwin_fs_plan_free(struct fs_plan *plan);
 
 /* darwin_net_open - is the table's network posture open? */

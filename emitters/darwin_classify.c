@@ -421,8 +421,47 @@ static const char *effect_phrase(enum effect effect)
 	}
 }
 
+/*
+ * A kernel landing's reason depends on four things only: the effect
+ * (deny, ro, rw), the first filter's kind, more than one spelling, and
+ * guards.  The first entry with each combination keeps it; the rest
+ * take it from there (landing_set_like()).
+ */
+struct kernel_reasons {
+	const struct landing *like[3][3][2][2];
+};
+
+static void set_kernel(struct kernel_reasons *memo, struct landing *l,
+		       const struct fs_plan *plan)
+{
+	const struct row *row = l->row;
+	const struct landing **like;
+
+	if ((unsigned)row->effect > EFFECT_RW ||
+	    (unsigned)plan->filters[0].kind > SBPL_REGEX)
+		BUG("kernel landing of row %u: effect %d, filter %d",
+		    row->index, row->effect, plan->filters[0].kind);
+	like = &memo->like[row->effect][plan->filters[0].kind]
+			  [plan->nfilters > 1][plan->guarded];
+	if (*like) {
+		landing_set_like(l, *like);
+		return;
+	}
+	landing_set_reason(l, LANDING_KERNEL, "%s (%s filter%s)%s",
+			   effect_phrase(row->effect),
+			   sbpl_filter_kind_name(plan->filters[0].kind),
+			   plan->nfilters > 1 ?
+			   ", plus the other spellings of /tmp, /var "
+			   "and /etc" : "",
+			   plan->guarded ?
+			   "; its ancestors cannot be renamed, removed, "
+			   "created or changed, so an absent ancestor "
+			   "stays absent (narrower than the table)" : "");
+	*like = l;
+}
+
 static void classify_fs(const struct table *table, const struct rw_index *ix,
-			struct landing *l)
+			struct kernel_reasons *memo, struct landing *l)
 {
 	const struct row *row = l->row;
 	struct fs_plan plan;
@@ -486,7 +525,7 @@ static void classify_fs(const struct table *table, const struct rw_index *ix,
 			return;
 		}
 	}
-	darwin_fs_plan_build(table, row, &plan);
+	darwin_fs_plan_build(table, row, FS_PLAN_FILTERS, &plan);
 	if (plan.longest > SBPL_MAX_STRING)
 		landing_set_reason(l, LANDING_UNSUPPORTED,
 				   "needs an SBPL string of %zu bytes; "
@@ -494,17 +533,7 @@ static void classify_fs(const struct table *table, const struct rw_index *ix,
 				   "over %d bytes", plan.longest,
 				   SBPL_MAX_STRING);
 	else
-		landing_set_reason(l, LANDING_KERNEL, "%s (%s filter%s)%s",
-				   effect_phrase(row->effect),
-				   sbpl_filter_kind_name(plan.filters[0].kind),
-				   plan.nfilters > 1 ?
-				   ", plus the other spellings of /tmp, /var "
-				   "and /etc" : "",
-				   plan.nguards ?
-				   "; its ancestors cannot be renamed, removed, "
-				   "created or changed, so an absent ancestor "
-				   "stays absent (narrower than the table)" :
-				   "");
+		set_kernel(memo, l, &plan);
 	darwin_fs_plan_free(&plan);
 }
 
@@ -579,13 +608,14 @@ static void classify_net(const struct table *table, struct landing *l)
 
 void darwin_classify(const struct table *table, struct landing_set *out)
 {
+	struct kernel_reasons memo = { 0 };
 	struct rw_index ix;
 	bool proxy = false;
 	size_t i;
 
 	rw_index_build(table, &ix);
 	for (i = 0; i < out->nfs; i++)
-		classify_fs(table, &ix, &out->fs[i]);
+		classify_fs(table, &ix, &memo, &out->fs[i]);
 	rw_index_free(&ix);
 	for (i = 0; i < out->nnet; i++) {
 		classify_net(table, &out->net[i]);

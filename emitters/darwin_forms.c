@@ -122,18 +122,46 @@ static void derive(const struct seg *s, uint32_t n, bool subtree,
  * spelling of each of its paths already; the forward forms are skipped
  * for it, and so is a backward or fdesc form that keeps that "**".
  */
+/*
+ * Can a path the pattern matches start with an aliased name (tmp, var,
+ * etc, private, dev)?  Only a pattern with a first segment of wildcards
+ * or of one of those names: every derivative below starts there.
+ */
+static bool may_be_aliased(const struct fs_pattern *p)
+{
+	static const char *const names[] = { "tmp", "var", "etc", "private",
+					     "dev" };
+	size_t i;
+
+	if (!p->nsegs || p->segs[0].kind != SEG_LIT)
+		return p->nsegs > 0;
+	for (i = 0; i < array_size(names); i++)
+		if (p->segs[0].len == strlen(names[i]) &&
+		    memcmp(p->segs[0].s, names[i], p->segs[0].len) == 0)
+			return true;
+	return false;
+}
+
 void darwin_forms_build(const struct fs_pattern *p, struct form **forms,
 			size_t *nforms)
 {
-	struct seg *segs = xcalloc((size_t)p->nsegs + 1, sizeof(*segs));
-	bool *d1 = xcalloc((size_t)p->nsegs + 2, sizeof(*d1));
-	bool *d2 = xcalloc((size_t)p->nsegs + 2, sizeof(*d2));
+	struct seg *segs;
+	bool *d1, *d2;
 	bool subtree = !p->wild, lead_starstar;
 	uint32_t n, i, j;
 	size_t a, cap = 0;
 
 	*forms = NULL;
 	*nforms = 0;
+	if (!may_be_aliased(p)) {
+		/* Most rows: the pattern is its only spelling. */
+		form_add(forms, nforms, &cap, NULL, 0, p->segs, p->nsegs,
+			 subtree);
+		return;
+	}
+	segs = xcalloc((size_t)p->nsegs + 1, sizeof(*segs));
+	d1 = xcalloc((size_t)p->nsegs + 2, sizeof(*d1));
+	d2 = xcalloc((size_t)p->nsegs + 2, sizeof(*d2));
 	n = darwin_segs_copy(segs, p->segs, p->nsegs);
 	form_add(forms, nforms, &cap, NULL, 0, segs, n, subtree);
 	lead_starstar = n && segs[0].kind == SEG_STARSTAR;
@@ -237,8 +265,17 @@ bool darwin_row_guarded(const struct row *row)
 	return row->effect == EFFECT_DENY || row->effect == EFFECT_RO;
 }
 
+/*
+ * Does a spelling have guards?  Its first guard is its first segment,
+ * when that is not "**" and more follow (guards_add()).
+ */
+static bool form_guarded(const struct form *f)
+{
+	return f->nsegs > 1 && f->segs[0].kind != SEG_STARSTAR;
+}
+
 void darwin_fs_plan_build(const struct table *table, const struct row *row,
-			  struct fs_plan *plan)
+			  unsigned parts, struct fs_plan *plan)
 {
 	bool fold = fold_case(table);
 	struct sbpl_filter f;
@@ -247,15 +284,24 @@ void darwin_fs_plan_build(const struct table *table, const struct row *row,
 
 	memset(plan, 0, sizeof(*plan));
 	darwin_forms_build(&row->fs, &forms, &nforms);
-	for (i = 0; i < nforms; i++) {
+	for (i = 0; i < nforms; i++)
+		if (darwin_row_guarded(row) && form_guarded(&forms[i]))
+			plan->guarded = true;
+	for (i = 0; (parts & FS_PLAN_FILTERS) && i < nforms; i++) {
 		sbpl_filter_make(&f, forms[i].segs, forms[i].nsegs,
 				 forms[i].subtree, fold);
 		filter_add(&plan->filters, &plan->nfilters,
 			   &plan->filters_cap, &f, &plan->longest);
 	}
-	if (darwin_row_guarded(row) && plan->longest <= SBPL_MAX_STRING)
+	if ((parts & FS_PLAN_GUARDS) && plan->guarded &&
+	    plan->longest <= SBPL_MAX_STRING) {
 		for (i = 0; i < nforms; i++)
 			guards_add(plan, &forms[i], fold);
+		/* Shorter than the filters, which fit (enum fs_plan_part). */
+		if (plan->longest > SBPL_MAX_STRING || !plan->nguards)
+			BUG("row %u: guards do not follow its filters",
+			    row->index);
+	}
 	darwin_forms_free(forms, nforms);
 }
 

@@ -93,6 +93,14 @@ void landing_set_reason(struct landing *l, enum landing_kind kind,
 	l->kind = kind;
 }
 
+void landing_set_like(struct landing *l, const struct landing *like)
+{
+	if (!l->pool || l->pool != like->pool || !like->reason)
+		BUG("landing copied from another set or an unclassified one");
+	l->kind = like->kind;
+	l->reason = like->reason;
+}
+
 void landing_set_add_reserved(struct landing_set *set, const char *entry,
 			      const char *fmt, ...)
 {

@@ -136,6 +136,9 @@ int emit_classify(const struct emitter *em, const struct table *table,
  * (kind LANDING_KERNEL, no reason yet); emit_classify() calls it.
  * landing_set_reason - set entry @l's kind and its reason (printf format),
  * interned in @l->pool.
+ * landing_set_like - give entry @l the kind and reason of @like, an
+ * entry of the same set already classified (a classifier that meets the
+ * same verdict many times formats it once).
  * landing_set_add_reserved - append a reserved entry.
  * landing_set_free - free every string and array.
  */
@@ -143,6 +146,7 @@ void landing_set_init(struct landing_set *set, const struct table *table);
 __attribute__((format(printf, 3, 4))) void
 landing_set_reason(struct landing *l, enum landing_kind kind,
 		   const char *fmt, ...);
+void landing_set_like(struct landing *l, const struct landing *like);
 __attribute__((format(printf, 3, 4))) void
 landing_set_add_reserved(struct landing_set *set, const char *entry,
 			 const char *fmt, ...);
