@@ -57,6 +57,8 @@ static const struct row *fs_first_match(const struct table *table,
 	const struct path_index *idx = table->fs_index;
 	uint32_t best = INDEX_NONE, node = 0, d;
 
+	if (!idx || !idx->nodes)
+		BUG("file rows evaluated without their index");
 	fs_scan_list(&table->fs, &idx->nodes[0].rows, path, &best);
 	for (d = 0; d < path->nsegs; d++) {
 		node = path_index_child(idx, node, &path->segs[d]);
@@ -90,6 +92,8 @@ static const struct row *net_first_match(const struct table *table,
 	uint32_t best = INDEX_NONE;
 	const char *dot;
 
+	if (!idx)
+		BUG("network rows evaluated without their index");
 	switch (q->kind) {
 	case HOST_LOOPBACK:
 		net_scan_list(rows, net_index_list(idx, NET_KEY_LOOPBACK, "", 0),

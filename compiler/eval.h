@@ -62,4 +62,14 @@ const struct row *eval_net_first_match_linear(const struct rowvec *rows,
 void index_build(struct table *table);
 void index_free(struct table *table);
 
+/*
+ * index_keep_shape - free what answers queries (the trie's nodes and
+ * child map, the network index) and keep the trie's shape: its @nnodes,
+ * each node's @parent and each row's @row_node (index.h), which a caller
+ * done evaluating may still walk (linux's regions).  Evaluating the
+ * table after it is a bug (BUG(), not a wrong answer); index_free()
+ * releases the rest.
+ */
+void index_keep_shape(struct table *table);
+
 #endif /* VBOX_EVAL_H */

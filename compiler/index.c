@@ -170,7 +170,12 @@ bool is_subtree_pattern(const struct row *row)
 uint32_t path_index_child(const struct path_index *idx, uint32_t node,
 			  const struct seg *s)
 {
-	uint32_t child = hmap_get(&idx->children, node, s->s, s->len);
+	uint32_t child;
+
+	/* An empty map would answer "no child": a wrong decision. */
+	if (!idx->nodes)
+		BUG("path index queried after index_keep_shape()");
+	child = hmap_get(&idx->children, node, s->s, s->len);
 
 	return child == INDEX_NONE ? 0 : child;
 }
@@ -247,7 +252,7 @@ static void path_index_free(struct path_index *idx)
 
 	if (!idx)
 		return;
-	for (i = 0; i < idx->nnodes; i++)
+	for (i = 0; idx->nodes && i < idx->nnodes; i++)
 		idx_list_free(&idx->nodes[i].rows);
 	free(idx->nodes);
 	free(idx->parent);
@@ -315,6 +320,23 @@ static void net_index_free(struct net_index *idx)
 	free(idx->lists);
 	hmap_free(&idx->keys);
 	free(idx);
+}
+
+void index_keep_shape(struct table *table)
+{
+	struct path_index *idx = table->fs_index;
+	uint32_t i;
+
+	net_index_free(table->net_index);
+	table->net_index = NULL;
+	if (!idx || !idx->nodes)
+		return;
+	for (i = 0; i < idx->nnodes; i++)
+		idx_list_free(&idx->nodes[i].rows);
+	free(idx->nodes);
+	idx->nodes = NULL;
+	idx->cap = 0;
+	hmap_free(&idx->children);
 }
 
 void index_build(struct table *table)

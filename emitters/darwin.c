@@ -417,5 +417,6 @@ const struct emitter emitter_darwin = {
 	.profile_ext = "sb",
 	.check_table = darwin_check_table,
 	.classify = darwin_classify,
+	.index_use = EMIT_INDEX_NONE,
 	.emit_profile = darwin_emit_profile,
 };

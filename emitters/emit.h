@@ -91,6 +91,10 @@ struct landing_set {
  *                state, environment or locale.  Returns 0, or -1 with
  *                errors queued (e.g. a profile that cannot exist without
  *                launch-time data).
+ * @index_use: what @check_table, @classify and @emit_profile read of the
+ *             table's indexes (enum emit_index_use).  vboxc compile frees
+ *             the rest before it classifies, so that they do not share
+ *             the peak (some 110 bytes a row).
  * @emit_plan_artifact: optional; the artifact stored in plan.bin when it
  *                      differs from the profile (linux: launch rows as
  *                      placeholders the launcher fills in).  NULL: the
@@ -100,12 +104,25 @@ struct landing_set {
  *                      compile --emit=plan, so that they do not share
  *                      the peak), so it evaluates nothing.
  */
+/*
+ * enum emit_index_use - what an emitter reads of the table's indexes
+ * @EMIT_INDEX_NONE: nothing
+ * @EMIT_INDEX_SHAPE: the trie's shape only (index_keep_shape())
+ * @EMIT_INDEX_QUERIES: it evaluates paths or hosts (eval_fs() ...)
+ */
+enum emit_index_use {
+	EMIT_INDEX_NONE,
+	EMIT_INDEX_SHAPE,
+	EMIT_INDEX_QUERIES,
+};
+
 struct emitter {
 	enum target_id id;
 	const char *name;
 	const char *profile_ext;
 	int (*check_table)(const struct table *table, struct diag_list *diags);
 	void (*classify)(const struct table *table, struct landing_set *out);
+	enum emit_index_use index_use;
 	int (*emit_profile)(const struct table *table,
 			    const struct landing_set *landing, FILE *out,
 			    struct diag_list *diags);

@@ -638,6 +638,7 @@ const struct emitter emitter_linux = {
 	.profile_ext = "bwrap",
 	.check_table = linux_check_table,
 	.classify = linux_classify,
+	.index_use = EMIT_INDEX_SHAPE,
 	.emit_profile = linux_emit_profile,
 	.emit_plan_artifact = linux_emit_plan_artifact,
 };

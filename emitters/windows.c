@@ -675,5 +675,6 @@ const struct emitter emitter_windows = {
 	.profile_ext = "acl.json",
 	.check_table = check_net_posture,
 	.classify = windows_classify,
+	.index_use = EMIT_INDEX_QUERIES,
 	.emit_profile = windows_emit_profile,
 };

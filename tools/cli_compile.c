@@ -364,6 +364,19 @@ static int compile_run(const struct cli_opts *opts)
 	/* Every unsupported row is named, not just the first few. */
 	s.diags.max_errors = 0;
 	status = CLI_EXIT_OK;
+	/* Loaded and analysed: only the emitter may still query (emit.h). */
+	switch (em->index_use) {
+	case EMIT_INDEX_NONE:
+		index_free(s.table);
+		break;
+	case EMIT_INDEX_SHAPE:
+		index_keep_shape(s.table);
+		break;
+	case EMIT_INDEX_QUERIES:
+		break;
+	default:
+		BUG("emitter %s: bad index use %d", em->name, em->index_use);
+	}
 	/* cli_failed() again: the target may have added a warning */
 	if (emit_classify(em, s.table, &landing, &s.diags) < 0)
 		status = CLI_EXIT_FAIL;
