@@ -12,12 +12,14 @@
 /*
  * A map slot.  @key is borrowed: it points into a row's pattern or target,
  * and rows outlive the indexes (table_free() frees the indexes first).
+ * A stored key is NUL-terminated (a pattern's segment, a host), so its
+ * length is not kept, nor its hash (computed again when the map grows,
+ * which only building does): 16 bytes a slot, not 24, in a map of two
+ * slots a trie node.
  */
 struct hslot {
 	const char *key;
-	uint32_t len;
 	uint32_t tag;
-	uint32_t hash;
 	uint32_t value;
 };
 
@@ -51,6 +53,19 @@ static void hmap_free(struct hmap *m)
 	memset(m, 0, sizeof(*m));
 }
 
+/*
+ * Is the stored key @stored (NUL-terminated) the @len bytes at @key?
+ * Never reads past @stored's terminator.
+ */
+static bool key_equal(const char *stored, const char *key, size_t len)
+{
+	size_t k;
+
+	for (k = 0; k < len && stored[k] && stored[k] == key[k]; k++)
+		;
+	return k == len && stored[len] == '\0';
+}
+
 static struct hslot *hmap_probe(const struct hmap *m, uint32_t tag,
 				const char *key, size_t len, uint32_t hash)
 {
@@ -61,8 +76,7 @@ static struct hslot *hmap_probe(const struct hmap *m, uint32_t tag,
 
 		if (!s->key)
 			return s;
-		if (s->hash == hash && s->tag == tag && s->len == len &&
-		    memcmp(s->key, key, len) == 0)
+		if (s->tag == tag && key_equal(s->key, key, len))
 			return s;
 		i = (i + 1) & m->mask;
 	}
@@ -71,15 +85,16 @@ static struct hslot *hmap_probe(const struct hmap *m, uint32_t tag,
 static void hmap_grow(struct hmap *m)
 {
 	struct hslot *old = m->slots;
-	size_t oldsize = m->mask + 1, i;
+	size_t oldsize = m->mask + 1, i, len;
 
 	m->slots = xcalloc(oldsize * 2, sizeof(*m->slots));
 	m->mask = oldsize * 2 - 1;
 	for (i = 0; i < oldsize; i++) {
 		if (old[i].key) {
-			struct hslot *s = hmap_probe(m, old[i].tag, old[i].key,
-						     old[i].len, old[i].hash);
-			*s = old[i];
+			len = strlen(old[i].key);
+			*hmap_probe(m, old[i].tag, old[i].key, len,
+				    hash_bytes(old[i].tag, old[i].key, len)) =
+				old[i];
 		}
 	}
 	free(old);
@@ -113,10 +128,10 @@ static uint32_t hmap_get_or_add(struct hmap *m, uint32_t tag, const char *key,
 	s = hmap_probe(m, tag, key, len, hash);
 	if (s->key)
 		return s->value;
+	if (key[len] != '\0')
+		BUG("index key not NUL-terminated at its length");
 	s->key = len ? key : "";
-	s->len = len;
 	s->tag = tag;
-	s->hash = hash;
 	s->value = value;
 	m->n++;
 	return value;
