@@ -13,14 +13,20 @@ void stmt_list_push(struct stmt_list *list, const struct stmt *s)
 	list->items[list->n++] = *s;
 }
 
+void stmt_consume(struct stmt *s)
+{
+	free(s->arg);
+	free(s->value);
+	s->arg = NULL;
+	s->value = NULL;
+}
+
 void stmt_list_free(struct stmt_list *list)
 {
 	size_t i;
 
-	for (i = 0; i < list->n; i++) {
-		free(list->items[i].arg);
-		free(list->items[i].value);
-	}
+	for (i = 0; i < list->n; i++)
+		stmt_consume(&list->items[i]);
 	free(list->items);
 	list->items = NULL;
 	list->n = list->cap = 0;

@@ -98,4 +98,7 @@ struct stmt_list {
 void stmt_list_push(struct stmt_list *list, const struct stmt *s);
 void stmt_list_free(struct stmt_list *list);
 
+/* stmt_consume - free @s's strings (it stays in its list, empty). */
+void stmt_consume(struct stmt *s);
+
 #endif /* VBOX_STMT_H */

@@ -13,6 +13,7 @@
 #include "diag.h"
 #include "eval.h"
 #include "grow.h"
+#include "hugemem.h"
 #include "ir.h"
 #include "misspell.h"
 #include "table_int.h"
@@ -688,9 +689,14 @@ static void add_tmp_row(struct build_state *st)
 
 /*
  * table_build() and table_build_take(): @drop, when set, is @stmts: each
- * row takes its statement's target as its @raw, and the rest is freed
- * once every row is made and before the table is sorted and indexed.
+ * row takes its statement's target as its @raw, each statement's strings
+ * are freed once it is handled, and the pages of the statements handled
+ * go back to the system as the rows are made (a million statements are
+ * some 110 MB, as much as their rows), the array itself once every row
+ * is made and before the table is sorted and indexed.
  */
+#define STMTS_RELEASE_EVERY 16384
+
 static struct table *build(const struct stmt_list *stmts,
 			   const struct compile_opts *opts,
 			   struct diag_list *diags, struct stmt_list *drop)
@@ -710,6 +716,9 @@ static struct table *build(const struct stmt_list *stmts,
 	for (i = 0; i < stmts->n; i++) {
 		const struct stmt *s = &stmts->items[i];
 
+		if (drop && i && i % STMTS_RELEASE_EVERY == 0)
+			mem_release(drop->items, i * sizeof(*drop->items));
+
 		switch (s->kind) {
 		case STMT_ROW:
 			/* A consumed statement's target becomes the row's. */
@@ -727,10 +736,15 @@ static struct table *build(const struct stmt_list *stmts,
 		default:
 			BUG("bad statement kind %d", s->kind);
 		}
+		if (drop)
+			stmt_consume(&drop->items[i]);
 	}
 	finish_undef(&st);
-	if (drop)
+	if (drop) {
+		/* Each statement's strings are gone: the array is left. */
+		drop->n = 0;
 		stmt_list_free(drop);
+	}
 	if (diags->nerrors == errors_before)
 		add_tmp_row(&st);
 	if (diags->nerrors != errors_before) {

@@ -102,3 +102,24 @@ void mem_large_heap_begin(void)
 	large_heap = heap_hinted_end != 0;
 #endif
 }
+
+void mem_release(void *p, size_t n)
+{
+#if defined(__linux__) && defined(MADV_DONTNEED)
+	long pagesize = sysconf(_SC_PAGESIZE);
+	uintptr_t start = (uintptr_t)p, end, mask;
+
+	if (!p || n < MEM_LARGE_MIN || pagesize <= 0 ||
+	    start > UINTPTR_MAX - n)
+		return;
+	mask = (uintptr_t)pagesize - 1;
+	end = (start + n) & ~mask;
+	/* Whole pages only: the block's first holds malloc's header. */
+	start = (start + mask) & ~mask;
+	if (end > start)
+		(void)madvise((void *)start, end - start, MADV_DONTNEED);
+#else
+	(void)p;
+	(void)n;
+#endif
+}

@@ -41,4 +41,14 @@ void mem_after_alloc(void *p, size_t n);
  */
 void mem_large_heap_begin(void);
 
+/*
+ * mem_release - [@p, @p + @n) is part of a block from x*alloc() that its
+ * owner will not read again before it frees the block: the pages wholly
+ * inside go back to the system (Linux: MADV_DONTNEED; read again, they
+ * are zeros).  Below MEM_LARGE_MIN, or where the system has no such
+ * call, it does nothing.  For a consumer of a large array, so that the
+ * array and what is built from it do not peak together.
+ */
+void mem_release(void *p, size_t n);
+
 #endif /* VBOX_HUGEMEM_H */
