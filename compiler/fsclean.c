@@ -204,7 +204,7 @@ void fs_pattern_free(struct fs_pattern *p)
 {
 	if (!p)
 		return;
-	/* @key, @segbuf and @segs live in @text's block (fs_build()). */
+	/* @key and @segs live in @text's block (fs_build()). */
 	free(p->text);
 	memset(p, 0, sizeof(*p));
 }
@@ -270,7 +270,6 @@ void fs_pattern_fill(struct fs_pattern *out, struct built *b)
 
 	out->text = b->text;
 	out->key = b->key;
-	out->segbuf = b->segbuf;
 	out->segs = b->segs;
 	out->nsegs = b->nsegs;
 	out->nlit = 0;

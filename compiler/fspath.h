@@ -43,10 +43,9 @@ struct seg {
  * struct fs_pattern - a normalized file pattern
  * @text: the normalized pattern as shown to users, original case:
  *        "/srv/work/" "**", "**" "/.ssh/" "**", "/c/Users/x" (windows);
- *        owns one block holding @key, @segbuf and @segs too
+ *        owns one block holding @key, @segs and their text too
  * @key: the segments joined by '/' after folding, without a leading '/';
  *       equal keys mean identical patterns (in @text's block)
- * @segbuf: storage for @segs' text (in @text's block)
  * @segs: the segments (in @text's block), @nsegs of them; "/" has none
  * @nsegs: number of segments
  * @nlit: number of leading SEG_LIT segments
@@ -56,7 +55,6 @@ struct seg {
 struct fs_pattern {
 	char *text;
 	char *key;
-	char *segbuf;
 	struct seg *segs;
 	uint32_t nsegs;
 	uint32_t nlit;

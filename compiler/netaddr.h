@@ -40,9 +40,9 @@ enum host_kind {
  */
 struct net_target {
 	enum host_kind kind;
-	char *host;
-	bool any_port;
 	uint16_t port;
+	bool any_port;
+	char *host;
 	char *text;
 	uint8_t addr[16];
 };
