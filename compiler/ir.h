@@ -199,10 +199,12 @@ struct table *table_build(const struct stmt_list *stmts,
 			  struct diag_list *diags);
 /*
  * table_build_take - table_build() that consumes @stmts: each row takes
- * its statement's target string instead of a copy, and the rest is freed
- * (the list left empty) as soon as every row is made, before the sorting
- * and the indexes, which then need not share the peak with them (some
- * 140 bytes a statement).
+ * its statement's target string instead of a copy, each statement's
+ * strings are freed once it is handled and the pages of a large list's
+ * handled part go back to the system as the rows are made
+ * (mem_release()); the list is left empty before the sorting and the
+ * indexes, which then need not share the peak with it (some 110 bytes a
+ * statement).
  */
 struct table *table_build_take(struct stmt_list *stmts,
 			       const struct compile_opts *opts,

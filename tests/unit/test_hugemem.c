@@ -4,14 +4,19 @@
  * the growth paths that use them: an array grown past the large size
  * keeps every element, a large block and the large-mode heap carry the
  * kernel's huge page hint, the heap is put on huge pages only when the
- * program asks the loader for it (never for libvbox's loads), and a row
- * pool's growing chunks keep every row where it was handed out.
+ * program asks the loader for it (never for libvbox's loads), a row
+ * pool's growing chunks keep every row where it was handed out, and the
+ * pages of a large block's consumed part go back to the system while the
+ * rest stays (a table built from a large list of statements keeps every
+ * row).
  */
 #include <vbox.h>
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "diag.h"
@@ -23,6 +28,7 @@
 #include "rowpool.h"
 #include "stmt.h"
 #include "tap.h"
+#include "target.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define UNDER_ASAN 1
@@ -243,10 +249,100 @@ static void test_row_pool(void)
 	free(rows);
 }
 
+/* Is the page holding @p in memory (mincore)?  1, 0, or -1 on error. */
+static int resident(const void *p)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	unsigned char vec = 0;
+	uintptr_t at = (uintptr_t)p & ~((uintptr_t)page - 1);
+
+	if (page <= 0 || mincore((void *)at, (size_t)page, &vec) < 0)
+		return -1;
+	return vec & 1;
+}
+
+static void test_release(void)
+{
+	size_t big = 4 * MEM_LARGE_MIN, half = big / 2, i, bad = 0;
+	long page = sysconf(_SC_PAGESIZE);
+	unsigned char *b = xmalloc(big), *small = xmalloc(4096);
+
+	memset(b, 0xab, big);
+	memset(small, 0xcd, 4096);
+	mem_release(b, half);
+	is_int(resident(b + half / 2), 0,
+	       "a page wholly inside the released part is given back");
+	for (i = (size_t)page; i < half - (size_t)page; i += (size_t)page)
+		if (b[i] != 0)
+			bad++;
+	is_int((long long)bad, 0, "... and reads as zeros");
+	ok(b[0] == 0xab && b[half + (size_t)page] == 0xab &&
+	   b[big - 1] == 0xab,
+	   "the block's first page (malloc's header) and the rest are kept");
+	mem_release(small, 4096);
+	ok(small[0] == 0xcd && small[4095] == 0xcd,
+	   "a block below the large size is left alone");
+	free(small);
+	free(b);
+}
+
+/*
+ * 60,000 statements (a list of 7 MB, past the large size and several
+ * release steps): every row is made from its own statement.
+ */
+static void test_build_take(void)
+{
+	const size_t nrows = 60000;
+	struct compile_opts opts = { .target = target_lookup("linux") };
+	struct input_set inputs = { 0 };
+	struct stmt_list stmts = { 0 };
+	struct diag_list diags;
+	struct table *t = NULL;
+	size_t i, bad = 0;
+	char *text = NULL, want[64];
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	diag_list_init(&diags);
+	if (!f) {
+		ok(0, "cannot open a memory stream");
+		return;
+	}
+	fputs("[fs]\n", f);
+	for (i = 0; i < nrows; i++)
+		fprintf(f, "%s: /srv/t%06zu/x\n", i % 3 ? "deny" : "ro", i);
+	if (fclose(f) != 0) {
+		ok(0, "cannot write the rules");
+		free(text);
+		return;
+	}
+	if (load_buffer(&inputs, "big.rules", text, len, &stmts, &diags) == 0)
+		t = table_build_take(&stmts, &opts, &diags);
+	ok(t && t->fs.n == nrows, "a table of %zu rows is built", nrows);
+	ok(stmts.n == 0 && !stmts.items, "the statements are consumed");
+	for (i = 0; t && i < t->fs.n; i++) {
+		const struct row *r = t->fs.order[i];
+
+		snprintf(want, sizeof(want), "/srv/t%06zu/x", i);
+		if (strcmp(r->raw, want) || strcmp(r->fs.text, want) ||
+		    r->effect != (i % 3 ? EFFECT_DENY : EFFECT_RO) ||
+		    r->loc.line != i + 2)
+			bad++;
+	}
+	is_int((long long)bad, 0, "each row has its own statement's target, "
+	       "effect and line");
+	table_free(t);
+	input_set_free(&inputs);
+	diag_list_free(&diags);
+	free(text);
+}
+
 int main(void)
 {
 	test_grow_keeps_elements();
 	test_hints();
 	test_row_pool();
+	test_release();
+	test_build_take();
 	return done_testing();
 }
