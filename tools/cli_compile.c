@@ -86,9 +86,8 @@ static int render(const struct cli_opts *opts, const struct emitter *em,
 		  struct cli_session *s, const struct landing_set *landing,
 		  struct spool *out)
 {
-	struct membuf art;
-	uint8_t *bytes;
-	size_t len;
+	struct spool art;
+	FILE *reader;
 	int ret;
 
 	if (spool_open(out) < 0)
@@ -113,7 +112,8 @@ static int render(const struct cli_opts *opts, const struct emitter *em,
 			diag_error(&s->diags, NULL, "cannot write the table");
 		break;
 	case CLI_EMIT_PLAN:
-		if (membuf_open(&art) < 0) {
+		/* Rendered apart (a file when it can), then streamed in. */
+		if (spool_open(&art) < 0) {
 			ret = -1;
 			break;
 		}
@@ -127,18 +127,20 @@ static int render(const struct cli_opts *opts, const struct emitter *em,
 		if (em->emit_plan_artifact)
 			index_free(s->table);
 		ret = render_artifact(em, s, landing, art.f);
-		if (membuf_close(&art) < 0)
+		if (spool_close(&art) < 0)
 			ret = -1;
 		index_free(s->table);
 		if (ret == 0) {
-			plan_encode(s->table, landing, em->name,
-				    (const uint8_t *)art.data, art.len,
-				    &bytes, &len);
-			if (fwrite(bytes, 1, len, out->f) != len)
+			reader = spool_reader(&art);
+			if (!reader ||
+			    plan_encode_to(out->f, s->table, landing, em->name,
+					   reader, (uint64_t)art.len) < 0) {
+				fprintf(stderr, "%s: cannot build the plan: "
+					"%s\n", CLI_PROGNAME, strerror(errno));
 				ret = -1;
-			free(bytes);
+			}
 		}
-		membuf_free(&art);
+		spool_free(&art);
 		break;
 	default:
 		BUG("bad emit mode %d", opts->emit);

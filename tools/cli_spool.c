@@ -14,43 +14,6 @@
 #include "cli.h"
 #include "cli_spool.h"
 
-
-int membuf_open(struct membuf *m)
-{
-	memset(m, 0, sizeof(*m));
-	m->f = open_memstream(&m->data, &m->len);
-	if (!m->f) {
-		fprintf(stderr, "%s: cannot open a memory stream: %s\n",
-			CLI_PROGNAME, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
-/* Close the stream; -1 after a message when a write to it failed. */
-int membuf_close(struct membuf *m)
-{
-	bool bad = ferror(m->f) != 0;
-
-	if (fclose(m->f) != 0)
-		bad = true;
-	m->f = NULL;
-	if (bad) {
-		fprintf(stderr, "%s: cannot build the output in memory\n",
-			CLI_PROGNAME);
-		return -1;
-	}
-	return 0;
-}
-
-void membuf_free(struct membuf *m)
-{
-	if (m->f)
-		fclose(m->f);
-	free(m->data);
-	memset(m, 0, sizeof(*m));
-}
-
 /* Write all @len bytes at @buf to @fd; -1 with errno set on failure. */
 static int write_all(int fd, const char *buf, size_t len)
 {
@@ -144,6 +107,16 @@ int spool_close(struct spool *sp)
 		return -1;
 	}
 	return 0;
+}
+
+FILE *spool_reader(struct spool *sp)
+{
+	if (!sp->mem)
+		return fseeko(sp->f, 0, SEEK_SET) < 0 ? NULL : sp->f;
+	if (!sp->f)
+		/* open_memstream's bytes end in a NUL: never an empty buffer */
+		sp->f = fmemopen(sp->data, sp->mlen ? sp->mlen : 1, "r");
+	return sp->f;
 }
 
 void spool_free(struct spool *sp)

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * cli_spool.h - where vboxc compile renders its output before a byte is
- * written: struct membuf (in memory) and struct spool (an unlinked
- * temporary file, else memory), and copying the result out.
+ * written, struct spool (an unlinked temporary file, else memory), and
+ * copying the result out.  A plan's artifact is rendered into one too,
+ * then streamed into the plan (plan_encode_to()).
  */
 #ifndef VBOX_CLI_SPOOL_H
 #define VBOX_CLI_SPOOL_H
@@ -10,18 +11,6 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <sys/types.h>
-
-/**
- * struct membuf - bytes rendered in memory before anything is written
- * @data: the bytes (owned, NUL-terminated by open_memstream)
- * @len: number of bytes
- * @f: the stream writing into @data while open
- */
-struct membuf {
-	char *data;
-	size_t len;
-	FILE *f;
-};
 
 /**
  * struct spool - the output, rendered before anything is written
@@ -48,10 +37,12 @@ struct spool {
 	char *buf;
 };
 
-int membuf_open(struct membuf *m);
-int membuf_close(struct membuf *m);
-void membuf_free(struct membuf *m);
 int spool_open(struct spool *sp);
+/*
+ * spool_reader - after spool_close(): a stream reading the rendered bytes
+ * from the start (owned by @sp), or NULL with errno set.
+ */
+FILE *spool_reader(struct spool *sp);
 int spool_close(struct spool *sp);
 void spool_free(struct spool *sp);
 int spool_copy(struct spool *sp, int fd, FILE *out);

@@ -7,6 +7,8 @@
  */
 #include <vbox.h>
 
+#include <errno.h>
+
 #include <stdio.h>
 
 #include "diag.h"
@@ -544,9 +546,81 @@ static void test_ir_json(void)
 	tl_compiled_free(&a);
 }
 
+/*
+ * plan_encode_to() after other bytes of a file gives the bytes
+ * plan_encode() gives (its checksum written at the plan's own header);
+ * a failing write and an artifact shorter than said are errors, not a
+ * plan.
+ */
+static void test_stream(void)
+{
+	static const char policy[] = "[fs]\nrw: /srv/a\n!deny: /srv/a/b\n"
+				     "[net]\nallow: example.com:443\n";
+	struct tl_compiled c;
+	struct blob a;
+	char *artifact, *got = NULL;
+	size_t artifact_len, got_len = 0;
+	FILE *mem, *art, *full;
+
+	artifact = lx_bytes(3, &artifact_len);
+	if (tl_compile(&c, policy, "linux", TL_SHADOW)) {
+		ok(0, "stream: compiles");
+		free(artifact);
+		return;
+	}
+	classify_by_hand(&c);
+	a = encode(&c, "linux", artifact, artifact_len);
+	mem = open_memstream(&got, &got_len);
+	art = fmemopen(artifact, artifact_len, "r");
+	ok(mem && art && fputs("before", mem) >= 0 &&
+	   plan_encode_to(mem, c.table, &c.landing, "linux", art,
+			  artifact_len) == 0 &&
+	   fclose(mem) == 0, "stream: a plan after 6 other bytes");
+	ok(got_len == a.len + 6 && memcmp(got, "before", 6) == 0 &&
+	   memcmp(got + 6, a.p, a.len) == 0,
+	   "stream: ... is the encoded plan, checksum included");
+	if (art)
+		fclose(art);
+	free(got);
+
+	full = fopen("/dev/full", "w");
+	art = fmemopen(artifact, artifact_len, "r");
+	if (!full || !art) {
+		ok(1, "# SKIP no /dev/full here");
+	} else {
+		int ret = plan_encode_to(full, c.table, &c.landing, "linux",
+					 art, artifact_len);
+
+		ok(ret < 0 && errno == ENOSPC,
+		   "stream: a write that fails is an error (%s)",
+		   strerror(errno));
+	}
+	if (full)
+		fclose(full);
+	if (art)
+		fclose(art);
+
+	got = NULL;
+	mem = open_memstream(&got, &got_len);
+	art = fmemopen(artifact, artifact_len, "r");
+	errno = 0;
+	ok(mem && art && plan_encode_to(mem, c.table, &c.landing, "linux",
+					art, artifact_len + 10) < 0 &&
+	   errno == EIO, "stream: an artifact shorter than said is EIO");
+	if (mem)
+		fclose(mem);
+	if (art)
+		fclose(art);
+	free(got);
+	free(a.p);
+	free(artifact);
+	tl_compiled_free(&c);
+}
+
 int main(void)
 {
 	test_crc32c();
+	test_stream();
 	test_target_names();
 	test_round_trips();
 	test_real_emitters();
