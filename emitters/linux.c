@@ -559,6 +559,9 @@ int linux_build(const struct table *table, const struct landing_set *landing,
 	return 0;
 }
 
+/* What linux_emit_plan_artifact() gives the stream at once. */
+#define ARTIFACT_CHUNK ((size_t)1 << 20)
+
 static int write_out(const struct wbuf *b, FILE *out, struct diag_list *diags)
 {
 	if ((b->len && fwrite(b->p, 1, b->len, out) != b->len) || ferror(out))
@@ -591,12 +594,22 @@ static int linux_emit_plan_artifact(const struct table *table,
 {
 	struct lx_artifact a;
 	struct wbuf b = { 0 };
-	int ret;
+	size_t i;
+	int ret = 0;
 
 	if (linux_build(table, landing, true, &a, diags) < 0)
 		return -1;
-	lx_encode(&a, &b);
-	ret = write_out(&b, out, diags);
+	/* Streamed: a million rows' artifact is some 14 MB. */
+	lx_encode_head(&a, &b);
+	for (i = 0; i < a.n && ret == 0; i++) {
+		lx_encode_mount(&a.m[i], &b);
+		if (b.len >= ARTIFACT_CHUNK || i + 1 == a.n) {
+			ret = write_out(&b, out, diags);
+			b.len = 0;
+		}
+	}
+	if (ret == 0 && b.len)
+		ret = write_out(&b, out, diags);
 	wbuf_release(&b);
 	lx_artifact_release(&a);
 	return ret;

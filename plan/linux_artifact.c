@@ -79,24 +79,31 @@ struct lx_mount *lx_add(struct lx_artifact *a, enum lx_kind kind,
 	return m;
 }
 
-void lx_encode(const struct lx_artifact *a, struct wbuf *out)
+void lx_encode_head(const struct lx_artifact *a, struct wbuf *out)
 {
-	size_t i;
-
 	if (a->n > MOUNTS_MAX)
 		BUG("%zu mounts", a->n);
 	wbuf_u32(out, a->flags);
 	wbuf_u32(out, (uint32_t)a->n);
-	for (i = 0; i < a->n; i++) {
-		const struct lx_mount *m = &a->m[i];
+}
 
-		wbuf_u8(out, m->kind);
-		wbuf_u8(out, 0);
-		wbuf_u16(out, m->mode);
-		wbuf_u32(out, m->row);
-		wbuf_string(out, m->src ? m->src : "");
-		wbuf_string(out, m->dest ? m->dest : "");
-	}
+void lx_encode_mount(const struct lx_mount *m, struct wbuf *out)
+{
+	wbuf_u8(out, m->kind);
+	wbuf_u8(out, 0);
+	wbuf_u16(out, m->mode);
+	wbuf_u32(out, m->row);
+	wbuf_string(out, m->src ? m->src : "");
+	wbuf_string(out, m->dest ? m->dest : "");
+}
+
+void lx_encode(const struct lx_artifact *a, struct wbuf *out)
+{
+	size_t i;
+
+	lx_encode_head(a, out);
+	for (i = 0; i < a->n; i++)
+		lx_encode_mount(&a->m[i], out);
 }
 
 static int check_mount(struct wire_reader *r, struct lx_mount *m)

@@ -147,8 +147,14 @@ struct lx_mount *lx_add(struct lx_artifact *a, enum lx_kind kind,
 			const char *src, const char *dest, unsigned mode,
 			uint32_t row);
 
-/* lx_encode - append the encoding of @a (not @a->chdir) to @out. */
+/*
+ * lx_encode - append the encoding of @a (not @a->chdir) to @out: its head
+ * (lx_encode_head()), then each mount in order (lx_encode_mount()), the
+ * parts for a writer that streams a large artifact.
+ */
 void lx_encode(const struct lx_artifact *a, struct wbuf *out);
+void lx_encode_head(const struct lx_artifact *a, struct wbuf *out);
+void lx_encode_mount(const struct lx_mount *m, struct wbuf *out);
 
 /*
  * lx_decode - read an artifact from the whole of @r into *@out, checking
