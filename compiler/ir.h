@@ -44,7 +44,10 @@ enum domain {
  * @index: 0-based position in its domain's table, in assembled order
  * @prio: 0-based position in its domain's priority order
  * @loc: where the row was written (column of its first character)
- * @raw: the target as written, quotes removed (owned)
+ * @raw: the target as written, quotes removed: owned, or, when
+ *       @raw_is_text, the normalized text itself (@fs.text or @net.text),
+ *       which most rows are written as (a million of them spared a copy)
+ * @raw_is_text: see @raw
  * @shadowed_by: set by shadow_analyze(): the first higher-priority row
  *               proven to cover this one (it can never decide), or NULL
  * @fs: DOMAIN_FS: the normalized pattern
@@ -54,6 +57,7 @@ struct row {
 	enum domain domain;
 	enum effect effect;
 	uint8_t level;
+	bool raw_is_text;
 	uint32_t index;
 	uint32_t prio;
 	struct location loc;

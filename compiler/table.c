@@ -45,7 +45,8 @@ static void row_release(struct row *row)
 	default:
 		BUG("bad domain %d", row->domain);
 	}
-	free(row->raw);
+	if (!row->raw_is_text)
+		free(row->raw);
 }
 
 void rowvec_push(struct rowvec *vec, size_t *cap, struct row *row)
@@ -576,12 +577,20 @@ static void blanks_warning(struct build_state *st, const struct stmt *s,
 }
 
 /*
- * The row's target as written: the statement's own string when the
- * statements are being consumed (@take: where it is stored, then
- * cleared), else a copy.  Taken last: the warnings read the statement.
+ * The row's target as written: its normalized text when it was written
+ * so, else the statement's own string when the statements are being
+ * consumed (@take: where it is stored, then cleared), else a copy.  Set
+ * last: the warnings read the statement.
  */
 static void row_set_raw(struct row *row, const struct stmt *s, char **take)
 {
+	char *text = row->domain == DOMAIN_FS ? row->fs.text : row->net.text;
+
+	if (strcmp(s->value, text) == 0) {
+		row->raw = text;
+		row->raw_is_text = true;
+		return;
+	}
 	if (take) {
 		row->raw = *take;
 		*take = NULL;
