@@ -131,8 +131,9 @@ static void free_entries(struct landing *l, size_t n)
 
 void landing_set_free(struct landing_set *set)
 {
-	free_entries(set->fs, set->nfs);
-	free_entries(set->net, set->nnet);
+	/* A row's entry holds a static label, if anything. */
+	free(set->fs);
+	free(set->net);
 	free_entries(set->reserved, set->nreserved);
 	if (set->reasons)
 		strpool_free(set->reasons);
@@ -256,5 +257,5 @@ void emit_supervised_notes(const struct emitter *em,
 
 const char *landing_name(const struct landing *l)
 {
-	return l->label ? l->label : landing_kind_name(l->kind);
+	return l->row && l->label ? l->label : landing_kind_name(l->kind);
 }

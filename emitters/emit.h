@@ -26,24 +26,28 @@ struct target_traits;
  * struct landing - the classification of one row or reserved entry
  * @kind: see enum landing_kind
  * @row: the user row (borrowed from the table), NULL for reserved entries
- * @entry: reserved entries only: what the launcher adds, written like a
- *         rule ("!!!...allow:localhost:${VBOX_PROXY_HTTP_PORT}") (owned)
  * @reason: one line saying why it lands there, lower case, no trailing
  *          period, e.g. "glob expanded against the host file system at
  *          launch" (interned in @pool, which owns it)
  * @pool: where landing_set_reason() interns @reason: the set's (set by
  *        landing_set_init()), or the caller's for a landing of its own
- * @label: NULL, or the landing's name where a launcher mode names it
- *         apart from @kind (linux container mode's "supervised" and
- *         "narrower": linux_container.h); static
+ * @entry: reserved entries only (@row NULL): what the launcher adds,
+ *         written like a rule ("!!!...allow:localhost:${VBOX_PROXY_HTTP_PORT}")
+ *         (owned)
+ * @label: row entries only: NULL, or the landing's name where a launcher
+ *         mode names it apart from @kind (linux container mode's
+ *         "supervised" and "narrower": linux_container.h); static.  The
+ *         two share their place: 40 bytes an entry, a million of them.
  */
 struct landing {
 	enum landing_kind kind;
 	const struct row *row;
-	char *entry;
 	const char *reason;
 	struct strpool *pool;
-	const char *label;
+	union {
+		char *entry;
+		const char *label;
+	};
 };
 
 /**
