@@ -78,6 +78,46 @@ static int render_artifact(const struct emitter *em, struct cli_session *s,
 	return em->emit_profile(s->table, landing, out, &s->diags);
 }
 
+/* The directory of @path ("." for a bare name; allocated). */
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return xstrdup(".");
+	return xasprintf("%.*s", (int)(slash == path ? 1 : slash - path),
+			 path);
+}
+
+/*
+ * The directory of the regular file (or the name of none yet) that
+ * --output names, following a symbolic link as write_output() does: the
+ * output is rendered there, to become the file (replace_file()).  NULL
+ * for standard output and anything else.
+ */
+static char *output_dir(const struct cli_opts *opts)
+{
+	const char *path = opts->output;
+	char *real = NULL, *dir;
+	struct stat st;
+
+	if (!path || strcmp(path, "-") == 0)
+		return NULL;
+	if (lstat(path, &st) < 0)
+		return errno == ENOENT ? dir_of(path) : NULL;
+	if (S_ISLNK(st.st_mode)) {
+		real = realpath(path, NULL);
+		if (!real || stat(real, &st) < 0) {
+			free(real);
+			return NULL;
+		}
+		path = real;
+	}
+	dir = S_ISREG(st.st_mode) ? dir_of(path) : NULL;
+	free(real);
+	return dir;
+}
+
 /*
  * Render what --emit asks for into @out (rewound on return).  Returns 0,
  * or -1 with errors queued on s->diags or a message printed.
@@ -88,9 +128,12 @@ static int render(const struct cli_opts *opts, const struct emitter *em,
 {
 	struct spool art;
 	FILE *reader;
+	char *dir = output_dir(opts);
 	int ret;
 
-	if (spool_open(out) < 0)
+	ret = dir ? spool_open_in(out, dir) : spool_open(out);
+	free(dir);
+	if (ret < 0)
 		return -1;
 	switch (opts->emit) {
 	case CLI_EMIT_PROFILE:
@@ -159,16 +202,32 @@ static mode_t new_file_mode(void)
 	return 0666 & ~mask;
 }
 
+/* Was @out rendered in @path's directory (output_dir())? */
+static bool spool_here(const struct spool *out, const char *path)
+{
+	char *dir;
+	bool here;
+
+	if (!out->dir)
+		return false;
+	dir = dir_of(path);
+	here = strcmp(dir, out->dir) == 0;
+	free(dir);
+	return here;
+}
+
 /*
- * Write @len bytes to the regular file @path (which may not exist yet)
- * through a temporary file in the same directory and rename(2), so
- * @path holds either its old content or the whole new one.  An existing
- * file keeps its permission bits.
+ * Write @out to the regular file @path (which may not exist yet) through
+ * a temporary name in the same directory and rename(2), so @path holds
+ * either its old content or the whole new one.  A spool rendered in that
+ * directory is given the temporary name itself; any other is copied
+ * there.  An existing file keeps its permission bits.
  */
 static int replace_file(const char *path, const struct stat *old,
 			struct spool *out)
 {
 	const char *slash = strrchr(path, '/');
+	mode_t mode = old ? old->st_mode & 0777 : new_file_mode();
 	char *tmp;
 	int fd, err;
 
@@ -184,13 +243,31 @@ static int replace_file(const char *path, const struct stat *old,
 		free(tmp);
 		return -1;
 	}
-	if (fchmod(fd, old ? old->st_mode & 0777 : new_file_mode()) < 0 ||
-	    spool_copy(out, fd, NULL) < 0 || fsync(fd) < 0) {
+	if (spool_here(out, path)) {
+		/* The spool itself becomes the file: no copy of it. */
+		close(fd);
+		if (unlink(tmp) == 0 && fchmod(fileno(out->f), mode) == 0 &&
+		    fsync(fileno(out->f)) == 0 && spool_link(out, tmp) == 0)
+			goto named;
+		/* Not linkable after all (no /proc, say): copy it. */
+		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+		if (fd < 0) {
+			err = errno;
+			goto fail;
+		}
+	}
+	if (fchmod(fd, mode) < 0 || spool_copy(out, fd, NULL) < 0 ||
+	    fsync(fd) < 0) {
 		err = errno;
 		close(fd);
 		goto fail;
 	}
-	if (close(fd) < 0 || rename(tmp, path) < 0) {
+	if (close(fd) < 0) {
+		err = errno;
+		goto fail;
+	}
+named:
+	if (rename(tmp, path) < 0) {
 		err = errno;
 		goto fail;
 	}

@@ -7,6 +7,7 @@
 #include <vbox.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -51,6 +52,55 @@ static int spool_file(const char *dir)
 	return fd;
 }
 
+/* Render into the file @fd (taken); false (and @fd closed) on failure. */
+static bool spool_on(struct spool *sp, int fd)
+{
+	sp->f = fdopen(fd, "w+");
+	if (!sp->f) {
+		close(fd);
+		return false;
+	}
+	/*
+	 * A large profile is hundreds of MB: written in 4 KiB pieces
+	 * (stdio's default here) it was a system call each, 6 % of a
+	 * million-row darwin compile.
+	 */
+	sp->buf = xmalloc(SPOOL_BUF_BYTES);
+	if (setvbuf(sp->f, sp->buf, _IOFBF, SPOOL_BUF_BYTES))
+		BUG("setvbuf on a new stream failed");
+	return true;
+}
+
+int spool_open_in(struct spool *sp, const char *dir)
+{
+#ifdef O_TMPFILE
+	int fd;
+
+	memset(sp, 0, sizeof(*sp));
+	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd >= 0 && spool_on(sp, fd)) {
+		sp->dir = xstrdup(dir);
+		return 0;
+	}
+#else
+	(void)dir;
+#endif
+	return spool_open(sp);
+}
+
+int spool_link(struct spool *sp, const char *path)
+{
+	char fdpath[64];
+
+	if (!sp->dir || !sp->f) {
+		errno = EINVAL;
+		return -1;
+	}
+	/* Linking a nameless file needs privilege, except through /proc. */
+	snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", fileno(sp->f));
+	return linkat(AT_FDCWD, fdpath, AT_FDCWD, path, AT_SYMLINK_FOLLOW);
+}
+
 int spool_open(struct spool *sp)
 {
 	const char *dir = getenv("TMPDIR");
@@ -61,21 +111,8 @@ int spool_open(struct spool *sp)
 		fd = spool_file(dir);
 	if (fd < 0)
 		fd = spool_file("/tmp");
-	if (fd >= 0) {
-		sp->f = fdopen(fd, "w+");
-		if (sp->f) {
-			/*
-			 * A large profile is hundreds of MB: written in 4 KiB
-			 * pieces (stdio's default here) it was a system call
-			 * each, 6 % of a million-row darwin compile.
-			 */
-			sp->buf = xmalloc(SPOOL_BUF_BYTES);
-			if (setvbuf(sp->f, sp->buf, _IOFBF, SPOOL_BUF_BYTES))
-				BUG("setvbuf on a new stream failed");
-			return 0;
-		}
-		close(fd);
-	}
+	if (fd >= 0 && spool_on(sp, fd))
+		return 0;
 	sp->mem = true;
 	sp->f = open_memstream(&sp->data, &sp->mlen);
 	if (!sp->f) {
@@ -125,6 +162,7 @@ void spool_free(struct spool *sp)
 		fclose(sp->f);
 	free(sp->data);
 	free(sp->buf);
+	free(sp->dir);
 	memset(sp, 0, sizeof(*sp));
 }
 

@@ -21,6 +21,8 @@
  * @mlen: in memory only: open_memstream's length of @data
  * @mem: rendered in memory (no temporary file could be made)
  * @buf: for a file, @f's buffer (owned; freed after @f is closed)
+ * @dir: spool_open_in() made the file in this directory (owned), where
+ *       spool_link() can give it a name; NULL otherwise
  *
  * The whole artifact is rendered before a byte reaches its destination,
  * into an unlinked temporary file rather than memory when one can be
@@ -35,9 +37,23 @@ struct spool {
 	size_t mlen;
 	bool mem;
 	char *buf;
+	char *dir;
 };
 
 int spool_open(struct spool *sp);
+/*
+ * spool_open_in - spool_open(), the file made without a name in @dir
+ * (O_TMPFILE) when the system can: the output file to replace lives
+ * there, and the spool can become it (spool_link()) instead of being
+ * copied into it (a million-row darwin profile is some 380 MB).
+ */
+int spool_open_in(struct spool *sp, const char *dir);
+/*
+ * spool_link - after spool_close(), for a spool that spool_open_in() made
+ * in a directory: give it the name @path there (which must not exist).
+ * Returns 0, or -1 with errno set (the caller copies instead).
+ */
+int spool_link(struct spool *sp, const char *path);
 /*
  * spool_reader - after spool_close(): a stream reading the rendered bytes
  * from the start (owned by @sp), or NULL with errno set.
