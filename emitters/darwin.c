@@ -271,6 +271,10 @@ static void write_fs(FILE *out, const struct table *table,
 		if (landing->fs[row->index].kind != LANDING_KERNEL)
 			continue;
 		darwin_fs_plan_build(table, row, FS_PLAN_FILTERS, &plan);
+		/* Classified as fitting: a bound that lied would show here. */
+		if (plan.longest > SBPL_MAX_STRING)
+			BUG("row %u: a filter of %zu bytes in a kernel landing",
+			    row->index, plan.longest);
 		write_fs_row(out, row, &plan);
 		if (plan.guarded)
 			guards = true;

@@ -17,11 +17,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sbpl.h"
+
 struct diag_list;
 struct fs_pattern;
 struct landing_set;
 struct row;
-struct sbpl_filter;
 struct seg;
 struct table;
 
@@ -39,10 +40,12 @@ struct form {
 /*
  * What one file row writes: its pattern in every spelling, and for ro
  * and deny rows the ancestor guards.  @longest is the longest string any
- * of those built needs; past SBPL_MAX_STRING the row is unsupported and
- * @guards is not computed.  @guarded: the row has ancestor guards (known
- * whichever part was built).  The *_cap members are the allocated slots
- * (GROW()).
+ * of those built needs (FS_PLAN_FIT: at most that, when it is within
+ * SBPL_MAX_STRING); past SBPL_MAX_STRING the row is unsupported and
+ * @guards is not computed.  @kind: the first filter's kind; @nspellings:
+ * the distinct filters (both known with FS_PLAN_FILTERS or FS_PLAN_FIT).
+ * @guarded: the row has ancestor guards (known whichever part was
+ * built).  The *_cap members are the allocated slots (GROW()).
  */
 struct fs_plan {
 	struct sbpl_filter *filters;
@@ -52,6 +55,8 @@ struct fs_plan {
 	size_t nguards;
 	size_t guards_cap;
 	size_t longest;
+	enum sbpl_filter_kind kind;
+	size_t nspellings;
 	bool guarded;
 };
 
@@ -59,12 +64,16 @@ struct fs_plan {
  * What darwin_fs_plan_build() builds.  A guard is a proper prefix of one
  * of the row's spellings, without "**", written with no subtree: never a
  * longer string than that spelling's filter.  So whether a row fits is
- * decided by its filters alone, and the classification and the rules
- * build only the filters; the guard section builds only the guards.
+ * decided by its filters alone, and the rules build only the filters;
+ * the guard section builds only the guards.  The classification asks
+ * only whether the filters fit (FS_PLAN_FIT): a row with one spelling
+ * is counted, not built, when a bound of its filter's size is within the
+ * limit (sbpl_filter_bound()); any other is built.
  */
 enum fs_plan_part {
 	FS_PLAN_FILTERS = 1,
 	FS_PLAN_GUARDS = 2,
+	FS_PLAN_FIT = 4,
 };
 
 /*

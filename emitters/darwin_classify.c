@@ -438,19 +438,19 @@ static void set_kernel(struct kernel_reasons *memo, struct landing *l,
 	const struct landing **like;
 
 	if ((unsigned)row->effect > EFFECT_RW ||
-	    (unsigned)plan->filters[0].kind > SBPL_REGEX)
+	    (unsigned)plan->kind > SBPL_REGEX)
 		BUG("kernel landing of row %u: effect %d, filter %d",
-		    row->index, row->effect, plan->filters[0].kind);
-	like = &memo->like[row->effect][plan->filters[0].kind]
-			  [plan->nfilters > 1][plan->guarded];
+		    row->index, row->effect, plan->kind);
+	like = &memo->like[row->effect][plan->kind]
+			  [plan->nspellings > 1][plan->guarded];
 	if (*like) {
 		landing_set_like(l, *like);
 		return;
 	}
 	landing_set_reason(l, LANDING_KERNEL, "%s (%s filter%s)%s",
 			   effect_phrase(row->effect),
-			   sbpl_filter_kind_name(plan->filters[0].kind),
-			   plan->nfilters > 1 ?
+			   sbpl_filter_kind_name(plan->kind),
+			   plan->nspellings > 1 ?
 			   ", plus the other spellings of /tmp, /var "
 			   "and /etc" : "",
 			   plan->guarded ?
@@ -525,7 +525,7 @@ static void classify_fs(const struct table *table, const struct rw_index *ix,
 			return;
 		}
 	}
-	darwin_fs_plan_build(table, row, FS_PLAN_FILTERS, &plan);
+	darwin_fs_plan_build(table, row, FS_PLAN_FIT, &plan);
 	if (plan.longest > SBPL_MAX_STRING)
 		landing_set_reason(l, LANDING_UNSUPPORTED,
 				   "needs an SBPL string of %zu bytes; "

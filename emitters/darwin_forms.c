@@ -287,11 +287,28 @@ void darwin_fs_plan_build(const struct table *table, const struct row *row,
 	for (i = 0; i < nforms; i++)
 		if (darwin_row_guarded(row) && form_guarded(&forms[i]))
 			plan->guarded = true;
+	if ((parts & FS_PLAN_FIT) && nforms == 1 &&
+	    sbpl_filter_bound(forms[0].segs, forms[0].nsegs) <=
+	    SBPL_MAX_STRING) {
+		/* Fits, whatever its exact size: nothing to build. */
+		plan->kind = sbpl_filter_kind_of(forms[0].segs,
+						 forms[0].nsegs,
+						 forms[0].subtree, fold);
+		plan->nspellings = 1;
+		plan->longest = sbpl_filter_bound(forms[0].segs,
+						  forms[0].nsegs);
+	} else if (parts & FS_PLAN_FIT) {
+		parts |= FS_PLAN_FILTERS;
+	}
 	for (i = 0; (parts & FS_PLAN_FILTERS) && i < nforms; i++) {
 		sbpl_filter_make(&f, forms[i].segs, forms[i].nsegs,
 				 forms[i].subtree, fold);
 		filter_add(&plan->filters, &plan->nfilters,
 			   &plan->filters_cap, &f, &plan->longest);
+	}
+	if (plan->nfilters) {
+		plan->kind = plan->filters[0].kind;
+		plan->nspellings = plan->nfilters;
 	}
 	if ((parts & FS_PLAN_GUARDS) && plan->guarded &&
 	    plan->longest <= SBPL_MAX_STRING) {

@@ -233,8 +233,9 @@ char *sbpl_path_text(const struct seg *segs, uint32_t nsegs)
 	return b.s;
 }
 
-void sbpl_filter_make(struct sbpl_filter *f, const struct seg *segs,
-		      uint32_t nsegs, bool subtree, bool fold)
+enum sbpl_filter_kind sbpl_filter_kind_of(const struct seg *segs,
+					  uint32_t nsegs, bool subtree,
+					  bool fold)
 {
 	bool wild = false, letters = false;
 	uint32_t i, k;
@@ -246,13 +247,41 @@ void sbpl_filter_make(struct sbpl_filter *f, const struct seg *segs,
 			if (ascii_letter(segs[i].s[k]))
 				letters = true;
 	}
-	if (!wild && !(fold && letters)) {
-		f->kind = subtree ? SBPL_SUBPATH : SBPL_LITERAL;
-		f->value = sbpl_path_text(segs, nsegs);
-	} else {
-		f->kind = SBPL_REGEX;
-		f->value = sbpl_regex(segs, nsegs, subtree, fold);
+	if (!wild && !(fold && letters))
+		return subtree ? SBPL_SUBPATH : SBPL_LITERAL;
+	return SBPL_REGEX;
+}
+
+size_t sbpl_filter_bound(const struct seg *segs, uint32_t nsegs)
+{
+	size_t n = 8, utf8 = sbpl_string_size(SBPL_RE_UTF8_CHAR,
+					      strlen(SBPL_RE_UTF8_CHAR));
+	uint32_t i, k;
+
+	for (i = 0; i < nsegs; i++) {
+		n += 6;
+		for (k = 0; k < segs[i].len; k++) {
+			char c = segs[i].s[k];
+
+			if (segs[i].kind == SEG_GLOB && c == '?')
+				n += utf8;
+			else if (segs[i].kind == SEG_GLOB && c == '*')
+				n += 5;
+			else
+				n += 4;
+		}
 	}
+	return n;
+}
+
+void sbpl_filter_make(struct sbpl_filter *f, const struct seg *segs,
+		      uint32_t nsegs, bool subtree, bool fold)
+{
+	f->kind = sbpl_filter_kind_of(segs, nsegs, subtree, fold);
+	if (f->kind == SBPL_REGEX)
+		f->value = sbpl_regex(segs, nsegs, subtree, fold);
+	else
+		f->value = sbpl_path_text(segs, nsegs);
 	f->written = sbpl_string_size(f->value, strlen(f->value));
 }
 

@@ -97,6 +97,21 @@ char *sbpl_regex(const struct seg *segs, uint32_t nsegs, bool subtree,
 char *sbpl_path_text(const struct seg *segs, uint32_t nsegs);
 
 /*
+ * sbpl_filter_kind_of - the kind of filter sbpl_filter_make() makes of
+ * these segments.
+ * sbpl_filter_bound - at least the @written of that filter, counted
+ * without building it: every byte as the most it can become ("?" the
+ * UTF-8 class, "*" "[^/]*", a folded letter "[aA]", an escaped or
+ * unprintable byte four), every segment six ("(/.*)?"), and eight more
+ * for the anchors and a subtree's tail.  For a classifier that only asks
+ * whether a filter fits.
+ */
+enum sbpl_filter_kind sbpl_filter_kind_of(const struct seg *segs,
+					  uint32_t nsegs, bool subtree,
+					  bool fold);
+size_t sbpl_filter_bound(const struct seg *segs, uint32_t nsegs);
+
+/*
  * sbpl_filter_make - the filter for a segment list (see sbpl_regex for
  * the arguments): a wildcard-free pattern becomes (subpath) when
  * @subtree, else (literal) -- unless @fold and an ASCII letter occurs:

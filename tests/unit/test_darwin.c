@@ -618,6 +618,12 @@ static void check_filters(const char *target)
 		   "matches (%u of %zu probes)", target,
 		   sbpl_filter_kind_name(f.kind), filter_patterns[i], hits,
 		   probes.n);
+		ok(sbpl_filter_kind_of(pat.segs, pat.nsegs, !pat.wild,
+				       t->fold_case) == f.kind &&
+		   sbpl_filter_bound(pat.segs, pat.nsegs) >= f.written,
+		   "%s: '%s': the counted kind and bound (%zu) hold the "
+		   "filter (%zu bytes)", target, filter_patterns[i],
+		   sbpl_filter_bound(pat.segs, pat.nsegs), f.written);
 		sbpl_profile_free(&prof);
 		sbpl_filter_free(&f);
 		fs_pattern_free(&pat);
