@@ -13,13 +13,15 @@
  * A map slot.  @key is borrowed: it points into a row's pattern or target,
  * and rows outlive the indexes (table_free() frees the indexes first).
  * A stored key is NUL-terminated (a pattern's segment, a host), so its
- * length is not kept, nor its hash (computed again when the map grows,
- * which only building does): 16 bytes a slot, not 24, in a map of two
- * slots a trie node.
+ * length is not kept, nor its tag: the map's owner keeps each value's
+ * tag (a trie node's parent, a host list's kind) in an array the probes
+ * are given.  The hash stays, so that most slots passed over are told
+ * apart without reading their key.  16 bytes a slot, not 24, in a map of
+ * two slots a trie node.
  */
 struct hslot {
 	const char *key;
-	uint32_t tag;
+	uint32_t hash;
 	uint32_t value;
 };
 
@@ -66,8 +68,10 @@ static bool key_equal(const char *stored, const char *key, size_t len)
 	return k == len && stored[len] == '\0';
 }
 
-static struct hslot *hmap_probe(const struct hmap *m, uint32_t tag,
-				const char *key, size_t len, uint32_t hash)
+/* @tags: the tag of each stored value (see struct hslot). */
+static struct hslot *hmap_probe(const struct hmap *m, const uint32_t *tags,
+				uint32_t tag, const char *key, size_t len,
+				uint32_t hash)
 {
 	size_t i = hash & m->mask;
 
@@ -76,62 +80,65 @@ static struct hslot *hmap_probe(const struct hmap *m, uint32_t tag,
 
 		if (!s->key)
 			return s;
-		if (s->tag == tag && key_equal(s->key, key, len))
+		if (s->hash == hash && tags[s->value] == tag &&
+		    key_equal(s->key, key, len))
 			return s;
 		i = (i + 1) & m->mask;
 	}
 }
 
+/* Slots move by their hash alone: every key in the map is distinct. */
 static void hmap_grow(struct hmap *m)
 {
 	struct hslot *old = m->slots;
-	size_t oldsize = m->mask + 1, i, len;
+	size_t oldsize = m->mask + 1, i, k;
 
 	m->slots = xcalloc(oldsize * 2, sizeof(*m->slots));
 	m->mask = oldsize * 2 - 1;
 	for (i = 0; i < oldsize; i++) {
-		if (old[i].key) {
-			len = strlen(old[i].key);
-			*hmap_probe(m, old[i].tag, old[i].key, len,
-				    hash_bytes(old[i].tag, old[i].key, len)) =
-				old[i];
-		}
+		if (!old[i].key)
+			continue;
+		for (k = old[i].hash & m->mask; m->slots[k].key;
+		     k = (k + 1) & m->mask)
+			;
+		m->slots[k] = old[i];
 	}
 	free(old);
 }
 
 /* hmap_get - the value for the key, or INDEX_NONE. */
-static uint32_t hmap_get(const struct hmap *m, uint32_t tag, const char *key,
-			 size_t len)
+static uint32_t hmap_get(const struct hmap *m, const uint32_t *tags,
+			 uint32_t tag, const char *key, size_t len)
 {
 	const struct hslot *s;
 
 	if (!m->slots)
 		return INDEX_NONE;
-	s = hmap_probe(m, tag, key, len, hash_bytes(tag, key, len));
+	s = hmap_probe(m, tags, tag, key, len, hash_bytes(tag, key, len));
 	return s->key ? s->value : INDEX_NONE;
 }
 
 /*
- * hmap_get_or_add - the value for the key; if absent, store @value and
- * return it.  Empty keys are stored with a non-NULL pointer so a used slot
- * is always recognisable.
+ * hmap_get_or_add - the value for the key; if absent, store @value (whose
+ * tag the caller records as @tag in @tags) and return it.  Empty keys are
+ * stored with a non-NULL pointer so a used slot is always recognisable.
  */
-static uint32_t hmap_get_or_add(struct hmap *m, uint32_t tag, const char *key,
-				size_t len, uint32_t value)
+static uint32_t hmap_get_or_add(struct hmap *m, const uint32_t *tags,
+				uint32_t tag, const char *key, size_t len,
+				uint32_t value)
 {
 	uint32_t hash = hash_bytes(tag, key, len);
 	struct hslot *s;
 
 	if ((m->n + 1) * 4 > (m->mask + 1) * 3)
 		hmap_grow(m);
-	s = hmap_probe(m, tag, key, len, hash);
+	s = hmap_probe(m, tags, tag, key, len, hash);
 	if (s->key)
 		return s->value;
 	if (key[len] != '\0')
 		BUG("index key not NUL-terminated at its length");
 	s->key = len ? key : "";
-	s->tag = tag;
+	s->hash = hash;
 	s->value = value;
 	m->n++;
 	return value;
@@ -190,7 +197,7 @@ uint32_t path_index_child(const struct path_index *idx, uint32_t node,
 	/* An empty map would answer "no child": a wrong decision. */
 	if (!idx->nodes)
 		BUG("path index queried after index_keep_shape()");
-	child = hmap_get(&idx->children, node, s->s, s->len);
+	child = hmap_get(&idx->children, idx->parent, node, s->s, s->len);
 
 	return child == INDEX_NONE ? 0 : child;
 }
@@ -241,8 +248,8 @@ static struct path_index *path_index_build(const struct rowvec *rows)
 			const struct seg *s = &row->fs.segs[d];
 			uint32_t next = idx->nnodes, child;
 
-			child = hmap_get_or_add(&idx->children, node, s->s,
-						s->len, next);
+			child = hmap_get_or_add(&idx->children, idx->parent,
+						node, s->s, s->len, next);
 			if (child == next) {
 				path_index_new_node(idx, node);
 				idx->nodes[next].key_row = (uint32_t)i;
@@ -296,7 +303,7 @@ const struct idx_list *net_index_list(const struct net_index *idx,
 				      enum net_key_tag tag, const char *host,
 				      size_t len)
 {
-	uint32_t n = hmap_get(&idx->keys, tag, host, len);
+	uint32_t n = hmap_get(&idx->keys, idx->tags, tag, host, len);
 
 	return n == INDEX_NONE ? NULL : &idx->lists[n];
 }
@@ -313,9 +320,16 @@ static struct net_index *net_index_build(const struct rowvec *rows)
 		const char *host = tag == NET_KEY_LOOPBACK ? "" : t->host;
 		uint32_t next = idx->nlists, n;
 
-		n = hmap_get_or_add(&idx->keys, tag, host, strlen(host), next);
+		n = hmap_get_or_add(&idx->keys, idx->tags, tag, host,
+				    strlen(host), next);
 		if (n == next) {
+			size_t cap = idx->cap;
+
 			GROW(idx->lists, idx->cap, (size_t)idx->nlists + 1);
+			if (idx->cap != cap)
+				idx->tags = xreallocarray(idx->tags, idx->cap,
+							  sizeof(*idx->tags));
+			idx->tags[idx->nlists] = tag;
 			memset(&idx->lists[idx->nlists++], 0,
 			       sizeof(idx->lists[0]));
 		}
@@ -333,6 +347,7 @@ static void net_index_free(struct net_index *idx)
 	for (i = 0; i < idx->nlists; i++)
 		idx_list_free(&idx->lists[i]);
 	free(idx->lists);
+	free(idx->tags);
 	hmap_free(&idx->keys);
 	free(idx);
 }

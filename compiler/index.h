@@ -109,12 +109,14 @@ struct path_index {
  * @nlists: lists in use
  * @cap: lists allocated
  * @keys: (host kind tag, host) -> list number
+ * @tags: each list's host kind tag (@cap entries)
  */
 struct net_index {
 	struct idx_list *lists;
 	uint32_t nlists;
 	size_t cap;
 	struct hmap keys;
+	uint32_t *tags;
 };
 
 /* path_index_child - the child of @node for segment @s, or 0 (none). */
