@@ -696,6 +696,9 @@ static void add_tmp_row(struct build_state *st)
 	t->tmp_row = row;
 }
 
+/* How many consumed statements between two mem_release() calls. */
+#define STMTS_RELEASE_EVERY 16384
+
 /*
  * table_build() and table_build_take(): @drop, when set, is @stmts: each
  * row takes its statement's target as its @raw, each statement's strings
@@ -704,8 +707,6 @@ static void add_tmp_row(struct build_state *st)
  * some 110 MB, as much as their rows), the array itself once every row
  * is made and before the table is sorted and indexed.
  */
-#define STMTS_RELEASE_EVERY 16384
-
 static struct table *build(const struct stmt_list *stmts,
 			   const struct compile_opts *opts,
 			   struct diag_list *diags, struct stmt_list *drop)

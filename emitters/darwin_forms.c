@@ -112,17 +112,6 @@ static void derive(const struct seg *s, uint32_t n, bool subtree,
 }
 
 /*
- * Every spelling of a pattern: itself, then for each symlinked prefix
- * /X (tmp, var, etc) the paths it matches under /X written under
- * /private/X, and those it matches under /private/X written under /X;
- * last, the paths it matches under each fdesc link /dev/stdout ...
- * written under /dev/fd/N, the name Seatbelt sees.  With merged "**"
- * runs each derivative has at most two results, so a pattern has at
- * most 31 forms.  A pattern starting with "**" matches the /private
- * spelling of each of its paths already; the forward forms are skipped
- * for it, and so is a backward or fdesc form that keeps that "**".
- */
-/*
  * Can a path the pattern matches start with an aliased name (tmp, var,
  * etc, private, dev)?  Only a pattern with a first segment of wildcards
  * or of one of those names: every derivative below starts there.
@@ -142,6 +131,17 @@ static bool may_be_aliased(const struct fs_pattern *p)
 	return false;
 }
 
+/*
+ * Every spelling of a pattern: itself, then for each symlinked prefix
+ * /X (tmp, var, etc) the paths it matches under /X written under
+ * /private/X, and those it matches under /private/X written under /X;
+ * last, the paths it matches under each fdesc link /dev/stdout ...
+ * written under /dev/fd/N, the name Seatbelt sees.  With merged "**"
+ * runs each derivative has at most two results, so a pattern has at
+ * most 31 forms.  A pattern starting with "**" matches the /private
+ * spelling of each of its paths already; the forward forms are skipped
+ * for it, and so is a backward or fdesc form that keeps that "**".
+ */
 void darwin_forms_build(const struct fs_pattern *p, struct form **forms,
 			size_t *nforms)
 {
