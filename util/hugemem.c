@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * hugemem.c - large allocations on transparent huge pages (hugemem.h).
+ * hugemem.c - large allocations on transparent huge pages, and pages
+ * given back early (hugemem.h).
  */
 #include <vbox.h>
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * hugemem.h - large allocations on transparent huge pages.
+ * hugemem.h - large allocations on transparent huge pages, and the
+ * pages of a large block's consumed part given back early.
  *
  * A million-row table fills some 400 MB that nothing touched before,
  * one 4 KiB page fault at a time: 130,000 faults, a third of `vboxc
@@ -8,10 +9,12 @@
  * system gives huge pages on request (Linux's "madvise" setting, the
  * default of most distributions), a 2 MiB page costs one fault.
  *
- * Everything here is a hint: it changes no byte, its failure is
- * ignored, and where the system has no such hint it does nothing.  A
+ * The huge page calls are hints: they change no byte, their failure is
+ * ignored, and where the system has no such hint they do nothing.  A
  * large block malloc carved from its heap keeps the hint on those pages
  * after it is freed (the kernel hints ranges, not blocks).
+ * mem_release() is the one call that changes bytes: its caller promises
+ * not to read them again.
  */
 #ifndef VBOX_HUGEMEM_H
 #define VBOX_HUGEMEM_H
