@@ -280,23 +280,22 @@ void darwin_fs_plan_build(const struct table *table, const struct row *row,
 	bool fold = fold_case(table);
 	struct sbpl_filter f;
 	struct form *forms;
-	size_t nforms, i;
+	size_t nforms, i, bound = SIZE_MAX;
 
 	memset(plan, 0, sizeof(*plan));
 	darwin_forms_build(&row->fs, &forms, &nforms);
 	for (i = 0; i < nforms; i++)
 		if (darwin_row_guarded(row) && form_guarded(&forms[i]))
 			plan->guarded = true;
-	if ((parts & FS_PLAN_FIT) && nforms == 1 &&
-	    sbpl_filter_bound(forms[0].segs, forms[0].nsegs) <=
-	    SBPL_MAX_STRING) {
+	if ((parts & FS_PLAN_FIT) && nforms == 1)
+		bound = sbpl_filter_bound(forms[0].segs, forms[0].nsegs);
+	if ((parts & FS_PLAN_FIT) && bound <= SBPL_MAX_STRING) {
 		/* Fits, whatever its exact size: nothing to build. */
 		plan->kind = sbpl_filter_kind_of(forms[0].segs,
 						 forms[0].nsegs,
 						 forms[0].subtree, fold);
 		plan->nspellings = 1;
-		plan->longest = sbpl_filter_bound(forms[0].segs,
-						  forms[0].nsegs);
+		plan->longest = bound;
 	} else if (parts & FS_PLAN_FIT) {
 		parts |= FS_PLAN_FILTERS;
 	}
