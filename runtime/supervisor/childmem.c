@@ -15,8 +15,15 @@
 int child_read_str(child_read_fn rd, void *ctx, uint64_t addr, size_t max,
 		   int toolong, char **out)
 {
-	char *buf = NULL, *nul;
-	size_t have = 0, chunk;
+	/*
+	 * Each page is read here first and only the string's bytes are
+	 * kept: the result is as long as the string, not a page.  A
+	 * page-sized block for every call made some C libraries' malloc
+	 * (musl's) map and unmap memory once a call, and each unmap in the
+	 * threaded supervisor interrupts the other CPUs (bench/README.md).
+	 */
+	char page[PAGE], *buf = NULL, *nul;
+	size_t have = 0, chunk, keep;
 	int rc;
 
 	*out = NULL;
@@ -26,18 +33,20 @@ int child_read_str(child_read_fn rd, void *ctx, uint64_t addr, size_t max,
 		chunk = PAGE - (size_t)((addr + have) % PAGE);
 		if (chunk > max + 1 - have)
 			chunk = max + 1 - have;
-		buf = xrealloc(buf, have + chunk + 1);
-		rc = rd(ctx, addr + have, buf + have, chunk);
+		rc = rd(ctx, addr + have, page, chunk);
 		if (rc) {
 			free(buf);
 			return rc == ESRCH ? ESRCH : EFAULT;
 		}
-		nul = memchr(buf + have, '\0', chunk);
-		have += chunk;
+		nul = memchr(page, '\0', chunk);
+		keep = nul ? (size_t)(nul - page) + 1 : chunk;
+		buf = xrealloc(buf, have + keep + 1);
+		memcpy(buf + have, page, keep);
 		if (nul) {
 			*out = buf;
 			return 0;
 		}
+		have += chunk;
 		if (have > max) {
 			free(buf);
 			return toolong;
