@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "supervisor/childpath.h"
@@ -43,6 +44,9 @@ struct pathsup {
 	pthread_cond_t started;
 	bool start_done;
 	int start_err;		/* 0, or the errno that stopped it */
+	/* its end, told to pathsup_stop() (start_lock; CLOCK_MONOTONIC) */
+	pthread_cond_t ended;
+	bool end_done;
 	bool fs_shared;		/* no fs context of its own (below) */
 	pthread_mutex_t names;	/* pathsup_names_lock() */
 	atomic_ulong handled;	/* read by the loop for --log */
@@ -341,14 +345,43 @@ static void *start(void *arg)
 	if (!err)
 		err = pthread_sigmask(SIG_UNBLOCK, &set, NULL);
 	tell_started(ps, err);
-	if (err)
-		return NULL;
-	return serve(ps);
+	if (!err)
+		serve(ps);
+	pthread_mutex_lock(&ps->start_lock);
+	ps->end_done = true;
+	pthread_cond_signal(&ps->ended);
+	pthread_mutex_unlock(&ps->start_lock);
+	return NULL;
+}
+
+/*
+ * Wait up to @ms for the thread's end (told by start()); whether it
+ * came.  A condition on the monotonic clock: a step of the wall clock
+ * neither cuts the wait short nor stretches it.
+ */
+static bool wait_ended(struct pathsup *ps, long ms)
+{
+	struct timespec until;
+	bool ended;
+
+	clock_gettime(CLOCK_MONOTONIC, &until);
+	until.tv_nsec += ms * 1000000L;
+	until.tv_sec += until.tv_nsec / 1000000000L;
+	until.tv_nsec %= 1000000000L;
+	pthread_mutex_lock(&ps->start_lock);
+	while (!ps->end_done &&
+	       pthread_cond_timedwait(&ps->ended, &ps->start_lock,
+				      &until) == 0)
+		;
+	ended = ps->end_done;
+	pthread_mutex_unlock(&ps->start_lock);
+	return ended;
 }
 
 struct pathsup *pathsup_start(const struct pathsup_config *cfg, char **err)
 {
 	struct pathsup *ps = xzalloc(sizeof(*ps));
+	pthread_condattr_t monotonic;
 	struct sigaction sa;
 	sigset_t set, old;
 	int rc;
@@ -358,6 +391,10 @@ struct pathsup *pathsup_start(const struct pathsup_config *cfg, char **err)
 	pthread_mutex_init(&ps->names, NULL);
 	pthread_mutex_init(&ps->start_lock, NULL);
 	pthread_cond_init(&ps->started, NULL);
+	pthread_condattr_init(&monotonic);
+	pthread_condattr_setclock(&monotonic, CLOCK_MONOTONIC);
+	pthread_cond_init(&ps->ended, &monotonic);
+	pthread_condattr_destroy(&monotonic);
 	ps->req = xzalloc(cfg->req_size);
 	ps->resp = xzalloc(cfg->resp_size);
 	memset(&sa, 0, sizeof(sa));
@@ -392,6 +429,7 @@ struct pathsup *pathsup_start(const struct pathsup_config *cfg, char **err)
 	return ps;
 fail:
 	pthread_cond_destroy(&ps->started);
+	pthread_cond_destroy(&ps->ended);
 	pthread_mutex_destroy(&ps->start_lock);
 	pthread_mutex_destroy(&ps->names);
 	free(ps->req);
@@ -425,14 +463,15 @@ void pathsup_stop(struct pathsup *ps)
 	if (!ps)
 		return;
 	atomic_store(&ps->stop, true);
-	/* Until it has seen the flag: a signal may come before its wait.
-	 * A call it makes ends soon (nothing it does blocks): 5 s. */
+	/* Until it has seen the flag: a signal may come before its wait,
+	 * so it is sent again each millisecond.  A call it makes ends soon
+	 * (nothing it does blocks): 5 s.  Its end is waited for, not a
+	 * millisecond each time (every supervised launch paid one). */
 	for (i = 0; i < 5000 && rc == EBUSY; i++) {
 		if (pthread_kill(ps->thread, STOP_SIGNAL) != 0)
 			break;
-		rc = pthread_tryjoin_np(ps->thread, NULL);
-		if (rc == EBUSY)
-			usleep(1000);
+		if (wait_ended(ps, 1))
+			rc = pthread_join(ps->thread, NULL);
 	}
 	if (rc != 0) {
 		/* never: but then it keeps what it uses */
@@ -441,6 +480,7 @@ void pathsup_stop(struct pathsup *ps)
 	}
 	child_fds_release(&ps->fds);
 	pthread_cond_destroy(&ps->started);
+	pthread_cond_destroy(&ps->ended);
 	pthread_mutex_destroy(&ps->start_lock);
 	pthread_mutex_destroy(&ps->names);
 	free(ps->req);
