@@ -354,8 +354,12 @@ int walls_apply(int fd, int *listener, int *abi, const char **what)
 		goto out;
 	rc = 0;
 out:
-	if (pp.fd >= 0)
+	if (pp.fd >= 0) {
+		int saved = errno;	/* the caller says why with it */
+
 		close(pp.fd);
+		errno = saved;
+	}
 	free(rules);
 	free(paths);
 	free(blob);

@@ -44,8 +44,9 @@ struct pathsup {
 	pthread_cond_t started;
 	bool start_done;
 	int start_err;		/* 0, or the errno that stopped it */
-	/* its end, told to pathsup_stop() (start_lock; CLOCK_MONOTONIC) */
+	/* its end, told to pathsup_stop() (start_lock), on @ended_clock */
 	pthread_cond_t ended;
+	clockid_t ended_clock;
 	bool end_done;
 	bool fs_shared;		/* no fs context of its own (below) */
 	pthread_mutex_t names;	/* pathsup_names_lock() */
@@ -356,15 +357,16 @@ static void *start(void *arg)
 
 /*
  * Wait up to @ms for the thread's end (told by start()); whether it
- * came.  A condition on the monotonic clock: a step of the wall clock
- * neither cuts the wait short nor stretches it.
+ * came.  A condition on the monotonic clock where the C library allows
+ * it: a step of the wall clock neither cuts the wait short nor
+ * stretches it.
  */
 static bool wait_ended(struct pathsup *ps, long ms)
 {
 	struct timespec until;
 	bool ended;
 
-	clock_gettime(CLOCK_MONOTONIC, &until);
+	clock_gettime(ps->ended_clock, &until);
 	until.tv_nsec += ms * 1000000L;
 	until.tv_sec += until.tv_nsec / 1000000000L;
 	until.tv_nsec %= 1000000000L;
@@ -392,7 +394,9 @@ struct pathsup *pathsup_start(const struct pathsup_config *cfg, char **err)
 	pthread_mutex_init(&ps->start_lock, NULL);
 	pthread_cond_init(&ps->started, NULL);
 	pthread_condattr_init(&monotonic);
-	pthread_condattr_setclock(&monotonic, CLOCK_MONOTONIC);
+	ps->ended_clock = pthread_condattr_setclock(&monotonic,
+						    CLOCK_MONOTONIC) == 0 ?
+			  CLOCK_MONOTONIC : CLOCK_REALTIME;
 	pthread_cond_init(&ps->ended, &monotonic);
 	pthread_condattr_destroy(&monotonic);
 	ps->req = xzalloc(cfg->req_size);
