@@ -78,6 +78,16 @@ static bool reads_back(struct fake *f, size_t at, size_t len, size_t max)
 	return true;
 }
 
+/* A string across a page whose second read fails with @err. */
+static int fail_second_page(struct fake *f, int err, char **s)
+{
+	uint64_t addr = put(f, PAGE - 10, 30);
+
+	f->fail_at_call = 2;
+	f->fail_with = err;
+	return child_read_str(fake_read, f, addr, 4095, ENAMETOOLONG, s);
+}
+
 int main(void)
 {
 	struct fake f;
@@ -120,20 +130,12 @@ int main(void)
 	rc = child_read_str(fake_read, &f, 0, 4095, ENAMETOOLONG, &s);
 	is_int(rc, EFAULT, "a NULL address: EFAULT");
 
-	put(&f, PAGE - 10, 30);
-	f.fail_at_call = 2;
-	f.fail_with = ESRCH;
-	rc = child_read_str(fake_read, &f, BASE + PAGE - 10, 4095,
-			    ENAMETOOLONG, &s);
+	rc = fail_second_page(&f, ESRCH, &s);
 	is_int(rc, ESRCH, "the child gone between two pages: ESRCH");
 	ok(s == NULL, "... and no string");
-
-	put(&f, PAGE - 10, 30);
-	f.fail_at_call = 2;
-	f.fail_with = EIO;
-	rc = child_read_str(fake_read, &f, BASE + PAGE - 10, 4095,
-			    ENAMETOOLONG, &s);
+	rc = fail_second_page(&f, EIO, &s);
 	is_int(rc, EFAULT, "any other failure of a read: EFAULT");
+	ok(s == NULL, "... and no string");
 
 	/* A block the size of a page for every call made musl's malloc
 	 * map and unmap memory once a call (bench/README.md). */
