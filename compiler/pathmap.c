@@ -55,7 +55,12 @@ static void grow(struct pathmap *m)
 
 void pathmap_put_max(struct pathmap *m, const char *path, size_t value)
 {
-	size_t len = strlen(path);
+	pathmap_put_max_len(m, path, strlen(path), value);
+}
+
+void pathmap_put_max_len(struct pathmap *m, const char *path, size_t len,
+			 size_t value)
+{
 	uint32_t hash = hash_bytes(path, len);
 	struct pathmap_slot *s;
 

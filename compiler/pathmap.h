@@ -34,6 +34,15 @@ struct pathmap {
 /* pathmap_put_max - map @path to @value, or keep a larger value it has. */
 void pathmap_put_max(struct pathmap *m, const char *path, size_t value);
 
+/*
+ * pathmap_put_max_len - the same for the first @len bytes of @path (an
+ * ancestor of it, a prefix ending before one of its '/'): the key is
+ * borrowed as those bytes, so that a path's ancestors are mapped without
+ * a copy of each.
+ */
+void pathmap_put_max_len(struct pathmap *m, const char *path, size_t len,
+			 size_t value);
+
 /* pathmap_get - the value of @path itself, if it is in the map. */
 bool pathmap_get(const struct pathmap *m, const char *path, size_t *value);
 

@@ -388,7 +388,6 @@ out:
 	pathmap_release(&in.placeholder_set);
 	pathmap_release(&in.at);
 	pathmap_release(&in.below);
-	strv_release(&in.below_keys);
 	pathmap_release(&in.host_seen);
 	strv_release(&in.host_seen_keys);
 	above_release(&in.above);

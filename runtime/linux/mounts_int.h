@@ -61,6 +61,12 @@ struct mnt {
  * @dir_set, @placeholder_set: @dirs and @placeholders as sets (keys
  *           borrowed from them): a table of N rows asks N times
  * @m, @nm, @cap: the mounts so far, as a coverage model
+ * @at, @below: each mount's destination, and each strict ancestor of
+ *           one (keys borrowed from @m's destinations: a prefix of one
+ *           for @below), to the last mount there or below
+ * @host_seen: what the host has at a path, looked at once
+ *           (@host_seen_keys)
+ * @above: the rows above the one being made, indexed
  * @err: the first error
  */
 struct inst {
@@ -81,7 +87,6 @@ struct inst {
 	size_t cap;
 	struct pathmap at;
 	struct pathmap below;
-	struct strv below_keys;
 	struct pathmap host_seen;
 	struct strv host_seen_keys;
 	struct above_index above;

@@ -187,16 +187,17 @@ static struct mnt *enclosing(struct inst *in, const char *path)
 	return pathmap_last_above(&in->at, path, &i) ? &in->m[i] : NULL;
 }
 
-/* Every strict ancestor of @dest has mount @idx below it (in->below). */
+/*
+ * Every strict ancestor of @dest has mount @idx below it (in->below).
+ * The keys are prefixes of @dest, borrowed: @dest is the mount's own
+ * copy, kept as long as the map.
+ */
 static void note_below(struct inst *in, const char *dest, size_t idx)
 {
 	const char *p;
 
-	for (p = dest + 1; (p = strchr(p, '/')); p++) {
-		strv_push(&in->below_keys, xstrndup(dest, (size_t)(p - dest)));
-		pathmap_put_max(&in->below,
-				in->below_keys.v[in->below_keys.n - 1], idx);
-	}
+	for (p = dest + 1; (p = strchr(p, '/')); p++)
+		pathmap_put_max_len(&in->below, dest, (size_t)(p - dest), idx);
 }
 
 void push_mount(struct inst *in, const char *dest, enum mk kind,
@@ -224,7 +225,7 @@ void push_mount(struct inst *in, const char *dest, enum mk kind,
 		.remount = mode != 0,
 	};
 	pathmap_put_max(&in->at, in->m[in->nm].dest, in->nm);
-	note_below(in, dest, in->nm);
+	note_below(in, in->m[in->nm].dest, in->nm);
 	in->nm++;
 }
 

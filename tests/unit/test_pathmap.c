@@ -101,9 +101,40 @@ static void test_against_scan(void)
 	pathmap_release(&m);
 }
 
+/* An ancestor's key borrowed as a prefix of a longer path. */
+static void test_prefix_keys(void)
+{
+	struct pathmap m = { 0 };
+	const char *dest = "/srv/work/sub/file";
+	char *copy = strdup(dest);
+	const char *p;
+	size_t v = 99;
+
+	for (p = copy + 1; (p = strchr(p, '/')); p++)
+		pathmap_put_max_len(&m, copy, (size_t)(p - copy), 7);
+	ok(pathmap_get(&m, "/srv", &v) && v == 7 &&
+	   pathmap_get(&m, "/srv/work", &v) && v == 7 &&
+	   pathmap_get(&m, "/srv/work/sub", &v) && v == 7,
+	   "each strict ancestor is a key of its own");
+	ok(!pathmap_get(&m, dest, &v), "the path itself is not");
+	ok(!pathmap_get(&m, "/srv/wor", &v) && !pathmap_get(&m, "/sr", &v),
+	   "nor a shorter prefix that is not a component");
+	pathmap_put_max(&m, "/srv/work", 3);
+	ok(pathmap_get(&m, "/srv/work", &v) && v == 7,
+	   "a smaller value for the same key, given whole, is kept out");
+	pathmap_put_max_len(&m, "/srv/work/x", 9, 11);
+	ok(pathmap_get(&m, "/srv/work", &v) && v == 11 && m.n == 3,
+	   "a larger one, given as another path's prefix, replaces it");
+	ok(pathmap_last_above(&m, "/srv/work/sub/other", &v) && v == 11,
+	   "ancestors by prefix answer pathmap_last_above()");
+	pathmap_release(&m);
+	free(copy);
+}
+
 int main(void)
 {
 	test_basics();
 	test_against_scan();
+	test_prefix_keys();
 	return done_testing();
 }
