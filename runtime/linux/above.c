@@ -21,10 +21,14 @@ static const struct target_traits above_paths = {
 static char *prefix_text(const struct seg *segs, uint32_t n)
 {
 	struct strbuf b = { 0 };
+	size_t len = 1;
 	uint32_t i;
 
 	if (!n)
 		return xstrdup("/");
+	for (i = 0; i < n; i++)
+		len += segs[i].len + 1;
+	strbuf_reserve(&b, len);	/* one allocation, not one a doubling */
 	for (i = 0; i < n; i++) {
 		strbuf_putc(&b, '/');
 		strbuf_add(&b, segs[i].s, segs[i].len);
@@ -132,7 +136,9 @@ bool above_decides(const struct above_index *a, size_t nabove,
 		return false;
 	}
 	hit = any_decides(a, a->wild, a->nwild, nabove, &q, subtree);
-	/* "/", then each ancestor, then the path itself */
+	/* "/", then each ancestor, then the path itself: never longer than
+	 * @path (one allocation, not one a doubling) */
+	strbuf_reserve(&key, strlen(path) + 2);
 	strbuf_puts(&key, "/");
 	for (d = 0; !hit && d <= q.nsegs; d++) {
 		if (d > 0) {
