@@ -79,6 +79,13 @@ struct lx_mount *lx_add(struct lx_artifact *a, enum lx_kind kind,
 	return m;
 }
 
+struct lx_mount *lx_take(struct lx_artifact *a, const struct lx_mount *m)
+{
+	GROW(a->m, a->cap, a->n + 1);
+	a->m[a->n] = *m;
+	return &a->m[a->n++];
+}
+
 void lx_encode_head(const struct lx_artifact *a, struct wbuf *out)
 {
 	if (a->n > MOUNTS_MAX)

@@ -136,6 +136,12 @@ struct lx_artifact {
 	char *chdir;
 };
 
+/*
+ * lx_take - append *@m with its strings, which @a owns from here (the
+ * entry @m was in must no longer free them).  Returns the new entry.
+ */
+struct lx_mount *lx_take(struct lx_artifact *a, const struct lx_mount *m);
+
 /* lx_kind_is_bind - @kind takes a source. */
 bool lx_kind_is_bind(unsigned kind);
 
