@@ -294,10 +294,6 @@ int walls_apply(int fd, int *listener, int *abi, const char **what)
 		p = q + 1;
 	}
 
-	if (pp.fd >= 0) {
-		close(pp.fd);
-		pp.fd = -1;
-	}
 	errno = EINVAL;
 	if (p != end)
 		goto out;
@@ -354,6 +350,7 @@ int walls_apply(int fd, int *listener, int *abi, const char **what)
 		goto out;
 	rc = 0;
 out:
+	/* the pins' last parent (O_CLOEXEC: never the command's) */
 	if (pp.fd >= 0) {
 		int saved = errno;	/* the caller says why with it */
 
