@@ -81,15 +81,30 @@ inbox() {
 	run timeout 120 "$@"
 }
 
-# has WHO DESC FILE TEXT - FILE has the line TEXT exactly (else FILE is
-# shown: a launch that failed otherwise says why there)
-has() {
-	if grep -qxF -- "$4" "$3"; then
-		ok "$1: $2"
+# shown WHO DESC FILE CMD... - ok when CMD succeeds, else FILE is shown:
+# a launch that failed otherwise says why there
+shown() {
+	shown_what="$1: $2" shown_file=$3
+	shift 3
+	if "$@"; then
+		ok "$shown_what"
 	else
-		not_ok "$1: $2"
-		sed 's/^/#   /' "$3" | head -n 20
+		not_ok "$shown_what"
+		sed 's/^/#   /' "$shown_file" | head -n 20
 	fi
+}
+
+# has WHO DESC FILE TEXT - FILE has the line TEXT exactly
+has() {
+	shown "$1" "$2" "$3" grep -qxF -- "$4" "$3"
+}
+
+# has_notice WHO DESC FILE TEXT - FILE has vbox-exec's notice TEXT, within
+# a line: the proxy hands a denial to vbox-exec and never waits for it
+# (vbox_proxy.c on_deny), so the notice can be written while the command
+# is half-way through a line of its own on the same stderr
+has_notice() {
+	shown "$1" "$2" "$3" grep -qF -- "$4" "$3"
 }
 
 clients() {
@@ -102,7 +117,7 @@ clients() {
 	# curl: CONNECT to a name a deny row refuses
 	inbox "$@" "$VBOX_EXEC" plan -- curl -sS https://blocked.example/
 	check "$who: curl fails" [ "$rc" != 0 ]
-	has "$who" "curl: the notice names the row" err \
+	has_notice "$who" "curl: the notice names the row" err \
 		"vbox: denied CONNECT blocked.example:443 ($row)"
 	check "$who: curl prints its own error (no reason for CONNECT)" \
 		grep -q 'CONNECT tunnel failed, response 403' err
@@ -121,7 +136,7 @@ clients() {
 		grep -q "^HTTP/1.1 403 vbox: denied by default (@default net deny)" out
 	check "$who: plain HTTP: X-Vbox-Decision names the default" \
 		grep -q '^X-Vbox-Decision: deny; row=default; posture="@default net deny"' out
-	has "$who" "plain HTTP: the notice" err \
+	has_notice "$who" "plain HTTP: the notice" err \
 		"vbox: denied GET 127.0.0.1:$Q (@default net deny)"
 	# the proxy serves what a row allows (the same clients, a 200)
 	inbox "$@" "$VBOX_EXEC" plan -- curl -sS -o /dev/null -w '%{http_code}' \
@@ -142,7 +157,7 @@ clients() {
 	inbox "$@" "$VBOX_EXEC" -e HOME="$h" plan -- git ls-remote \
 		https://blocked.example/r.git
 	is "$rc" 128 "$who: git fails (128)"
-	has "$who" "git: the notice names the row" err \
+	has_notice "$who" "git: the notice names the row" err \
 		"vbox: denied CONNECT blocked.example:443 ($row)"
 	inbox "$@" "$VBOX_EXEC" -e HOME="$h" -e GIT_CURL_VERBOSE=1 plan -- \
 		git ls-remote https://blocked.example/r.git
@@ -157,7 +172,7 @@ clients() {
 		check "$who: npm fails" [ "$rc" != 0 ]
 		check "$who: npm: '403 $phrase'" \
 			grep -q "403 $phrase" err
-		has "$who" "npm: the notice names the row" err \
+		has_notice "$who" "npm: the notice names the row" err \
 			"vbox: denied CONNECT blocked.example:443 ($row)"
 	else
 		ok "# SKIP npm not installed"
@@ -171,14 +186,14 @@ clients() {
 	done; :'
 	is "$(grep -c '^vbox: denied' err)" 2 \
 		"$who: six denials, two distinct: two notices"
-	has "$who" "the default's notice" err \
+	has_notice "$who" "the default's notice" err \
 		"vbox: denied CONNECT example.com:443 (@default net deny)"
 	# bounded: 20 notices, then one line for the rest
 	inbox "$@" "$VBOX_EXEC" plan -- sh -c 'i=0; while [ $i -lt 30 ]; do
 		curl -s "https://h$i.example/"; i=$((i + 1)); done; :'
 	is "$(grep -c '^vbox: denied CONNECT h[0-9]*\.example:443 (@default net deny)$' err)" 20 \
 		"$who: 30 distinct denials: 20 notices"
-	has "$who" "... then how many more" err \
+	has_notice "$who" "... then how many more" err \
 		"vbox: 10 more denials not shown (--log shows each)"
 	# --log: a refused CONNECT is not followed by a reset line
 	inbox "$@" "$VBOX_EXEC" --log plan -- curl -s https://example.com/
