@@ -97,6 +97,14 @@ ctl-mkdir ok mkdir $W/new-dir
 env-mkdir EACCES mkdir $W/new-dir/.env
 ctl-mkfifo ok mkfifo $W/new-fifo
 env-mkfifo EACCES mkfifo $W/ln/.env
+# deny: a directory opened for its listing (opendir()'s flags)
+ctl-listdir ok listdir $W/a
+env-listdir EACCES listdir $W/ed/.env
+env-listdir-file EACCES listdir $W/.env
+ctl-listdir-file ENOTDIR listdir $W/plain
+edl-made-any any symlink ../ed/.env $W/ln/edl
+edl-listdir refused listdir $W/ln/edl
+ctl-listdir-fifo ENOTDIR fifolist $W/new-fifo
 ctl-mknod ok mknod $W/new-node
 env-mknod EACCES mknod $W/new-dir/.env
 ctl-symlink ok symlink plain $W/new-link

@@ -78,6 +78,40 @@ def reads(label, fd):
     os.close(fd)
     print("data %s %r" % (label, data))
 
+LISTING = os.O_RDONLY | os.O_DIRECTORY | os.O_NONBLOCK | os.O_CLOEXEC
+
+def fifo_list(fifo):
+    pid = os.fork()
+    if pid == 0:
+        os.close(os.open(fifo, os.O_WRONLY))
+        os._exit(0)
+    try:
+        # until the writer sleeps (in its open: it does nothing else), at
+        # most 10 s; /proc/PID/stat is what the child may read of another
+        for _ in range(200):
+            with open("/proc/%d/stat" % pid) as f:
+                if f.read().rsplit(")", 1)[1].split()[0] == "S":
+                    break
+            time.sleep(0.05)
+        else:
+            raise OSError(errno.ETIMEDOUT, "the writer never waited")
+        try:
+            os.close(os.open(fifo, LISTING))
+            err = None
+        except OSError as e:
+            err = e
+        time.sleep(0.2)
+        if os.waitpid(pid, os.WNOHANG) != (0, 0):
+            pid = 0
+            raise OSError(errno.EBADE, "the writer was let through")
+    finally:
+        if pid:
+            r = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+            os.waitpid(pid, 0)
+            os.close(r)
+    if err:
+        raise err
+
 def run_exec(p):
     r, w = os.pipe()
     pid = os.fork()
@@ -142,6 +176,18 @@ def do(label, op, a):
             os.close(d)
     elif op == "tmpfile":
         os.close(os.open(a[0], os.O_TMPFILE | os.O_WRONLY, 0o600))
+    elif op == "listdir":
+        # opendir()'s open: the supervisor opens such a directory at once
+        # and judges it before the child gets it (pathcall_open.c)
+        fd = os.open(a[0], LISTING)
+        try:
+            print("data %s %r" % (label, sorted(os.listdir(fd))))
+        finally:
+            os.close(fd)
+    elif op == "fifolist":
+        # a writer waits in open() on the FIFO a[0]; opening it for a
+        # listing fails (ENOTDIR) and must not let the writer through
+        fifo_list(a[0])
     elif op == "hold":
         held[a[0]] = os.open(a[1], os.O_RDONLY | os.O_DIRECTORY)
     elif op == "heldat":
