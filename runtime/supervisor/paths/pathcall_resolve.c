@@ -38,8 +38,7 @@
 /* "/proc/self/fd/%d" of our own fd (an int always fits). */
 void pc_self_fd(char *buf, size_t size, int fd)
 {
-	if (snprintf(buf, size, "/proc/self/fd/%d", fd) >= (int)size)
-		BUG("/proc/self/fd/%d does not fit %zu bytes", fd, size);
+	proc_name(buf, size, "/proc/self/fd/", fd, "");
 }
 
 /*
