@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <ftw.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "landing.h"
@@ -222,32 +223,65 @@ enum cover {
 	COVER_UNKNOWN,
 };
 
-/* A path's identity, from stat(). */
+/*
+ * The plan file or one of its directories: its identity, from stat(),
+ * and the length of its path, a prefix of the plan's real path (0: "/").
+ */
 struct file_id {
 	dev_t dev;
 	ino_t ino;
+	size_t len;
 };
 
-static bool is_ancestor(const char *dest, const struct file_id *ids,
-			size_t nids)
+/*
+ * Is the mount at @dest on the plan's real path @real or one of its
+ * directories (@ids)?  The device and inode find a candidate, its
+ * resolved path decides: a hard link of the plan file, or one of its
+ * directories bound elsewhere on the host, has the same inode under
+ * another path, and a mount there covers nothing of the plan's path (a
+ * deny row on a hard link of the plan once left the plan writable).
+ * 1 or 0; -1 with *@err when a candidate cannot be resolved.
+ */
+static int on_plan_path(const char *dest, const char *real,
+			const struct file_id *ids, size_t nids, char **err)
 {
 	struct stat st;
-	size_t i;
+	char *rp = NULL;
+	size_t i, n;
+	int hit = 0;
 
 	if (stat(dest, &st) < 0)
-		return false;
-	for (i = 0; i < nids; i++)
-		if (ids[i].dev == st.st_dev && ids[i].ino == st.st_ino)
-			return true;
-	return false;
+		return 0;
+	for (i = 0; i < nids && !hit; i++) {
+		if (ids[i].dev != st.st_dev || ids[i].ino != st.st_ino)
+			continue;
+		if (!rp && !(rp = realpath(dest, NULL))) {
+			*err = xasprintf("cannot tell whether the mount on "
+					 "'%s' covers the plan file: %s", dest,
+					 strerror(errno));
+			return -1;
+		}
+		n = strlen(rp);
+		hit = ids[i].len ? n == ids[i].len &&
+				   strncmp(rp, real, n) == 0 :
+				   strcmp(rp, "/") == 0;
+	}
+	free(rp);
+	return hit;
 }
 
-static enum cover covering(const struct lx_artifact *a,
-			   const struct file_id *ids, size_t nids)
+/*
+ * What the sandbox shows at the plan's real path @real: the last mount
+ * on it or on one of its directories decides.  0, or -1 with *@err.
+ */
+static int covering(const struct lx_artifact *a, const char *real,
+		    const struct file_id *ids, size_t nids, enum cover *c,
+		    char **err)
 {
-	enum cover c = COVER_RO;
 	size_t i;
+	int on;
 
+	*c = COVER_RO;
 	for (i = 0; i < a->n; i++) {
 		const struct lx_mount *m = &a->m[i];
 
@@ -256,41 +290,74 @@ static enum cover covering(const struct lx_artifact *a,
 		case LX_BIND_RW:
 		case LX_BIND_RO_TRY:
 		case LX_BIND_RW_TRY:
-			if (!is_ancestor(m->dest, ids, nids))
+			on = on_plan_path(m->dest, real, ids, nids, err);
+			if (on < 0)
+				return -1;
+			if (!on)
 				break;
 			if (strcmp(m->src, "/dev/null") == 0)
-				c = COVER_HIDDEN;
+				*c = COVER_HIDDEN;
 			else if (m->kind == LX_BIND_RW ||
 				 m->kind == LX_BIND_RW_TRY)
-				c = COVER_RW;
+				*c = COVER_RW;
 			else
-				c = COVER_RO;
+				*c = COVER_RO;
 			break;
 		case LX_TMPFS:
 		case LX_DEV:
 		case LX_PROC:
-			if (is_ancestor(m->dest, ids, nids))
-				c = COVER_HIDDEN;
+			on = on_plan_path(m->dest, real, ids, nids, err);
+			if (on < 0)
+				return -1;
+			if (on)
+				*c = COVER_HIDDEN;
 			break;
 		case LX_DIR:
 		case LX_REMOUNT_RO:
 			break;
 		case LX_LAUNCH:
 		default:
-			return COVER_UNKNOWN;
+			*c = COVER_UNKNOWN;
+			return 0;
 		}
 	}
-	return c;
+	return 0;
+}
+
+/*
+ * A plan file with another name (a hard link) could be rewritten through
+ * it wherever the policy lets the sandbox write that name, which the
+ * read-only bind of the plan's own path does not cover, and nothing
+ * finds another name of a file short of walking every file system: such
+ * a plan is refused, unless its file system is read-only (a store whose
+ * identical files share an inode).  0, or -1 with *@err.
+ */
+static int one_name(const char *real, char **err)
+{
+	struct statvfs vfs;
+	struct stat st;
+
+	if (stat(real, &st) < 0 || !S_ISREG(st.st_mode) || st.st_nlink < 2)
+		return 0;
+	if (statvfs(real, &vfs) == 0 && (vfs.f_flag & ST_RDONLY))
+		return 0;
+	*err = xasprintf("the plan file '%s' has %ju names (hard links): a "
+			 "sandbox that may write another of them could rewrite "
+			 "the plan later launches trust; give the plan a file "
+			 "of its own (cp PLAN PLAN.new && mv PLAN.new PLAN)",
+			 real, (uintmax_t)st.st_nlink);
+	return -1;
 }
 
 /*
  * The plan file must not be writable from inside: a child that rewrites
  * it would widen every later launch.  When the policy leaves its path
  * writable, it is bound read-only onto itself (last, so it covers every
- * other mount); a plan the policy hides stays hidden.  Returns the path
- * to bind, or NULL.
+ * other mount); a plan the policy hides stays hidden.  *@guard: the path
+ * to bind, or NULL.  0, or -1 with *@err.
  */
-static char *plan_guard(const struct lx_artifact *a, const char *plan_path)
+static int plan_guard(const struct lx_artifact *a, const char *plan_path,
+		      char **guard, char **err)
 {
 	struct file_id ids[PATH_MAX / 2];
 	size_t nids = 0;
@@ -298,9 +365,14 @@ static char *plan_guard(const struct lx_artifact *a, const char *plan_path)
 	char *real, *p;
 	enum cover c;
 
+	*guard = NULL;
 	real = realpath(plan_path, NULL);
 	if (!real)
-		return NULL;
+		return 0;
+	if (one_name(real, err) < 0) {
+		free(real);
+		return -1;
+	}
 	for (p = real + strlen(real); nids < array_size(ids);) {
 		char saved = *p;
 
@@ -308,6 +380,7 @@ static char *plan_guard(const struct lx_artifact *a, const char *plan_path)
 		if (stat(*real ? real : "/", &st) == 0) {
 			ids[nids].dev = st.st_dev;
 			ids[nids].ino = st.st_ino;
+			ids[nids].len = (size_t)(p - real);
 			nids++;
 		}
 		*p = saved;
@@ -316,14 +389,19 @@ static char *plan_guard(const struct lx_artifact *a, const char *plan_path)
 		while (--p > real && *p != '/')
 			;
 	}
-	c = covering(a, ids, nids);
-	if (c == COVER_RW)
-		return real;
+	if (covering(a, real, ids, nids, &c, err) < 0) {
+		free(real);
+		return -1;
+	}
+	if (c == COVER_RW) {
+		*guard = real;
+		return 0;
+	}
 	if (c == COVER_UNKNOWN)
 		vx_log("note: cannot tell whether the plan file is writable "
 		       "inside the sandbox; not guarding it");
 	free(real);
-	return NULL;
+	return 0;
 }
 
 /* Host notes in table order; a row's own notes as they came. */
@@ -554,7 +632,8 @@ int sandbox_build(const struct plan *plan, const char *plan_path,
 		l.sandbox.flags &= ~(uint32_t)LX_DISABLE_USERNS;
 		out->dropped_disable_userns = true;
 	}
-	guard = plan_guard(&l.sandbox, plan_path);
+	if (plan_guard(&l.sandbox, plan_path, &guard, err) < 0)
+		goto out;
 	if (guard) {
 		lx_add(&l.sandbox, LX_BIND_RO, guard, guard, 0, LX_ROW_NONE);
 		out->guarded_plan = true;

@@ -290,6 +290,46 @@ else
 	ok "# SKIP network: no probe binary at $VBOX_PROBE"
 fi
 
+# ---- the plan's other names ---------------------------------------------
+# (outside $T, which the host-side snapshot covers)
+A=$workdir/names
+mkdir -p "$A/w" "$A/z"
+# a second name of the plan file (a hard link) could be written wherever
+# the policy lets the sandbox write it: the plan is refused, naming that
+cp "$P" "$A/w/two.bin"
+ln "$A/w/two.bin" "$A/two-again.bin"
+run "$VBOX_EXEC" "$A/w/two.bin" -- true
+is "$rc" 125 "a plan file with two names (a hard link) is refused (125)"
+check "... saying how many names and why" \
+	grep -q "plan file '.*two.bin' has 2 names (hard links): a sandbox" \
+	"$workdir/err"
+rm "$A/two-again.bin"
+run "$VBOX_EXEC" "$A/w/two.bin" -- true
+is "$rc" 0 "... and runs once its other name is gone"
+# One of the plan's directories bound elsewhere on the host, and a row
+# that makes that other place read-only: the same inode under another
+# path, which once let the launcher take the plan for read-only and
+# leave it writable under its writable root (root only: a bind mount).
+if [ "$(id -u)" -eq 0 ] && mount --bind "$A/w" "$A/z" 2>/dev/null; then
+	trap 'umount "$A/z" 2>/dev/null; rm -rf "$workdir"' EXIT
+	printf '[fs]\nrw: %s\n!ro: %s\n' "$A" "$A/z" >names.rules
+	"$VBOXC" compile --target=linux --emit=plan -o "$A/w/alias.bin" \
+		names.rules
+	sum=$(cksum <"$A/w/alias.bin")
+	run "$VBOX_EXEC" "$A/w/alias.bin" -- sh -c "echo x >>'$A/w/alias.bin'"
+	check "a row on another path of the plan's directory: writing it fails" \
+		[ "$rc" -ne 0 ]
+	is "$(cksum <"$A/w/alias.bin")" "$sum" \
+		"... and on the host the plan is unchanged"
+	umount "$A/z"
+	trap 'rm -rf "$workdir"' EXIT
+else
+	ok "# SKIP the plan's directory bound elsewhere: needs root and" \
+		"mount --bind"
+	ok "# SKIP the plan's directory bound elsewhere: needs root and" \
+		"mount --bind"
+fi
+
 # ---- host side -----------------------------------------------------------
 snapshot >after
 if cmp -s before after; then
