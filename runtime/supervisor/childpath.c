@@ -140,18 +140,21 @@ int child_openat2(int dirfd, const char *path, const struct open_how *how)
  * for the child (symlinks and ".." inside the root).  The fd, or -1 with
  * *@rc the errno for the child.
  */
-int child_open_in_root(int root_fd, const char *full, int flags, int *rc)
+static int open_in_root(int root_fd, const char *full, uint64_t flags,
+			uint64_t resolve, int *rc)
 {
 	struct open_how how;
 	int fd;
 
 	memset(&how, 0, sizeof(how));
-	how.flags = (uint64_t)(flags | O_PATH | O_CLOEXEC);
-	how.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS;
+	how.flags = flags;
+	how.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS | resolve;
 	fd = child_openat2(root_fd, full, &how);
 	if (fd >= 0)
 		return fd;
 	*rc = errno;
+	if (*rc == ELOOP && (resolve & RESOLVE_NO_SYMLINKS))
+		return -1;	/* a link met: the caller resolves again */
 	/*
 	 * /proc/self and /proc/thread-self name the resolver, not the child,
 	 * and /proc's magic links are refused: a path through /proc that
@@ -164,6 +167,63 @@ int child_open_in_root(int root_fd, const char *full, int flags, int *rc)
 	else if (*rc == EXDEV || *rc == EAGAIN || *rc == ELOOP)
 		*rc = EACCES;
 	return -1;
+}
+
+int child_open_in_root(int root_fd, const char *full, int flags, int *rc)
+{
+	return open_in_root(root_fd, full, (uint64_t)(flags | O_PATH |
+						      O_CLOEXEC), 0, rc);
+}
+
+char *path_lexical(const char *full)
+{
+	char *out = xmalloc(strlen(full) + 2), *o = out + 1;
+	const char *p = full, *c;
+	size_t n;
+
+	out[0] = '/';
+	for (;;) {
+		while (*p == '/')
+			p++;
+		if (!*p)
+			break;
+		for (c = p; *p && *p != '/'; p++)
+			;
+		n = (size_t)(p - c);
+		if (n == 1 && c[0] == '.')
+			continue;
+		if (n == 2 && c[0] == '.' && c[1] == '.') {
+			/* the last name off; ".." of "/" is "/" */
+			while (o > out + 1 && o[-1] != '/')
+				o--;
+			if (o > out + 1)
+				o--;
+			continue;
+		}
+		if (o > out + 1)
+			*o++ = '/';
+		memcpy(o, c, n);
+		o += n;
+	}
+	*o = '\0';
+	return out;
+}
+
+int child_open_in_root_named(int root_fd, const char *full, uint64_t flags,
+			     int *rc, char **name)
+{
+	int fd;
+
+	*name = NULL;
+	fd = open_in_root(root_fd, full, flags | O_CLOEXEC,
+			  RESOLVE_NO_SYMLINKS, rc);
+	if (fd >= 0) {
+		*name = path_lexical(full);
+		return fd;
+	}
+	if (*rc != ELOOP)
+		return -1;
+	return open_in_root(root_fd, full, flags | O_CLOEXEC, 0, rc);
 }
 
 int child_proc_read(pid_t tid, const char *what, size_t max,

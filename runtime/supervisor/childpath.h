@@ -56,6 +56,28 @@ int child_full_path(pid_t tid, const char *path, struct strbuf *full);
  */
 int child_open_in_root(int root_fd, const char *full, int flags, int *rc);
 
+/*
+ * path_lexical - the absolute @full with repeated slashes, "." and ".."
+ * taken out as the kernel resolves them in the sandbox's root where no
+ * symbolic link is met: ".." drops the name before it, ".." of "/" is
+ * "/".  No trailing slash but for "/" itself.  Caller frees.
+ */
+char *path_lexical(const char *full);
+
+/*
+ * child_open_in_root_named - child_open_in_root() with open flags @flags
+ * as given (O_PATH or the child's), first with no symbolic link allowed
+ * anywhere in @full.  When that resolves, the walk is @full itself and
+ * *@name is its lexical form (path_lexical()), the file's path in the
+ * sandbox as reading it back through /proc would give it; the names on
+ * the way were those of the entries the kernel looked up, and what could
+ * rename a protected entry is itself judged.  Where a link is met, it
+ * resolves as child_open_in_root() does and *@name is NULL: the caller
+ * reads the name back.  The fd, or -1 with *@rc.
+ */
+int child_open_in_root_named(int root_fd, const char *full, uint64_t flags,
+			     int *rc, char **name);
+
 struct open_how;
 
 /*

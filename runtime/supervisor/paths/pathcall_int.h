@@ -39,6 +39,11 @@ int pc_rewrite_self(const struct pathcall_env *e, struct strbuf *full);
 int pc_judge_fd(const struct pathcall_env *e, int fd, unsigned want,
 		const char *what, bool anon_ok);
 
+/* pc_judge_fd() of a file with a path, at @name when the resolution
+ * gave it (child_open_in_root_named()), else read back from @fd. */
+int pc_judge_named(const struct pathcall_env *e, int fd, const char *name,
+		   unsigned want, const char *what);
+
 /* What an open with @flags does to its file (PJ_*). */
 unsigned pc_open_wants(uint64_t flags);
 

@@ -218,9 +218,13 @@ static void open_own_fd(const struct pathcall_env *e, int n, uint64_t flags,
 	reopen(e, fd, &st, flags, true, res);
 }
 
-/* Open the existing, judged-to-be @fd0 (O_PATH) as the child asked. */
+/*
+ * Open the existing, judged-to-be @fd0 (O_PATH) as the child asked;
+ * @name: its path as resolved, or NULL (read back).
+ */
 static void open_reached(const struct pathcall_env *e, int fd0,
-			 uint64_t flags, struct pathcall_result *res)
+			 const char *name, uint64_t flags,
+			 struct pathcall_result *res)
 {
 	struct stat st;
 	int rc;
@@ -233,7 +237,7 @@ static void open_reached(const struct pathcall_env *e, int fd0,
 		res->err = ELOOP;	/* O_NOFOLLOW on a link */
 		goto out;
 	}
-	rc = pc_judge_fd(e, fd0, pc_open_wants(flags), "open", false);
+	rc = pc_judge_named(e, fd0, name, pc_open_wants(flags), "open");
 	if (rc) {
 		res->err = rc;
 		goto out;
@@ -281,16 +285,15 @@ static bool is_listing(uint64_t flags)
 static bool open_listing(const struct pathcall_env *e, const char *full,
 			 uint64_t flags, struct pathcall_result *res)
 {
-	struct open_how how;
+	char *name;
 	int fd, rc;
 
-	memset(&how, 0, sizeof(how));
-	how.flags = flags | O_CLOEXEC | O_NOCTTY;
-	how.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS;
-	fd = child_openat2(e->root_fd, full, &how);
+	fd = child_open_in_root_named(e->root_fd, full, flags | O_NOCTTY,
+				      &rc, &name);
 	if (fd < 0)
 		return false;
-	rc = pc_judge_fd(e, fd, PJ_READ, "open", false);
+	rc = pc_judge_named(e, fd, name, PJ_READ, "open");
+	free(name);
 	if (rc) {
 		close(fd);
 		res->err = rc;
@@ -347,7 +350,7 @@ static void open_create(const struct pathcall_env *e, const char *start,
 					rc = EEXIST;
 					goto fail;
 				}
-				open_reached(e, fd, flags, res);
+				open_reached(e, fd, NULL, flags, res);
 				goto out;
 			}
 			/* Follow the link by hand. */
@@ -424,6 +427,7 @@ void pathcall_open(const struct pathcall *pc, const struct pathcall_env *e,
 	struct strbuf full = { 0 };
 	struct open_how how;
 	mode_t mask, old;
+	char *name = NULL;
 	int own, fd, base, rc;
 	uint64_t flags = pc->flags;
 
@@ -517,16 +521,18 @@ void pathcall_open(const struct pathcall *pc, const struct pathcall_env *e,
 		}
 		if (is_listing(flags) && open_listing(e, full.s, flags, res))
 			goto out;
-		fd = child_open_in_root(e->root_fd, full.s,
-					(int)(flags & O_NOFOLLOW), &rc);
+		fd = child_open_in_root_named(e->root_fd, full.s,
+					      O_PATH | (flags & O_NOFOLLOW),
+					      &rc, &name);
 		if (fd < 0)
 			goto fail;
 	}
-	open_reached(e, fd, flags, res);
+	open_reached(e, fd, name, flags, res);
 	goto out;
 fail:
 	res->err = rc;
 out:
+	free(name);
 	free(full.s);
 }
 

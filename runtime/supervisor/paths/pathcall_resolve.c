@@ -185,32 +185,46 @@ static bool proc_public(const char *rest)
  * path the kernel cannot print (past PATH_MAX) is never taken for one.
  * 0 or an errno.
  */
-int pc_judge_fd(const struct pathcall_env *e, int fd, unsigned want,
-		    const char *what, bool anon_ok)
+/* The file @fd reached, at @path, judged (pc_judge_fd()). */
+static int judge_at(const struct pathcall_env *e, int fd, const char *path,
+		    unsigned want, const char *what)
 {
 	struct statfs sfs;
-	char *path;
 	const char *end;
 	pid_t tgid, pid;
 	long n;
-	int rc, kind = self_fd_file(fd, &path);
+	int rc;
 
-	if (kind <= 0)
-		return kind == 0 && anon_ok ? 0 : EACCES;
 	/* (the path first: a statfs per call saved) */
 	if (strncmp(path, "/proc/", 6) == 0 &&
 	    (n = digits(path + 6, &end)) > 0 &&
 	    fstatfs(fd, &sfs) == 0 && sfs.f_type == PROC_SUPER_MAGIC) {
 		rc = child_ns_ids(e->tid, &tgid, &pid);
 		if (rc || (n != tgid && ((want & PJ_WRITE) ||
-					 !proc_public(end)))) {
-			free(path);
+					 !proc_public(end))))
 			return rc == ESRCH ? ESRCH : EACCES;
-		}
 	}
-	rc = e->judge(e->judge_ctx, path, want, what);
+	return e->judge(e->judge_ctx, path, want, what);
+}
+
+int pc_judge_fd(const struct pathcall_env *e, int fd, unsigned want,
+		    const char *what, bool anon_ok)
+{
+	char *path;
+	int rc, kind = self_fd_file(fd, &path);
+
+	if (kind <= 0)
+		return kind == 0 && anon_ok ? 0 : EACCES;
+	rc = judge_at(e, fd, path, want, what);
 	free(path);
 	return rc;
+}
+
+int pc_judge_named(const struct pathcall_env *e, int fd, const char *name,
+		   unsigned want, const char *what)
+{
+	return name ? judge_at(e, fd, name, want, what) :
+		      pc_judge_fd(e, fd, want, what, false);
 }
 
 /*
