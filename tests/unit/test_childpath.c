@@ -79,6 +79,37 @@ static void kernel_agrees(const char *root, const char *rel)
 	free(lex);
 }
 
+/* kernel_agrees() over a tree of directories made for it */
+static void kernel_tree(void)
+{
+	static const char *const dirs[] = {
+		"a", "a/b", "a/b/c", "a/...", "a/..x", ".x",
+	};
+	static const char *const rels[] = {
+		"", ".", "a", "a/", "a//b", "a/./b/.", "a/b/..", "a/b/../..",
+		"a/b/c/../../b/c", "a/../a/b/c/", "a/...", "a/..x/..",
+		".x/../a",
+	};
+	char tmpl[] = "/tmp/vbox-childpath-XXXXXX", d[PATH_MAX + 64];
+	/* (its real path: no link above it either) */
+	char *made = mkdtemp(tmpl), *root = made ? realpath(made, NULL) : NULL;
+	size_t k;
+
+	if (!root)
+		BUG("a directory for the tree: %s", strerror(errno));
+	for (k = 0; k < array_size(dirs); k++) {
+		snprintf(d, sizeof(d), "%s/%s", root, dirs[k]);
+		if (mkdir(d, 0755) < 0)
+			BUG("mkdir %s: %s", d, strerror(errno));
+	}
+	for (k = 0; k < array_size(rels); k++)
+		kernel_agrees(root, rels[k]);
+	snprintf(d, sizeof(d), "rm -rf '%s'", root);
+	if (system(d) != 0)
+		diag("could not remove %s", root);
+	free(root);
+}
+
 int main(void)
 {
 	static const long numbers[] = { 0, 1, 9, 10, 99, 100, 4194304,
@@ -124,38 +155,6 @@ int main(void)
 	lexical("/a/b/../.env", "/a/.env");
 	lexical("/.env/.", "/.env");
 
-	{
-		char tmpl[] = "/tmp/vbox-childpath-XXXXXX", d[PATH_MAX + 64];
-		/* (its real path: no link above it either) */
-		char *made = mkdtemp(tmpl), *root = made ? realpath(made, NULL) :
-						       NULL;
-		static const char *const rels[] = {
-			"", ".", "a", "a/", "a//b", "a/./b/.", "a/b/..",
-			"a/b/../..", "a/b/c/../../b/c", "a/../a/b/c/",
-			"a/...", "a/..x/..", ".x/../a",
-		};
-		size_t k;
-
-		if (!root)
-			BUG("mkdtemp: %s", strerror(errno));
-		snprintf(d, sizeof(d), "%s/a", root);
-		mkdir(d, 0755);
-		snprintf(d, sizeof(d), "%s/a/b", root);
-		mkdir(d, 0755);
-		snprintf(d, sizeof(d), "%s/a/b/c", root);
-		mkdir(d, 0755);
-		snprintf(d, sizeof(d), "%s/a/...", root);
-		mkdir(d, 0755);
-		snprintf(d, sizeof(d), "%s/a/..x", root);
-		mkdir(d, 0755);
-		snprintf(d, sizeof(d), "%s/.x", root);
-		mkdir(d, 0755);
-		for (k = 0; k < array_size(rels); k++)
-			kernel_agrees(root, rels[k]);
-		snprintf(d, sizeof(d), "rm -rf '%s'", root);
-		if (system(d) != 0)
-			diag("could not remove %s", root);
-		free(root);
-	}
+	kernel_tree();
 	return done_testing();
 }
