@@ -13,6 +13,12 @@
  * call is checked against the bounds pathcall.h promises, and every
  * string is read whole (ASan sees a short allocation).
  *
+ * Each decoded path, made absolute, is also taken through path_lexical()
+ * (runtime/supervisor/childpath.h), the name judged where a resolution
+ * met no link: the result is one absolute path with no empty, "." or
+ * ".." name and no trailing slash, no longer than its input, and its own
+ * lexical form.
+ *
  * Seeds: fuzz/seeds/pathcall/ (an open, an openat2 with its struct, a
  * rename, a symlink, an unlinkat, an execveat with AT_EMPTY_PATH).
  */
@@ -25,6 +31,7 @@
 #include <sys/syscall.h>
 
 #include "child_mem.h"
+#include "supervisor/childpath.h"
 #include "supervisor/paths/execinterp.h"
 #include "supervisor/paths/pathcall.h"
 
@@ -75,6 +82,34 @@ static size_t touch(const char *s)
 	return n;
 }
 
+/* path_lexical() of "/" @path: clean, no longer, a fixed point. */
+static void check_lexical(const char *path)
+{
+	char *abs = xasprintf("/%s", path), *lex = path_lexical(abs), *again;
+	const char *p, *end;
+	size_t n = strlen(lex);
+
+	if (lex[0] != '/' || n > strlen(abs) ||
+	    (n > 1 && lex[n - 1] == '/'))
+		BUG("path_lexical('%s') = '%s'", abs, lex);
+	for (p = lex + 1; n > 1 && p <= lex + n; p = end + 1) {
+		end = strchr(p, '/');
+		if (!end)
+			end = lex + n;
+		if (end == p || (end - p == 1 && p[0] == '.') ||
+		    (end - p == 2 && p[0] == '.' && p[1] == '.'))
+			BUG("path_lexical('%s') = '%s': a name left", abs,
+			    lex);
+	}
+	again = path_lexical(lex);
+	if (strcmp(again, lex) != 0)
+		BUG("path_lexical('%s') = '%s', not a fixed point", lex,
+		    again);
+	free(again);
+	free(lex);
+	free(abs);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct seccomp_data d;
@@ -121,6 +156,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!pc.path[0])
 		BUG("a decoded call without its path");
 	touch(pc.path[0]);
+	check_lexical(pc.path[0]);
 	if ((pc.op == PATHCALL_LINK || pc.op == PATHCALL_RENAME) !=
 	    (pc.path[1] != NULL))
 		BUG("a second path where none belongs, or none");
