@@ -344,7 +344,7 @@ int metacall_apply(const struct metacall *mc, int fd)
 	 */
 	if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode))
 		return EPERM;
-	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	proc_name(proc, sizeof(proc), "/proc/self/fd/", fd, "");
 	switch (mc->op) {
 	case METACALL_CHMOD:
 		if (mc->mode & (S_ISUID | S_ISGID))

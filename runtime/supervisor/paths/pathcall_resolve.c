@@ -179,13 +179,10 @@ static bool proc_public(const char *rest)
 }
 
 /*
- * The file @fd reached, judged for @want: its path by the table; in
- * /proc, another process's entries only for reading public files.
- * @anon_ok: an fd that names no file (a pipe) is fine; a file whose
- * path the kernel cannot print (past PATH_MAX) is never taken for one.
- * 0 or an errno.
+ * The file @fd reached, at @path, judged for @want: its path by the
+ * table; in /proc, another process's entries only for reading public
+ * files.  0 or an errno.
  */
-/* The file @fd reached, at @path, judged (pc_judge_fd()). */
 static int judge_at(const struct pathcall_env *e, int fd, const char *path,
 		    unsigned want, const char *what)
 {
@@ -207,6 +204,11 @@ static int judge_at(const struct pathcall_env *e, int fd, const char *path,
 	return e->judge(e->judge_ctx, path, want, what);
 }
 
+/*
+ * judge_at() of the path the kernel prints for @fd.  @anon_ok: an fd
+ * that names no file (a pipe) is fine; a file whose path the kernel
+ * cannot print (past PATH_MAX) is never taken for one.
+ */
 int pc_judge_fd(const struct pathcall_env *e, int fd, unsigned want,
 		    const char *what, bool anon_ok)
 {

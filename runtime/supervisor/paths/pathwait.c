@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "supervisor/childpath.h"
 #include "pathwait.h"
 
 /*
@@ -108,9 +109,7 @@ static void *wait_open(void *arg)
 	int fd, timer, err = 0;
 	bool timed;
 
-	if (snprintf(proc, sizeof(proc), "/proc/self/fd/%d", w->fd) >=
-	    (int)sizeof(proc))
-		BUG("an fd number does not fit %zu bytes", sizeof(proc));
+	proc_name(proc, sizeof(proc), "/proc/self/fd/", w->fd, "");
 	/* (without the timer, it waits as before: only the slot is lost) */
 	timed = wake_timer(&timer) == 0;
 	for (;;) {
