@@ -291,21 +291,48 @@ else
 fi
 
 # ---- the plan's other names ---------------------------------------------
-# (outside $T, which the host-side snapshot covers)
+# (outside $T, which the host-side snapshot covers; open to uid 65534)
 A=$workdir/names
-mkdir -p "$A/w" "$A/z"
+mkdir -p "$A/w" "$A/z" "$A/ro"
+chmod 755 "$workdir" "$A" "$A/w"
 # a second name of the plan file (a hard link) could be written wherever
-# the policy lets the sandbox write it: the plan is refused, naming that
-cp "$P" "$A/w/two.bin"
+# the policy lets the sandbox write it: the plan is refused, naming that,
+# as root and as an ordinary user
+# (a plan of its own: the attacks' plan makes placeholders in $T, which
+# uid 65534 may not)
+printf '[fs]\nro: %s\n' "$A" >two.rules
+"$VBOXC" compile --target=linux --emit=plan -o "$A/w/two.bin" two.rules
+chmod 644 "$A/w/two.bin"
 ln "$A/w/two.bin" "$A/two-again.bin"
-run "$VBOX_EXEC" "$A/w/two.bin" -- true
-is "$rc" 125 "a plan file with two names (a hard link) is refused (125)"
-check "... saying how many names and why" \
-	grep -q "plan file '.*two.bin' has 2 names (hard links): a sandbox" \
-	"$workdir/err"
+set_users
+for who in $users; do
+	run as_user "$who" "$VBOX_EXEC" "$A/w/two.bin" -- true
+	is "$rc" 125 \
+		"$who: a plan file with two names (a hard link) is refused (125)"
+	check "$who: ... saying how many names and why" \
+		grep -q "plan file '.*two.bin' has 2 names (hard links): a sandbox" \
+		"$workdir/err"
+done
+# ... unless its file system is read-only (root: a read-only bind mount)
+if [ "$(id -u)" -eq 0 ] && mount --bind "$A/w" "$A/ro" 2>/dev/null; then
+	trap 'umount "$A/ro" 2>/dev/null; rm -rf "$workdir"' EXIT
+	if mount -o remount,bind,ro "$A/ro" 2>/dev/null; then
+		run "$VBOX_EXEC" "$A/ro/two.bin" -- true
+		is "$rc" 0 "... and runs from a read-only file system"
+	else
+		ok "# SKIP a read-only bind mount: remount refused here"
+	fi
+	umount "$A/ro"
+	trap 'rm -rf "$workdir"' EXIT
+else
+	ok "# SKIP a plan with two names on a read-only file system: needs" \
+		"root and mount --bind"
+fi
 rm "$A/two-again.bin"
-run "$VBOX_EXEC" "$A/w/two.bin" -- true
-is "$rc" 0 "... and runs once its other name is gone"
+for who in $users; do
+	run as_user "$who" "$VBOX_EXEC" "$A/w/two.bin" -- true
+	is "$rc" 0 "$who: ... and runs once its other name is gone"
+done
 # One of the plan's directories bound elsewhere on the host, and a row
 # that makes that other place read-only: the same inode under another
 # path, which once let the launcher take the plan for read-only and
