@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * childpath.c - a sandboxed thread's paths and credentials, for the
- * socket supervisor; see childpath.h.
+ * socket and path supervisors: its working directory and fds read
+ * through /proc, its paths resolved in the sandbox's root (and their
+ * lexical form, the name judged where no link was met), its memory
+ * read; see childpath.h.
  */
 #include <vbox.h>
 

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * childpath.h - a sandboxed thread's paths, as the socket supervisor
- * (unixsock.h) must see them: a path the child gave made absolute from
- * its working directory, opened in the sandbox's root exactly as the
- * kernel would resolve it for the child, and the child's umask and fs
- * ids.  Everything read here (the path, /proc/TID/cwd, /proc/TID/status)
+ * childpath.h - a sandboxed thread's paths, as the supervisors (sockets:
+ * unixsock.h; paths: pathcall.h) must see them: a path the child gave
+ * made absolute from its working directory, opened in the sandbox's root
+ * exactly as the kernel would resolve it for the child (and its lexical
+ * form where that met no link), and the child's umask and fs ids.  Everything read here (the path, /proc/TID/cwd, /proc/TID/status)
  * is the sandbox's choice: buffers grow to fit, up to PATH_MAX or the
  * status file's bound, never a fixed size filled from them.
  *
