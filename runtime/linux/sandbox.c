@@ -212,15 +212,13 @@ static size_t add_hardening(struct lx_artifact *a, const struct plan *plan,
 
 /*
  * What the final mounts make of a host path: the last mount whose
- * destination is the path or one of its ancestors decides.  Paths are
- * compared by identity (device, inode), which sees through symbolic
- * links on either side.
+ * destination, resolved, is the path or one of its ancestors decides
+ * (on_plan_path()).
  */
 enum cover {
 	COVER_RO,
 	COVER_RW,
 	COVER_HIDDEN,
-	COVER_UNKNOWN,
 };
 
 /*
@@ -317,8 +315,13 @@ static int covering(const struct lx_artifact *a, const char *real,
 			break;
 		case LX_LAUNCH:
 		default:
-			*c = COVER_UNKNOWN;
-			return 0;
+			/* (the instantiation leaves none: refused, not
+			 * guessed, should one ever be left) */
+			*err = xasprintf("cannot tell whether the plan file "
+					 "is writable inside the sandbox: "
+					 "mount %zu is of kind %u", i,
+					 (unsigned)m->kind);
+			return -1;
 		}
 	}
 	return 0;
@@ -397,9 +400,6 @@ static int plan_guard(const struct lx_artifact *a, const char *plan_path,
 		*guard = real;
 		return 0;
 	}
-	if (c == COVER_UNKNOWN)
-		vx_log("note: cannot tell whether the plan file is writable "
-		       "inside the sandbox; not guarding it");
 	free(real);
 	return 0;
 }
