@@ -214,7 +214,9 @@ pid_t supervisor_spawn(struct supervisor *sv, const struct proc_spawn *sp,
 {
 	pid_t pid;
 
-	sv->t_start = loop_now_ms();
+	/* A runner started again keeps the launch's first start time. */
+	if (!sv->t_start)
+		sv->t_start = loop_now_ms();
 	pid = proc_start(sp, &sv->old_mask, err);
 	if (pid < 0)
 		return -1;
@@ -230,6 +232,16 @@ pid_t supervisor_spawn(struct supervisor *sv, const struct proc_spawn *sp,
 		}
 	}
 	return pid;
+}
+
+void supervisor_forget_runner(struct supervisor *sv)
+{
+	if (sv->runner_pidfd >= 0) {
+		loop_watch_remove(&sv->loop, &sv->runner_watch);
+		close(sv->runner_pidfd);
+		sv->runner_pidfd = -1;
+	}
+	sv->runner = 0;
 }
 
 pid_t supervisor_spawn_helper(struct supervisor *sv,

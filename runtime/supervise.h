@@ -66,7 +66,7 @@ struct supervisor_ops {
  * @timed_out: the timeout expired
  * @t_launch: loop_now_ms() at supervisor_init(): --timeout counts from
  *            here (a wait for the placeholder registry included)
- * @t_start: loop_now_ms() at the spawn
+ * @t_start: loop_now_ms() at the (first) spawn
  * @stop_sig: a signal that ended the launch before the command ran
  *            (supervisor_stop_signal())
  * @error: a negative errno when waiting failed
@@ -128,6 +128,13 @@ struct loop *supervisor_loop(struct supervisor *sv);
  */
 pid_t supervisor_spawn(struct supervisor *sv, const struct proc_spawn *sp,
 		       char **err);
+
+/*
+ * supervisor_forget_runner - the runner, killed and reaped by its owner
+ * before the supervisor ran, is no longer watched; supervisor_spawn()
+ * may start another (the launch's start time stays the first's).
+ */
+void supervisor_forget_runner(struct supervisor *sv);
 
 /*
  * supervisor_spawn_helper - start a helper of the launch as

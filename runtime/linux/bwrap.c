@@ -308,16 +308,17 @@ int bwrap_print_dry_run(const struct launch_request *req, const char *bwrap,
 	return ret;
 }
 
-int bwrap_args_send(const struct sandbox *sa, int fd, char **err)
+void bwrap_args_render(const struct sandbox *sa, struct wbuf *out)
 {
-	struct wbuf b = { 0 };
-	const uint8_t *p;
-	size_t len;
-
 	/* The one place the sandbox becomes bubblewrap's arguments. */
-	lx_render(&sa->lx, &b);
-	p = b.p;
-	len = b.len;
+	lx_render(&sa->lx, out);
+}
+
+int bwrap_args_write(int fd, const struct wbuf *args, char **err)
+{
+	const uint8_t *p = args->p;
+	size_t len = args->len;
+
 	while (len > 0) {
 		/* No SIGPIPE: a bubblewrap that died is reported as such. */
 		ssize_t n = send(fd, p, len, MSG_NOSIGNAL);
@@ -328,12 +329,21 @@ int bwrap_args_send(const struct sandbox *sa, int fd, char **err)
 			*err = xasprintf("cannot hand bubblewrap its "
 					 "arguments: %s",
 					 n < 0 ? strerror(errno) : "short");
-			wbuf_release(&b);
 			return -1;
 		}
 		p += n;
 		len -= (size_t)n;
 	}
-	wbuf_release(&b);
 	return 0;
+}
+
+int bwrap_args_send(const struct sandbox *sa, int fd, char **err)
+{
+	struct wbuf b = { 0 };
+	int ret;
+
+	bwrap_args_render(sa, &b);
+	ret = bwrap_args_write(fd, &b, err);
+	wbuf_release(&b);
+	return ret;
 }

@@ -86,6 +86,14 @@ const char *proxy_path(void);
  */
 int bwrap_args_send(const struct sandbox *sa, int fd, char **err);
 
+/* bwrap_args_render - @sa's argument list, as bwrap_args_send() sends
+ * it, appended to @out. */
+struct wbuf;
+void bwrap_args_render(const struct sandbox *sa, struct wbuf *out);
+
+/* bwrap_args_write - send @args whole on @fd (as bwrap_args_send()). */
+int bwrap_args_write(int fd, const struct wbuf *args, char **err);
+
 /*
  * bwrap_argv - the whole command line around the argument list:
  * BWRAP --args 4 -- /proc/self/fd/3 --channel=5 --

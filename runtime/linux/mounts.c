@@ -293,7 +293,7 @@ static int inst_mount(struct inst *in, const struct lx_mount *m)
 		lx_add(in->out, m->kind, NULL, m->dest, 0, m->row);
 		return 0;
 	case LX_LAUNCH:
-		return inst_launch(in, m->row);
+		return in->frame ? 0 : inst_launch(in, m->row);
 	case LX_TMPFS:
 		/*
 		 * "@default tmp private": the one tmpfs a plan may name,
@@ -323,10 +323,10 @@ int launch_stopped(const struct launch_stop *s)
 	return s && s->stop ? s->stop(s->ctx) : 0;
 }
 
-int linux_launch_instantiate(const struct lx_artifact *art,
-			     const struct linux_launch_row *rows, size_t nrows,
-			     const struct launch_stop *stop,
-			     struct linux_launch *out, char **err)
+static int instantiate(const struct lx_artifact *art,
+		       const struct linux_launch_row *rows, size_t nrows,
+		       bool frame, const struct launch_stop *stop,
+		       struct linux_launch *out, char **err)
 {
 	struct inst in;
 	size_t i;
@@ -337,6 +337,7 @@ int linux_launch_instantiate(const struct lx_artifact *art,
 	memset(&in, 0, sizeof(in));
 	in.rows = rows;
 	in.nrows = nrows;
+	in.frame = frame;
 	in.out = &out->sandbox;
 	in.row = LX_ROW_NONE;
 	out->sandbox.flags = art->flags;
@@ -395,6 +396,21 @@ out:
 		free(in.m[i].dest);
 	free(in.m);
 	return ret;
+}
+
+int linux_launch_instantiate(const struct lx_artifact *art,
+			     const struct linux_launch_row *rows, size_t nrows,
+			     const struct launch_stop *stop,
+			     struct linux_launch *out, char **err)
+{
+	return instantiate(art, rows, nrows, false, stop, out, err);
+}
+
+int linux_launch_instantiate_frame(const struct lx_artifact *art,
+				   const struct launch_stop *stop,
+				   struct linux_launch *out, char **err)
+{
+	return instantiate(art, NULL, 0, true, stop, out, err);
 }
 
 void linux_launch_release(struct linux_launch *launch)

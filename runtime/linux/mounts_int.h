@@ -72,6 +72,7 @@ struct mnt {
 struct inst {
 	const struct linux_launch_row *rows;
 	size_t nrows;
+	bool frame;		/* LX_LAUNCH mounts left out */
 	struct lx_artifact *out;
 	uint32_t row;
 	struct strv placeholders;

@@ -555,7 +555,17 @@ void sandbox_private_tmp_in(struct sandbox *sa, const char *tmpl)
 	sa->private_tmp_template = tmpl;
 }
 
-static void private_tmp_make(struct sandbox *sa)
+void sandbox_private_tmp_adopt(struct sandbox *to, struct sandbox *from)
+{
+	if (!to->private_tmp || to->private_tmp_dir || !from->private_tmp_dir)
+		return;
+	private_tmp_source(to, to->private_tmp_template,
+			   from->private_tmp_dir);
+	to->private_tmp_dir = from->private_tmp_dir;
+	from->private_tmp_dir = NULL;
+}
+
+void sandbox_private_tmp_make(struct sandbox *sa)
 {
 	char *dir;
 
@@ -596,10 +606,10 @@ static void private_tmp_remove(struct sandbox *sa)
 	sa->private_tmp_dir = NULL;
 }
 
-int sandbox_build(const struct plan *plan, const char *plan_path,
-		  const char *workdir, bool disable_userns,
-		  const struct launch_stop *stop, struct sandbox *out,
-		  char **err)
+static int build(const struct plan *plan, const char *plan_path,
+		 const char *workdir, bool disable_userns, bool frame,
+		 const struct launch_stop *stop, struct sandbox *out,
+		 char **err)
 {
 	struct linux_launch_row *rows = NULL;
 	struct linux_launch l;
@@ -611,11 +621,13 @@ int sandbox_build(const struct plan *plan, const char *plan_path,
 	memset(out, 0, sizeof(*out));
 	memset(&l, 0, sizeof(l));
 	*err = NULL;
-	if (check_rows(plan, &rows, &nrows, err) < 0 ||
-	    check_launch_mounts(plan, rows, nrows, err) < 0)
+	if (!frame && (check_rows(plan, &rows, &nrows, err) < 0 ||
+		       check_launch_mounts(plan, rows, nrows, err) < 0))
 		goto out;
-	if (linux_launch_instantiate(&plan->lx, rows, nrows, stop, &l,
-				     &msg) < 0) {
+	if ((frame ? linux_launch_instantiate_frame(&plan->lx, stop, &l,
+						    &msg) :
+	     linux_launch_instantiate(&plan->lx, rows, nrows, stop, &l,
+				      &msg)) < 0) {
 		*err = xasprintf("cannot instantiate the plan: %s", msg);
 		free(msg);
 		goto out;
@@ -658,7 +670,8 @@ int sandbox_build(const struct plan *plan, const char *plan_path,
 	l.placeholders = NULL;
 	l.nplaceholders = 0;
 	out->nlaunch = nrows;
-	host_notes(plan, &l, out);
+	if (!frame)
+		host_notes(plan, &l, out);
 	out->creates = l.creates;
 	out->ncreates = l.ncreates;
 	l.creates = NULL;
@@ -670,12 +683,29 @@ out:
 	return ret;
 }
 
+int sandbox_build(const struct plan *plan, const char *plan_path,
+		  const char *workdir, bool disable_userns,
+		  const struct launch_stop *stop, struct sandbox *out,
+		  char **err)
+{
+	return build(plan, plan_path, workdir, disable_userns, false, stop,
+		     out, err);
+}
+
+int sandbox_build_frame(const struct plan *plan, const char *plan_path,
+			const char *workdir, bool disable_userns,
+			struct sandbox *out, char **err)
+{
+	return build(plan, plan_path, workdir, disable_userns, true, NULL,
+		     out, err);
+}
+
 void creates_make(struct sandbox *sa)
 {
 	size_t i;
 	char *p, *q;
 
-	private_tmp_make(sa);
+	sandbox_private_tmp_make(sa);
 	for (i = 0; i < sa->ncreates; i++) {
 		bool ok = true;
 

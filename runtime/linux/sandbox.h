@@ -144,6 +144,16 @@ int sandbox_build(const struct plan *plan, const char *plan_path,
 		  char **err);
 
 /*
+ * sandbox_build_frame - the same without the plan's launch rows
+ * (linux_launch_instantiate_frame()) and without host notes: what
+ * bubblewrap's part of the argument list most likely is, known before
+ * the rows are looked at (launch.c, "the early argument list").
+ */
+int sandbox_build_frame(const struct plan *plan, const char *plan_path,
+			const char *workdir, bool disable_userns,
+			struct sandbox *out, char **err);
+
+/*
  * sandbox_split_init_mounts - step 6: move the longest tail of mounts the
  * init can make to @sa->init_mounts, with the --dev and --proc mounts
  * before it that the init can make and that commute with what stays,
@@ -186,6 +196,19 @@ void placeholders_remove(struct sandbox *sa);
  * sandbox_release(); one that cannot be made fails the launch.
  */
 void creates_make(struct sandbox *sa);
+
+/*
+ * sandbox_private_tmp_make - creates_make()'s first step alone: the
+ * private /tmp's directory made, the list names it.
+ */
+void sandbox_private_tmp_make(struct sandbox *sa);
+
+/*
+ * sandbox_private_tmp_adopt - @to, not yet given its private /tmp, takes
+ * the one made for @from (sandbox_private_tmp_make()): both lists name
+ * the same directory, which @to's release removes.
+ */
+void sandbox_private_tmp_adopt(struct sandbox *to, struct sandbox *from);
 
 /*
  * sandbox_say_notes - on stderr: with @all (--log, --dry-run) every host
