@@ -65,6 +65,9 @@
  *                  cloned before the filter was loaded and sharing the
  *                  process's fd table (the process itself can no longer
  *                  sendmsg())
+ * @CH_ABANDON: vbox-exec -> init, instead of CH_SETUP: this sandbox is
+ *              not the launch's (bubblewrap was started again with
+ *              another list); the init exits 125 without a word
  */
 enum ch_type {
 	CH_SETUP = 1,
@@ -74,6 +77,7 @@ enum ch_type {
 	CH_ERROR = 5,
 	CH_LISTENER_TAKEN = 6,
 	CH_LISTENER_FD = 7,
+	CH_ABANDON = 8,
 };
 
 /* An attribute number a reader may ignore when it does not know it. */

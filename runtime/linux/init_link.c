@@ -150,10 +150,13 @@ int init_link_setup(struct init_link *l, const struct launch_request *req,
 	for (i = 0; ret == 0 && i < l->nlisten; i++)
 		ret = ch_put_u32(m, CH_A_LISTEN, l->listen_ports[i]);
 	if (ret < 0 || ch_send(l->sock, m) < 0) {
+		int saved = errno;
+
 		*err = xasprintf("cannot send the sandbox's setup: %s",
-				 strerror(errno));
+				 strerror(saved));
 		if (mfd >= 0)
 			close(mfd);
+		errno = saved;
 		return -1;
 	}
 	if (mfd >= 0)
@@ -363,6 +366,15 @@ int init_link_watch(struct init_link *l, struct loop *lp, char **err)
 	}
 	l->loop = lp;
 	return 0;
+}
+
+void init_link_abandon(struct init_link *l)
+{
+	/* (A gone init has nothing to be told.) */
+	if (l->sock < 0 || !l->msg)
+		return;
+	ch_init(l->msg, CH_ABANDON);
+	(void)ch_send(l->sock, l->msg);
 }
 
 void init_link_drain(struct init_link *l)

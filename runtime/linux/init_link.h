@@ -118,6 +118,13 @@ void init_link_handed_over(struct init_link *l);
 /* init_link_watch - receive reports on @lp from now on: 0, or -1 with *@err. */
 int init_link_watch(struct init_link *l, struct loop *lp, char **err);
 
+/*
+ * init_link_abandon - tell the init at the other end, which has had no
+ * CH_SETUP, that its sandbox is not used (CH_ABANDON): it exits 125
+ * without a word.  Before init_link_release(); errors are ignored.
+ */
+void init_link_abandon(struct init_link *l);
+
 /* init_link_drain - take every report still queued (never blocks). */
 void init_link_drain(struct init_link *l);
 

@@ -376,6 +376,60 @@ static void tree_terminate(void *ctx)
 	closedir(proc);
 }
 
+void tree_end_stray(pid_t runner, int wait_ms)
+{
+	dev_t my_dev, dev;
+	ino_t my_ino, ino;
+	struct dirent *de;
+	long seen = 0, pid;
+	pid_t self = getpid(), got;
+	char *end;
+	DIR *proc;
+	int i, fd;
+
+	for (i = 0; i <= wait_ms; i++) {
+		do
+			got = waitpid(runner, NULL, WNOHANG | __WNOTHREAD);
+		while (got < 0 && errno == EINTR);
+		if (got != 0)
+			return;
+		if (i < wait_ms)
+			usleep(1000);
+	}
+	vx_error("warning: bubblewrap %d did not end in %d ms: killed",
+		 (int)runner, wait_ms);
+	kill(runner, SIGKILL);
+	while (waitpid(runner, NULL, __WNOTHREAD) < 0 && errno == EINTR)
+		;
+	/* Its child, the sandbox's init, is ours now: in another PID
+	 * namespace, which nothing else of vbox-exec's is. */
+	if (pid_ns_of(self, &my_dev, &my_ino) < 0)
+		return;
+	proc = opendir("/proc");
+	if (!proc)
+		return;
+	while ((de = readdir(proc)) != NULL && seen++ < PROC_SCAN_MAX) {
+		errno = 0;
+		pid = strtol(de->d_name, &end, 10);
+		if (errno || *end || pid <= 1 || pid > INT32_MAX ||
+		    parent_of((pid_t)pid) != self ||
+		    pid_ns_of((pid_t)pid, &dev, &ino) < 0 ||
+		    (dev == my_dev && ino == my_ino))
+			continue;
+		/* Pin the process, then check it is still the one. */
+		fd = proc_pidfd_open((pid_t)pid);
+		if (parent_of((pid_t)pid) == self) {
+			proc_signal(fd, (pid_t)pid, SIGKILL);
+			while (waitpid((pid_t)pid, NULL, __WNOTHREAD) < 0 &&
+			       errno == EINTR)
+				;
+		}
+		if (fd >= 0)
+			close(fd);
+	}
+	closedir(proc);
+}
+
 void tree_kill(void *ctx)
 {
 	struct tree *t = ctx;

@@ -30,6 +30,8 @@
  *               reason of its own (its egress proxy), and said why
  * @t_spawn, @t_args, @t_started: clock readings for --log (bubblewrap's
  *                               start, its argument list sent, CH_STARTED)
+ * @args_fd: our end of bubblewrap's argument socket (-1 once closed)
+ * @args_early: bubblewrap has the early argument list (launch.c)
  * @walls: the walls prepared for this launch (runtime/walls/walls.h)
  * @sup: the socket supervisor, once the command's listener is taken
  * @ct: container mode's decisions (NULL in namespace mode): no PID
@@ -55,6 +57,7 @@ struct tree {
 	double t_args;
 	double t_started;
 	int args_fd;
+	bool args_early;
 	struct walls walls;
 	struct unixsock *sup;
 	struct pathjudge *judge;
@@ -74,5 +77,16 @@ void tree_on_started(struct init_link *l, void *ctx);
 
 /* SIGKILL to the whole tree (context: the struct tree). */
 void tree_kill(void *ctx);
+
+/*
+ * tree_end_stray - the bubblewrap @runner holds an argument list that
+ * is not to be run, and its init has been told so (CH_ABANDON, launch.c):
+ * the init exits at that message, bubblewrap after it.  Reap bubblewrap,
+ * waiting at most @wait_ms; past that, SIGKILL it, then every child of
+ * vbox-exec in another PID namespace (the init of a bubblewrap killed
+ * before it gave that child its parent-death signal is left running, an
+ * orphan of vbox-exec the subreaper), and reap them.
+ */
+void tree_end_stray(pid_t runner, int wait_ms);
 
 #endif /* VBOX_LINUX_TREE_H */

@@ -277,6 +277,30 @@ run "$VBOX_EXEC" --bwrap="$workdir/failing-bwrap" "$P" -- touch "$M"
 status 125 "bubblewrap failing before the command starts is 125"
 has err "failed before the command started" "... saying so"
 absent "$M" "... and the command did not run"
+# The same bubblewrap, given the early list (doc/launcher.md, "The
+# early argument list"), may fail and end while vbox-exec still looks at
+# a large table, before the init's setup goes out: its message and the
+# usual one are what the user reads, not the init channel's.
+mkdir -p "$W/many"
+{
+	printf '[fs]\nrw: %s/rw\n' "$W"
+	i=0
+	while [ $i -lt 1500 ]; do
+		: >"$W/many/f$i"
+		printf '!deny: %s/many/f%d\n' "$W" $i
+		i=$((i + 1))
+	done
+} >many.rules
+compile many.rules many.plan
+printf '#!/bin/sh\ncat <&4 >/dev/null\necho "fake bwrap: cannot set up" >&2\nexit 1\n' \
+	>"$workdir/reading-bwrap"
+chmod +x "$workdir/reading-bwrap"
+run "$VBOX_EXEC" --bwrap="$workdir/reading-bwrap" many.plan -- touch "$M"
+status 125 "bubblewrap failing on the early list is 125"
+has err "fake bwrap: cannot set up" "... with bubblewrap's message"
+has err "failed before the command started" "... and saying so"
+hasnt err "cannot send the sandbox's setup" "... not the init channel's"
+absent "$M" "... and the command did not run"
 printf '#!/bin/sh\nexit 0\n' >"$workdir/silent-bwrap"
 chmod +x "$workdir/silent-bwrap"
 run "$VBOX_EXEC" --bwrap="$workdir/silent-bwrap" "$P" -- true
