@@ -12,8 +12,9 @@
  * writable at its top;
  * a tmpfs nosuid and nodev with its mode; a read-only remount of one
  * mount only (a device node keeps its nodev state).  --dev and --proc
- * are made as bubblewrap 0.8 makes them (make_dev(), make_proc()), but
- * for the device nodes, which stay read-only mounts (clone_node()).  The
+ * are made as bubblewrap 0.8 makes them (devproc.c), but for the device
+ * nodes, which stay read-only mounts.  A long list's same-path binds are
+ * cloned from a copy of the tree bubblewrap left (srcview.h).  The
  * encoding is parsed here with every length checked, though it comes
  * from vbox-exec.
  *
@@ -41,101 +42,12 @@
 #include <unistd.h>
 #include <linux/openat2.h>
 
+#include "mounts_int.h"
+#include "srcview.h"
 #include "steps.h"
-
-/* From linux/mount.h, which glibc's sys/mount.h may clash with. */
-#ifndef OPEN_TREE_CLONE
-#define OPEN_TREE_CLONE 1
-#endif
-#ifndef OPEN_TREE_CLOEXEC
-#define OPEN_TREE_CLOEXEC O_CLOEXEC
-#endif
-#ifndef MOVE_MOUNT_F_EMPTY_PATH
-#define MOVE_MOUNT_F_EMPTY_PATH 0x00000004
-#endif
-#ifndef MOVE_MOUNT_T_EMPTY_PATH
-#define MOVE_MOUNT_T_EMPTY_PATH 0x00000040
-#endif
-#ifndef FSOPEN_CLOEXEC
-#define FSOPEN_CLOEXEC 0x00000001
-#endif
-#ifndef FSMOUNT_CLOEXEC
-#define FSMOUNT_CLOEXEC 0x00000001
-#endif
-#ifndef FSCONFIG_SET_STRING
-#define FSCONFIG_SET_STRING 1
-#define FSCONFIG_CMD_CREATE 6
-#endif
-#ifndef MOUNT_ATTR_RDONLY
-#define MOUNT_ATTR_RDONLY 0x00000001
-#define MOUNT_ATTR_NOSUID 0x00000002
-#define MOUNT_ATTR_NODEV 0x00000004
-#endif
-#ifndef AT_RECURSIVE
-#define AT_RECURSIVE 0x8000
-#endif
-#ifndef SYS_open_tree
-#define SYS_open_tree 428
-#endif
-#ifndef SYS_move_mount
-#define SYS_move_mount 429
-#endif
-#ifndef SYS_mount_setattr
-#define SYS_mount_setattr 442
-#endif
-#ifndef SYS_fsopen
-#define SYS_fsopen 430
-#endif
-#ifndef SYS_fsconfig
-#define SYS_fsconfig 431
-#endif
-#ifndef SYS_fsmount
-#define SYS_fsmount 432
-#endif
-#ifndef SYS_openat2
-#define SYS_openat2 437
-#endif
-#ifndef SYS_open_tree_attr
-#define SYS_open_tree_attr 467
-#endif
-
-/* plan/linux_artifact.h's LX_ROW_NONE: a mount of no row. */
-#define ROW_NONE UINT32_MAX
-
-/* The kinds of plan/linux_artifact.h the init makes. */
-enum {
-	K_BIND_RO = 1,
-	K_BIND_RW = 2,
-	K_BIND_RO_TRY = 3,
-	K_BIND_RW_TRY = 4,
-	K_DEV = 5,
-	K_PROC = 6,
-	K_TMPFS = 7,
-	K_DIR = 8,
-	K_REMOUNT_RO = 9,
-};
-
-/* Same layout as struct mount_attr (linux/mount.h). */
-struct attr {
-	uint64_t attr_set;
-	uint64_t attr_clr;
-	uint64_t propagation;
-	uint64_t userns_fd;
-};
 
 /* At most this many bytes of mounts. */
 #define MOUNTS_MAX_BYTES (64u << 20)
-
-static __attribute__((format(printf, 3, 4))) int
-fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 struct cursor {
 	const uint8_t *p;
@@ -167,7 +79,7 @@ static int get_path(struct cursor *c, char *buf)
 }
 
 /* mkdir -p of @path's parents (and of @path itself when @dir). */
-static int make_path(char *path, bool dir, mode_t mode)
+int make_path(char *path, bool dir, mode_t mode)
 {
 	char *p;
 	int fd;
@@ -190,14 +102,14 @@ static int make_path(char *path, bool dir, mode_t mode)
 }
 
 /* @dest into @buf (PATH_MAX), which make_path() may write into. */
-static char *path_copy(char *buf, const char *dest)
+char *path_copy(char *buf, const char *dest)
 {
 	snprintf(buf, PATH_MAX, "%s", dest);
 	return buf;
 }
 
-static int setattr(int dfd, const char *path, unsigned flags, uint64_t set,
-		   uint64_t clr)
+int setattr(int dfd, const char *path, unsigned flags, uint64_t set,
+	    uint64_t clr)
 {
 	struct attr a = { .attr_set = set, .attr_clr = clr };
 
@@ -418,31 +330,35 @@ static int remount_ro(const char *dest, char *err, size_t errlen)
 /* Set once open_tree_attr() turned out missing (before Linux 6.15). */
 static bool no_open_tree_attr;
 
+/* Where same-path binds clone their source from (srcview.h). */
+static struct srcview view;
+
 /*
- * A detached recursive clone of @src with @set on its whole tree: one
+ * A detached recursive clone of @src (relative to @dfd; "" with
+ * AT_EMPTY_PATH in @flags: @dfd itself) with @set on its whole tree: one
  * open_tree_attr() where the kernel has it, else open_tree() and
  * mount_setattr() (one system call a bind fewer).  The fd, or -1 with
  * errno; *@taken says whether the clone was made (a failure after it is
  * one of the flags).
  */
-static int clone_tree(const char *src, uint64_t set, bool *taken)
+static int clone_tree(int dfd, const char *src, unsigned flags, uint64_t set,
+		      bool *taken)
 {
 	struct attr a = { .attr_set = set };
 	int fd, saved;
 
 	*taken = false;
+	flags |= OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE;
 	if (!no_open_tree_attr) {
-		fd = (int)syscall(SYS_open_tree_attr, AT_FDCWD, src,
-				  OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
-				  AT_RECURSIVE, &a, sizeof(a));
+		fd = (int)syscall(SYS_open_tree_attr, dfd, src, flags, &a,
+				  sizeof(a));
 		*taken = fd >= 0;
 		/* (EPERM: a container runtime's filter that knows it not.) */
 		if (fd >= 0 || (errno != ENOSYS && errno != EPERM))
 			return fd;
 		no_open_tree_attr = true;
 	}
-	fd = (int)syscall(SYS_open_tree, AT_FDCWD, src,
-			  OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
+	fd = (int)syscall(SYS_open_tree, dfd, src, flags);
 	if (fd < 0)
 		return -1;
 	*taken = true;
@@ -455,20 +371,41 @@ static int clone_tree(const char *src, uint64_t set, bool *taken)
 	return fd;
 }
 
-static int bind(unsigned kind, const char *src, char *dest, uint32_t row,
-		char *err, size_t errlen)
+/*
+ * A bind of @src onto @dest; @listed: one of the list's own (the view may
+ * serve it), not one --dev or --proc makes of what they just mounted.
+ */
+int bind_mount(unsigned kind, const char *src, char *dest, uint32_t row,
+	       bool listed, char *err, size_t errlen)
 {
 	bool ro = kind == K_BIND_RO || kind == K_BIND_RO_TRY, taken;
 	int fd, ret;
+
+	uint64_t set = MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
+		       (ro ? MOUNT_ATTR_RDONLY : 0);
+	int vfd;
 
 	/*
 	 * A detached clone gets its flags before it is attached, so no path
 	 * lookup between the two can leave a mount with its source's flags
 	 * (mount(2)'s bind, then mount_setattr() by path, saved another
-	 * 1.2 µs a mount but looked the destination up twice).
+	 * 1.2 µs a mount but looked the destination up twice).  A same-path
+	 * bind is cloned from the view where that shows what the sandbox
+	 * shows (srcview.h); a kernel that cannot clone from a detached
+	 * tree ends the view, and the sandbox is cloned as before.
 	 */
-	fd = clone_tree(src, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
-			(ro ? MOUNT_ATTR_RDONLY : 0), &taken);
+	fd = -1;
+	taken = false;
+	if (listed && strcmp(src, dest) == 0 &&
+	    strcmp(src, "/dev/null") != 0 &&
+	    (vfd = srcview_take(&view, src)) >= 0) {
+		fd = clone_tree(vfd, "", AT_EMPTY_PATH, set, &taken);
+		close(vfd);
+		if (fd < 0 && !taken)
+			srcview_close(&view);
+	}
+	if (fd < 0 && !taken)
+		fd = clone_tree(AT_FDCWD, src, 0, set, &taken);
 	if (fd < 0 && taken)
 		return fail(err, errlen, "cannot bind '%s' onto '%s': %s",
 			    src, dest, strerror(errno));
@@ -507,187 +444,15 @@ fail_errno:
 	return -1;
 }
 
-/*
- * A clone of the device node @node as the sandbox shows it (a bind of
- * the host's), made device-capable again and read-only: the sandbox's
- * read-only bind of the host set nodev on it, bubblewrap's own bind of
- * the host node keeps the host mount's flags plus nosuid.  Read-only,
- * unlike bubblewrap's: a device on a read-only mount still opens for
- * writing, but its inode (the host's /dev/null) refuses chmod, chown,
- * utimes and xattrs from a child that owns it (EROFS).  A nodev the
- * host mount has is locked in this user namespace (clearing it fails
- * with EPERM) and stays, as with bubblewrap.
- */
-static int clone_node(const char *node, char *err, size_t errlen)
+static bool is_bind(unsigned kind)
 {
-	int fd;
-
-	fd = (int)syscall(SYS_open_tree, AT_FDCWD, node,
-			  OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
-	if (fd < 0)
-		return fail(err, errlen, "cannot take '%s': %s", node,
-			    strerror(errno));
-	if (setattr(fd, "", AT_EMPTY_PATH,
-		    MOUNT_ATTR_NOSUID | MOUNT_ATTR_RDONLY, 0) < 0 ||
-	    (setattr(fd, "", AT_EMPTY_PATH, 0, MOUNT_ATTR_NODEV) < 0 &&
-	     errno != EPERM))
-		goto fail_errno;
-	return fd;
-fail_errno:
-	fail(err, errlen, "cannot take '%s': %s", node, strerror(errno));
-	close(fd);
-	return -1;
+	return kind == K_BIND_RO || kind == K_BIND_RW ||
+	       kind == K_BIND_RO_TRY || kind == K_BIND_RW_TRY;
 }
 
-/* Attach the clone @fd onto a new empty file @dir/@name (mode 0444). */
-static int attach_node(int fd, const char *dir, const char *name, char *err,
-		       size_t errlen)
-{
-	char path[PATH_MAX];
-	int f;
-
-	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >=
-	    (int)sizeof(path))
-		return fail(err, errlen, "'%s/%s' is too long", dir, name);
-	f = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY,
-		 0444);
-	if (f < 0 || close(f) < 0 ||
-	    syscall(SYS_move_mount, fd, "", AT_FDCWD, path,
-		    MOVE_MOUNT_F_EMPTY_PATH) < 0)
-		return fail(err, errlen, "cannot bind a device onto '%s': %s",
-			    path, strerror(errno));
-	return 0;
-}
-
-/* The symbolic link @dir/@name -> @target. */
-static int make_link(const char *target, const char *dir, const char *name,
-		     char *err, size_t errlen)
-{
-	char path[PATH_MAX];
-
-	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >=
-	    (int)sizeof(path) || symlink(target, path) < 0)
-		return fail(err, errlen, "cannot make the link '%s/%s': %s",
-			    dir, name, strerror(errno));
-	return 0;
-}
-
-/*
- * --dev @dest as bubblewrap 0.8 makes it: a tmpfs (mode 0755, nosuid,
- * nodev) with binds of the host's null, zero, full, random, urandom and
- * tty, the stdio and fd and core links, shm, a new devpts instance with
- * ptmx, and, when the launcher's fd 1 is a terminal (@tty, its host
- * path), a bind of it as console.  The nodes are cloned from the
- * sandbox's view of the host (vbox-exec made sure the same host paths
- * show there) before the tmpfs hides it.
- */
-static int make_dev(const char *tty, const char *dest, char *err,
-		    size_t errlen)
-{
-	static const char *const nodes[] = {
-		"null", "zero", "full", "random", "urandom", "tty",
-	};
-	static const char *const links[][2] = {
-		{ "stdin", "/proc/self/fd/0" }, { "stdout", "/proc/self/fd/1" },
-		{ "stderr", "/proc/self/fd/2" }, { "fd", "/proc/self/fd" },
-		{ "core", "/proc/kcore" },
-	};
-	enum { NNODES = sizeof(nodes) / sizeof(nodes[0]) };
-	char path[PATH_MAX], src[32];
-	int fds[NNODES + 1], console = -1, ret = -1;
-	size_t i, n = 0;
-
-	for (i = 0; i < NNODES; i++) {
-		snprintf(src, sizeof(src), "/dev/%s", nodes[i]);
-		fds[n] = clone_node(src, err, errlen);
-		if (fds[n] < 0)
-			goto out;
-		n++;
-	}
-	if (tty[0]) {
-		console = clone_node(tty, err, errlen);
-		if (console < 0)
-			goto out;
-		fds[n++] = console;
-	}
-	if (make_path(path_copy(path, dest), true, 0755) < 0 ||
-	    mount("tmpfs", dest, "tmpfs", MS_NOSUID | MS_NODEV,
-		  "mode=0755") < 0) {
-		fail(err, errlen, "cannot mount a tmpfs on '%s': %s", dest,
-		     strerror(errno));
-		goto out;
-	}
-	for (i = 0; i < NNODES; i++)
-		if (attach_node(fds[i], dest, nodes[i], err, errlen) < 0)
-			goto out;
-	for (i = 0; i < sizeof(links) / sizeof(links[0]); i++)
-		if (make_link(links[i][1], dest, links[i][0], err, errlen) < 0)
-			goto out;
-	if (snprintf(path, sizeof(path), "%s/shm", dest) >= (int)sizeof(path) ||
-	    mkdir(path, 0755) < 0 ||
-	    snprintf(path, sizeof(path), "%s/pts", dest) >= (int)sizeof(path) ||
-	    mkdir(path, 0755) < 0 ||
-	    mount("devpts", path, "devpts", MS_NOSUID | MS_NOEXEC,
-		  "newinstance,ptmxmode=0666,mode=620") < 0) {
-		fail(err, errlen, "cannot make '%s': %s", path,
-		     strerror(errno));
-		goto out;
-	}
-	if (make_link("pts/ptmx", dest, "ptmx", err, errlen) < 0)
-		goto out;
-	if (console >= 0 &&
-	    attach_node(console, dest, "console", err, errlen) < 0)
-		goto out;
-	ret = 0;
-out:
-	for (i = 0; i < n; i++)
-		close(fds[i]);
-	return ret;
-}
-
-/*
- * --proc @dest as bubblewrap makes it: a new procfs of the sandbox's PID
- * namespace (nosuid, noexec, nodev), then, before bubblewrap's covers,
- * @limit (the nested user-namespace limit, which needs this /proc/sys
- * writable), then read-only binds of sys, sysrq-trigger, irq and bus
- * wherever this process may write them.
- */
-static int make_proc(const char *dest, int (*limit)(char *, size_t),
-		     char *err, size_t errlen)
-{
-	static const char *const cover[] = {
-		"sys", "sysrq-trigger", "irq", "bus",
-	};
-	char path[PATH_MAX];
-	size_t i;
-
-	if (make_path(path_copy(path, dest), true, 0755) < 0 ||
-	    mount("proc", dest, "proc", MS_NOSUID | MS_NOEXEC | MS_NODEV,
-		  NULL) < 0)
-		return fail(err, errlen, "cannot mount proc on '%s': %s", dest,
-			    strerror(errno));
-	if (limit && limit(err, errlen) < 0)
-		return -1;
-	for (i = 0; i < sizeof(cover) / sizeof(cover[0]); i++) {
-		if (snprintf(path, sizeof(path), "%s/%s", dest, cover[i]) >=
-		    (int)sizeof(path))
-			return fail(err, errlen, "'%s' is too long", dest);
-		if (access(path, W_OK) < 0) {
-			if (errno == EACCES || errno == ENOENT ||
-			    errno == EROFS)
-				continue;
-			return fail(err, errlen, "cannot access '%s': %s",
-				    path, strerror(errno));
-		}
-		if (bind(K_BIND_RO, path, path, ROW_NONE, err, errlen) < 0)
-			return -1;
-	}
-	return 0;
-}
-
-static int one_mount(unsigned kind, unsigned mode, uint32_t row,
-		     const char *src, char *dest,
-		     int (*limit)(char *, size_t), char *err, size_t errlen)
+static int make_one(unsigned kind, unsigned mode, uint32_t row,
+		    const char *src, char *dest,
+		    int (*limit)(char *, size_t), char *err, size_t errlen)
 {
 	switch (kind) {
 	case K_DEV:
@@ -698,7 +463,7 @@ static int one_mount(unsigned kind, unsigned mode, uint32_t row,
 	case K_BIND_RW:
 	case K_BIND_RO_TRY:
 	case K_BIND_RW_TRY:
-		return bind(kind, src, dest, row, err, errlen);
+		return bind_mount(kind, src, dest, row, true, err, errlen);
 	case K_TMPFS:
 		return cover_tmpfs(mode, dest, row, err, errlen);
 	case K_DIR:
@@ -714,12 +479,26 @@ static int one_mount(unsigned kind, unsigned mode, uint32_t row,
 	}
 }
 
+/* Make one mount of the list, and note it for the view (srcview.h). */
+static int one_mount(unsigned kind, unsigned mode, uint32_t row,
+		     const char *src, char *dest,
+		     int (*limit)(char *, size_t), char *err, size_t errlen)
+{
+	int ret = make_one(kind, mode, row, src, dest, limit, err, errlen);
+
+	if (ret == 0 && kind != K_DIR)
+		srcview_note(&view, dest, is_bind(kind) &&
+			     strcmp(src, dest) == 0 &&
+			     strcmp(src, "/dev/null") != 0);
+	return ret;
+}
+
 /*
  * Walk the list; with @run, make each mount.  @limit runs right after a
  * --proc's procfs is mounted, or before the first mount when the list
  * has none (*@has_proc says which, from a first walk without @run).
  */
-static int walk(struct cursor *c, bool run, bool *has_proc,
+static int walk(struct cursor *c, bool run, bool *has_proc, size_t *nbinds,
 		int (*limit)(char *, size_t), char *err, size_t errlen)
 {
 	static char src[PATH_MAX], dest[PATH_MAX];
@@ -741,6 +520,7 @@ static int walk(struct cursor *c, bool run, bool *has_proc,
 			return fail(err, errlen, "bad mount %u", i);
 		if (!run) {
 			*has_proc = *has_proc || kind == K_PROC;
+			*nbinds += is_bind(kind);
 			continue;
 		}
 		if (one_mount(kind, mode, row, src, dest, limit, err,
@@ -757,6 +537,7 @@ int init_mounts_apply(int fd, int (*limit)(char *, size_t), char *err,
 {
 	static char cwd[PATH_MAX];
 	bool has_proc = false;
+	size_t nbinds = 0;
 	struct cursor c;
 	struct stat st;
 	void *map;
@@ -775,9 +556,13 @@ int init_mounts_apply(int fd, int (*limit)(char *, size_t), char *err,
 	c.off = 0;
 	/* Modes are the list's, as bubblewrap's --perms. */
 	old = umask(0);
-	ret = walk(&c, false, &has_proc, limit, err, errlen);
-	if (ret == 0)
-		ret = walk(&c, true, &has_proc, limit, err, errlen);
+	ret = walk(&c, false, &has_proc, &nbinds, limit, err, errlen);
+	if (ret == 0) {
+		/* Before the first mount: the tree bubblewrap left. */
+		srcview_open(&view, nbinds);
+		ret = walk(&c, true, &has_proc, &nbinds, limit, err, errlen);
+		srcview_close(&view);
+	}
 	umask(old);
 	munmap(map, (size_t)st.st_size);
 	if (ret < 0)
