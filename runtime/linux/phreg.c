@@ -705,6 +705,23 @@ void phreg_end(struct phreg *r)
 	char *err = NULL;
 	size_t i;
 
+	/*
+	 * The watchdog first.  It got copies of the lock fds at its fork
+	 * and closes them at once, but only once it runs: on a busy machine
+	 * a short launch can reach this point first, and while it has not,
+	 * its copies hold this launch's placeholders, which the sweep below
+	 * would then leave (the next launch removed them).  Told that
+	 * vbox-exec is done, it exits without sweeping; once it is reaped
+	 * it holds nothing.
+	 */
+	if (r->watch_fd >= 0) {
+		if (write(r->watch_fd, "D", 1) != 1)
+			vx_error("warning: the placeholder watchdog is gone");
+		close(r->watch_fd);
+		r->watch_fd = -1;
+		while (waitpid(r->watchdog, NULL, 0) < 0 && errno == EINTR)
+			;
+	}
 	for (i = 0; i < r->nheld; i++)
 		close(r->held[i]);
 	free(r->held);
@@ -718,14 +735,6 @@ void phreg_end(struct phreg *r)
 		(void)!ftruncate(r->lockfd, 0);	/* no holder to name */
 	}
 	free(err);
-	if (r->watch_fd >= 0) {
-		/* Done: the watchdog has nothing to do. */
-		if (write(r->watch_fd, "D", 1) != 1)
-			vx_error("warning: the placeholder watchdog is gone");
-		close(r->watch_fd);
-		while (waitpid(r->watchdog, NULL, 0) < 0 && errno == EINTR)
-			;
-	}
 	if (r->lockfd >= 0)
 		close(r->lockfd);
 	if (r->dirfd >= 0)
