@@ -50,6 +50,10 @@ static bool decided_above(const struct inst *in, size_t nabove,
 	return above_decides(&in->above, nabove, path, subtree);
 }
 
+static int mount_found(struct inst *in, const struct linux_launch_row *r,
+		       const char *path, bool subtree, bool literal,
+		       struct stat *stp);
+
 /*
  * launch_path - mount what row @r decides at @path, which the row matches
  * as a whole subtree (@subtree) or as that one path only.
@@ -58,6 +62,7 @@ static int launch_path(struct inst *in, const struct linux_launch_row *r,
 		       const char *path, bool subtree, bool literal)
 {
 	struct stat st;
+	int ret;
 
 	if (lstat(path, &st) < 0) {
 		if (errno != ENOENT && errno != ENOTDIR)
@@ -72,6 +77,22 @@ static int launch_path(struct inst *in, const struct linux_launch_row *r,
 	if (decided_above(in, r->nabove, path, S_ISDIR(st.st_mode) ||
 						   S_ISLNK(st.st_mode)))
 		return 0;
+	/* A mount on @path itself: stat() of it says what lstat() did. */
+	in->cur_path = path;
+	in->cur_st = S_ISLNK(st.st_mode) ? NULL : &st;
+	ret = mount_found(in, r, path, subtree, literal, &st);
+	in->cur_path = NULL;
+	in->cur_st = NULL;
+	return ret;
+}
+
+/* launch_path()'s mount for what lstat() found at @path, *@stp. */
+static int mount_found(struct inst *in, const struct linux_launch_row *r,
+		       const char *path, bool subtree, bool literal,
+		       struct stat *stp)
+{
+	struct stat st = *stp;
+
 	if (S_ISLNK(st.st_mode)) {
 		/* bubblewrap mounts over a link's target, not the link. */
 		host_note(in, r->index, path, r->effect == EFFECT_RW && !literal ?
@@ -371,6 +392,11 @@ static int instantiate(const struct lx_artifact *art,
 	out->creates = in.creates.v;
 	out->ncreates = in.creates.n;
 	memset(&in.creates, 0, sizeof(in.creates));
+	out->host_ids = in.host_ids;
+	out->host_idv = in.host_idv;
+	out->nhost_ids = in.nhost_ids;
+	memset(&in.host_ids, 0, sizeof(in.host_ids));
+	in.host_idv = NULL;
 	ret = 0;
 out:
 	if (ret < 0) {
@@ -392,6 +418,8 @@ out:
 	pathmap_release(&in.host_seen);
 	strv_release(&in.host_seen_keys);
 	above_release(&in.above);
+	pathmap_release(&in.host_ids);
+	free(in.host_idv);
 	for (i = 0; i < in.nm; i++)
 		free(in.m[i].dest);
 	free(in.m);
@@ -429,5 +457,7 @@ void linux_launch_release(struct linux_launch *launch)
 	for (i = 0; i < launch->ncreates; i++)
 		free(launch->creates[i]);
 	free(launch->creates);
+	pathmap_release(&launch->host_ids);
+	free(launch->host_idv);
 	memset(launch, 0, sizeof(*launch));
 }

@@ -9,8 +9,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "linux_artifact.h"
+#include "pathmap.h"
 
 /**
  * struct linux_launch_row - a launch-class file row, as a plan gives it
@@ -64,6 +66,12 @@ struct linux_host_note {
  *           the invoking user) before starting bwrap and leaves them
  *           (owned)
  * @ncreates: number of @creates
+ * @host_ids: the destination of each mount made on a host path that the
+ *            instantiation looked at and found no symbolic link (keys
+ *            borrowed from @sandbox's mounts), mapped to its index in
+ *            @host_idv: what stat() of it would say, without looking
+ *            again (sandbox.c's plan guard)
+ * @host_idv: device and inode, @nhost_ids of them (owned)
  */
 /**
  * struct launch_stop - how a long step of the launch learns that it
@@ -80,6 +88,11 @@ struct launch_stop {
 /* launch_stopped - the signal @s's @stop says came, or 0 (NULL: 0). */
 int launch_stopped(const struct launch_stop *s);
 
+struct linux_host_id {
+	dev_t dev;
+	ino_t ino;
+};
+
 struct linux_launch {
 	struct lx_artifact sandbox;
 	char **placeholders;
@@ -88,6 +101,9 @@ struct linux_launch {
 	size_t nnotes;
 	char **creates;
 	size_t ncreates;
+	struct pathmap host_ids;
+	struct linux_host_id *host_idv;
+	size_t nhost_ids;
 };
 
 /*

@@ -91,6 +91,12 @@ struct inst {
 	struct pathmap host_seen;
 	struct strv host_seen_keys;
 	struct above_index above;
+	/* the path launch_path() mounts and its lstat(), when no link */
+	const char *cur_path;
+	const struct stat *cur_st;
+	struct pathmap host_ids;
+	struct linux_host_id *host_idv;
+	size_t nhost_ids, host_ids_cap;
 	char *err;
 };
 

@@ -305,6 +305,23 @@ int mnt_prepare(struct inst *in, const char *dest, enum mk kind)
 	return 0;
 }
 
+/*
+ * The mount just added to the list is on launch_path()'s path, which it
+ * found no link at: its device and inode are known (struct linux_launch).
+ */
+static void note_host_id(struct inst *in, const char *path)
+{
+	const struct lx_mount *m = &in->out->m[in->out->n - 1];
+
+	if (!in->cur_st || !in->cur_path || strcmp(path, in->cur_path) != 0)
+		return;
+	GROW(in->host_idv, in->host_ids_cap, in->nhost_ids + 1);
+	in->host_idv[in->nhost_ids] = (struct linux_host_id){
+		in->cur_st->st_dev, in->cur_st->st_ino,
+	};
+	pathmap_put_max(&in->host_ids, m->dest, in->nhost_ids++);
+}
+
 int mount_bind(struct inst *in, const char *path, enum mk kind)
 {
 	int ret = mnt_prepare(in, path, kind);
@@ -313,6 +330,7 @@ int mount_bind(struct inst *in, const char *path, enum mk kind)
 		return ret < 0 ? -1 : 0;
 	lx_add(in->out, kind == MK_RW ? LX_BIND_RW : LX_BIND_RO, path, path, 0,
 	       in->row);
+	note_host_id(in, path);
 	push_mount(in, path, kind, true, 0);
 	return 0;
 }
@@ -325,6 +343,7 @@ int mount_tmpfs(struct inst *in, const char *path, enum mk kind,
 	if (ret)
 		return ret < 0 ? -1 : 0;
 	lx_add(in->out, LX_TMPFS, NULL, path, mode, in->row);
+	note_host_id(in, path);
 	push_mount(in, path, kind, false, mode);
 	return 0;
 }
@@ -341,6 +360,7 @@ int mount_null(struct inst *in, const char *path)
 	 * is empty; it cannot be removed while mounted.
 	 */
 	lx_add(in->out, LX_BIND_RO, "/dev/null", path, 0, in->row);
+	note_host_id(in, path);
 	push_mount(in, path, MK_DENY, false, 0);
 	return 0;
 }

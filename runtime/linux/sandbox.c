@@ -241,15 +241,21 @@ struct file_id {
  * 1 or 0; -1 with *@err when a candidate cannot be resolved.
  */
 static int on_plan_path(const char *dest, const char *real,
-			const struct file_id *ids, size_t nids, char **err)
+			const struct file_id *ids, size_t nids,
+			const struct linux_launch *l, char **err)
 {
 	struct stat st;
 	char *rp = NULL;
-	size_t i, n;
+	size_t i, n, k;
 	int hit = 0;
 
-	if (stat(dest, &st) < 0)
+	/* What the instantiation's lstat() found (no link), else stat(). */
+	if (pathmap_get(&l->host_ids, dest, &k)) {
+		st.st_dev = l->host_idv[k].dev;
+		st.st_ino = l->host_idv[k].ino;
+	} else if (stat(dest, &st) < 0) {
 		return 0;
+	}
 	for (i = 0; i < nids && !hit; i++) {
 		if (ids[i].dev != st.st_dev || ids[i].ino != st.st_ino)
 			continue;
@@ -272,10 +278,11 @@ static int on_plan_path(const char *dest, const char *real,
  * What the sandbox shows at the plan's real path @real: the last mount
  * on it or on one of its directories decides.  0, or -1 with *@err.
  */
-static int covering(const struct lx_artifact *a, const char *real,
+static int covering(const struct linux_launch *l, const char *real,
 		    const struct file_id *ids, size_t nids, enum cover *c,
 		    char **err)
 {
+	const struct lx_artifact *a = &l->sandbox;
 	size_t i;
 	int on;
 
@@ -288,7 +295,7 @@ static int covering(const struct lx_artifact *a, const char *real,
 		case LX_BIND_RW:
 		case LX_BIND_RO_TRY:
 		case LX_BIND_RW_TRY:
-			on = on_plan_path(m->dest, real, ids, nids, err);
+			on = on_plan_path(m->dest, real, ids, nids, l, err);
 			if (on < 0)
 				return -1;
 			if (!on)
@@ -304,7 +311,7 @@ static int covering(const struct lx_artifact *a, const char *real,
 		case LX_TMPFS:
 		case LX_DEV:
 		case LX_PROC:
-			on = on_plan_path(m->dest, real, ids, nids, err);
+			on = on_plan_path(m->dest, real, ids, nids, l, err);
 			if (on < 0)
 				return -1;
 			if (on)
@@ -359,7 +366,7 @@ static int one_name(const char *real, char **err)
  * other mount); a plan the policy hides stays hidden.  *@guard: the path
  * to bind, or NULL.  0, or -1 with *@err.
  */
-static int plan_guard(const struct lx_artifact *a, const char *plan_path,
+static int plan_guard(const struct linux_launch *l, const char *plan_path,
 		      char **guard, char **err)
 {
 	struct file_id ids[PATH_MAX / 2];
@@ -392,7 +399,7 @@ static int plan_guard(const struct lx_artifact *a, const char *plan_path,
 		while (--p > real && *p != '/')
 			;
 	}
-	if (covering(a, real, ids, nids, &c, err) < 0) {
+	if (covering(l, real, ids, nids, &c, err) < 0) {
 		free(real);
 		return -1;
 	}
@@ -644,7 +651,7 @@ static int build(const struct plan *plan, const char *plan_path,
 		l.sandbox.flags &= ~(uint32_t)LX_DISABLE_USERNS;
 		out->dropped_disable_userns = true;
 	}
-	if (plan_guard(&l.sandbox, plan_path, &guard, err) < 0)
+	if (plan_guard(&l, plan_path, &guard, err) < 0)
 		goto out;
 	if (guard) {
 		lx_add(&l.sandbox, LX_BIND_RO, guard, guard, 0, LX_ROW_NONE);
