@@ -4,6 +4,7 @@
  */
 #include <vbox.h>
 
+#include "fnv1a.h"
 #include "pathmap.h"
 
 struct pathmap_slot {
@@ -12,18 +13,6 @@ struct pathmap_slot {
 	uint32_t hash;
 	size_t value;
 };
-
-static uint32_t hash_bytes(const char *s, size_t len)
-{
-	uint32_t h = 2166136261u;
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 16777619u;
-	}
-	return h;
-}
 
 static struct pathmap_slot *probe(const struct pathmap *m, const char *key,
 				  size_t len, uint32_t hash)
@@ -61,7 +50,7 @@ void pathmap_put_max(struct pathmap *m, const char *path, size_t value)
 void pathmap_put_max_len(struct pathmap *m, const char *path, size_t len,
 			 size_t value)
 {
-	uint32_t hash = hash_bytes(path, len);
+	uint32_t hash = fnv1a32(path, len);
 	struct pathmap_slot *s;
 
 	if (!m->slots || (m->n + 1) * 2 > m->mask + 1)
@@ -84,7 +73,7 @@ static bool get(const struct pathmap *m, const char *path, size_t len,
 
 	if (!m->n)
 		return false;
-	s = probe(m, path, len, hash_bytes(path, len));
+	s = probe(m, path, len, fnv1a32(path, len));
 	if (!s->key)
 		return false;
 	*value = s->value;

@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "fail.h"
+
 /* From linux/mount.h, which glibc's sys/mount.h may clash with. */
 #ifndef OPEN_TREE_CLONE
 #define OPEN_TREE_CLONE 1
@@ -96,17 +98,6 @@ struct attr {
 };
 
 
-/* A one-line reason into @err (@errlen bytes); -1. */
-static inline __attribute__((format(printf, 3, 4))) int
-fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 /* mkdir -p of @path's parents (and of @path itself when @dir). */
 int make_path(char *path, bool dir, mode_t mode);

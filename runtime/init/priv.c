@@ -26,21 +26,11 @@
 #include <unistd.h>
 #include <linux/capability.h>
 
+#include "fail.h"
 #include "steps.h"
 
 /* Capability numbers looked at; the kernel knows fewer (cap_last_cap). */
 #define CAP_NUMBERS 64
-
-static __attribute__((format(printf, 3, 4))) int
-fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 static int write_file(const char *path, const char *text)
 {

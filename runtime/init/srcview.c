@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <linux/openat2.h>
 
+#include "fnv1a.h"
 #include "mounts_int.h"
 #include "srcview.h"
 
@@ -32,18 +33,6 @@ struct srcview_slot {
 /* The notes never take more than this; past it the view is dropped and
  * every bind clones from the sandbox. */
 #define SRCVIEW_MAX_BYTES (64u << 20)
-
-static uint32_t hash_bytes(const char *s, size_t n)
-{
-	uint32_t h = 2166136261u;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 16777619u;
-	}
-	return h;
-}
 
 /* An absolute path with no empty, "." or ".." component and no trailing
  * '/' ("/" itself is one): the only spelling the rules compare. */
@@ -119,7 +108,7 @@ static bool grow(struct srcview *v)
 /* @flag on the first @n bytes of @p; false: out of room. */
 static bool mark(struct srcview *v, const char *p, size_t n, uint8_t flag)
 {
-	uint32_t h = hash_bytes(p, n);
+	uint32_t h = fnv1a32(p, n);
 	struct srcview_slot *s;
 	size_t cap;
 	char *names;
@@ -156,7 +145,7 @@ static uint8_t flags_of(const struct srcview *v, const char *p, size_t n)
 
 	if (!v->n)
 		return 0;
-	s = find(v, p, n, hash_bytes(p, n));
+	s = find(v, p, n, fnv1a32(p, n));
 	return s->len ? s->flags : 0;
 }
 
