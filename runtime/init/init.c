@@ -195,7 +195,7 @@ static void read_setup(struct setup *s)
 		fail("vbox-exec went away before sending the setup");
 	if (ret < 0)
 		fail("cannot read the setup: %s", strerror(errno));
-	/* Not this launch's sandbox (launch.c, restart_runner()). */
+	/* A sandbox the launch does not use (runtime/linux/runner.c). */
 	if (ch_type_of(&msg) == CH_ABANDON)
 		_exit(EXIT_LAUNCHER);
 	if (ch_type_of(&msg) != CH_SETUP)

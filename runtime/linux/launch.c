@@ -373,12 +373,18 @@ static int launch_sandbox(struct tree *t, const struct launch_request *req,
 	if (rc < 0) {
 		vx_error("%s", err);
 		free(err);
-		/* bubblewrap may have its list: end the whole tree (an init
-		 * without its setup is told to end, not left waiting). */
+		/*
+		 * bubblewrap may have its list: end the whole tree (an init
+		 * without its setup is told to end, not left waiting).  A
+		 * bubblewrap that could not be started again is none: no
+		 * kill(0), which would reach vbox-exec's process group.
+		 */
 		init_link_abandon(&t->link);
-		tree_kill(t);
-		kill(t->runner, SIGKILL);
-		(void)wait_tree(t, req);
+		if (t->runner > 0) {
+			tree_kill(t);
+			kill(t->runner, SIGKILL);
+			(void)wait_tree(t, req);
+		}
 	} else {
 		status = wait_tree(t, req);
 	}

@@ -175,13 +175,14 @@ void runner_abort(struct tree *t)
  * the table has without its launch rows (sandbox_build_frame()) is
  * pinned and split like the real one, and bubblewrap gets that part at
  * once: it builds its namespaces and root while vbox-exec builds the
- * sandbox.  The list sent is kept in @sent; runner_send_setup() renders the
- * real sandbox's part and compares the bytes: when they differ (a row
- * mounts what only bubblewrap can), bubblewrap is killed and started
- * again with the real list.  Nothing is sent where the frame depends on
- * what the launch makes on the host later (a writable root to create, a
- * placeholder).  The frame's private /tmp is made now and handed to the
- * real sandbox (@frame is kept for that).
+ * sandbox.  The list sent is kept in @sent; runner_send_setup() renders
+ * the real sandbox's part and compares the bytes: when they differ (a
+ * row mounts what only bubblewrap can), bubblewrap and its init are
+ * ended and bubblewrap is started again with the real list.  Nothing is
+ * sent where the frame depends on what the launch makes on the host
+ * later (a writable root to create, a placeholder).  The frame's private
+ * /tmp is made now and handed to the real sandbox (@frame is kept for
+ * that).
  */
 void runner_send_early(struct tree *t, const struct launch_request *req,
 		       bool knows, const char *tty, const char *tty1,
@@ -275,9 +276,10 @@ int runner_send_setup(struct tree *t, const struct launch_request *req,
 			wbuf_release(&real);
 			goto setup;
 		}
-		vx_log("bubblewrap's early list is not this sandbox's (a "
-		       "launch row mounts what only bubblewrap can): "
-		       "bubblewrap is started again");
+		vx_log("bubblewrap's early list is not this sandbox's (%s): "
+		       "bubblewrap is started again", early->len ?
+		       "a launch row mounts what only bubblewrap can" :
+		       "it did not get all of it");
 		if (restart_runner(t, req, bwrap, err) < 0) {
 			wbuf_release(&real);
 			return -1;
