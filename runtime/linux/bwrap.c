@@ -336,14 +336,3 @@ int bwrap_args_write(int fd, const struct wbuf *args, char **err)
 	}
 	return 0;
 }
-
-int bwrap_args_send(const struct sandbox *sa, int fd, char **err)
-{
-	struct wbuf b = { 0 };
-	int ret;
-
-	bwrap_args_render(sa, &b);
-	ret = bwrap_args_write(fd, &b, err);
-	wbuf_release(&b);
-	return ret;
-}

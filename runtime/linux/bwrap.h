@@ -80,18 +80,14 @@ bool launcher_in_build_tree(void);
 const char *proxy_path(void);
 
 /*
- * bwrap_args_send - render @sa's argument list (lx_render()) and send it
- * whole on the stream socket @fd, bubblewrap's --args (the caller closes
- * @fd: the end of the list).  0, or -1 with *@err.
+ * bwrap_args_render - @sa's argument list, as bubblewrap reads it from
+ * its socket (lx_render()), appended to @out.
  */
-int bwrap_args_send(const struct sandbox *sa, int fd, char **err);
-
-/* bwrap_args_render - @sa's argument list, as bwrap_args_send() sends
- * it, appended to @out. */
 struct wbuf;
 void bwrap_args_render(const struct sandbox *sa, struct wbuf *out);
 
-/* bwrap_args_write - send @args whole on @fd (as bwrap_args_send()). */
+/* bwrap_args_write - send @args whole on the stream socket @fd (the
+ * caller closes @fd: the end of the list).  0, or -1 with *@err. */
 int bwrap_args_write(int fd, const struct wbuf *args, char **err);
 
 /*

@@ -4,9 +4,11 @@
  * without it (launch.h; doc/launcher.md, "How a launch works",
  * "Container mode").
  *
- * Owned here: the order of a launch (find bubblewrap, build the sandbox,
- * make the placeholders, open the init channel and send the setup, start
- * bubblewrap, supervise, map the outcome).  No CH_STARTED from the init
+ * Owned here: the order of a launch (find bubblewrap, start it, build
+ * the sandbox, make the placeholders, hand bubblewrap its list and the
+ * init its setup, supervise, map the outcome); bubblewrap as the runner
+ * (its start, the early list, a start again, its end when a launch
+ * fails) is runner.c's.  No CH_STARTED from the init
  * means the command never started: whatever bubblewrap's status,
  * vbox-exec exits 125.  The tree as the supervisor sees it (the init and
  * the command learnt from the channel, signals, the timeout's SIGTERM,
@@ -20,7 +22,6 @@
 #include <vbox.h>
 
 #include <errno.h>
-#include <fcntl.h>
 #include <sys/epoll.h>
 #include <sched.h>
 #include <signal.h>
@@ -28,7 +29,6 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/types.h>

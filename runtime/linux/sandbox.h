@@ -163,7 +163,8 @@ int sandbox_build_frame(const struct plan *plan, const char *plan_path,
  * terminal, read-only mounted; @tty1 is the terminal on fd 1 or NULL
  * (bubblewrap's own --dev makes that one /dev/console).  Called last,
  * right before the start, once everything that reads the whole mount
- * list (pins, walls, placeholders, the registry's tmpfs) has; never for
+ * list (pins, walls, placeholders, the registry's tmpfs) has (for the
+ * frame of the early list, right after its pins: runner.c); never for
  * --dry-run, whose line cannot carry the init's setup.
  */
 void sandbox_split_init_mounts(struct sandbox *sa, const char *tty,
