@@ -23,20 +23,9 @@
 #include <unistd.h>
 
 #include "landlock.h"
+#include "nolink.h"
 #include "seccomp.h"
 #include "walls.h"
-
-/* openat2() with @resolve; the fd, or -1. */
-static int open_resolved(int dirfd, const char *path, uint64_t flags,
-			 uint64_t resolve)
-{
-	struct open_how how = {
-		.flags = flags | O_PATH | O_CLOEXEC,
-		.resolve = resolve,
-	};
-
-	return (int)syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
-}
 
 #ifndef SYS_statx
 #define SYS_statx 332	/* x86_64 */
@@ -79,7 +68,7 @@ static bool resolves_to(const char *path, uint64_t dev, uint64_t ino)
 	bool ok;
 	int fd;
 
-	fd = open_resolved(AT_FDCWD, path, 0, RESOLVE_NO_SYMLINKS);
+	fd = nolink_open(AT_FDCWD, path, 0, 0);
 	if (fd < 0)
 		return false;
 	ok = fstat(fd, &st) == 0 && (uint64_t)st.st_dev == dev &&
@@ -106,12 +95,10 @@ static bool pin_holds_by_open(const char *path, const char *parent,
 
 	if (!resolves_to(path, dev, ino))
 		return false;
-	pfd = open_resolved(AT_FDCWD, parent, O_DIRECTORY,
-			    RESOLVE_NO_SYMLINKS);
+	pfd = nolink_open(AT_FDCWD, parent, O_DIRECTORY, 0);
 	if (pfd < 0)
 		return false;
-	fd = open_resolved(pfd, base, 0, RESOLVE_NO_SYMLINKS |
-			   RESOLVE_NO_XDEV | RESOLVE_BENEATH);
+	fd = nolink_open(pfd, base, 0, RESOLVE_NO_XDEV | RESOLVE_BENEATH);
 	ok = fd < 0 && errno == EXDEV;
 	if (fd >= 0)
 		close(fd);
@@ -120,49 +107,22 @@ static bool pin_holds_by_open(const char *path, const char *parent,
 }
 
 /*
- * The parent directory of the pin checked last, resolved with no
- * symbolic link, kept for the next pin in the same directory: a table's
- * pins are listed in order, siblings together, and a hundred rows in one
- * directory cost one walk to it instead of a hundred.  Sharing it moves
- * a sibling's resolution of the parent from its own check to the first
- * sibling's, microseconds apart, before the command runs; every check
- * is of a moment either way (the parent could be swapped after the
- * last one as well).
- */
-struct pin_parent {
-	char path[PATH_MAX];
-	int fd;		/* -1: none kept */
-};
-
-static int pin_parent_fd(struct pin_parent *pp, const char *parent)
-{
-	if (pp->fd >= 0 && strcmp(pp->path, parent) == 0)
-		return pp->fd;
-	if (pp->fd >= 0)
-		close(pp->fd);
-	pp->fd = open_resolved(AT_FDCWD, parent, O_DIRECTORY,
-			       RESOLVE_NO_SYMLINKS);
-	if (pp->fd >= 0)
-		memcpy(pp->path, parent, strlen(parent) + 1);
-	return pp->fd;
-}
-
-/*
  * pin_holds_by_open()'s question, answered by one path walk instead of
  * three: the parent resolved with no symbolic link (or kept from the
- * pin before, @pp), then one statx() of the last component, not
- * followed if it is a link (a link is never the pinned file), which
+ * pin before in the same directory, @pp: nolink.h), then one statx()
+ * of the last component, not followed if it is a link (a link is never
+ * the pinned file), which
  * gives the device and inode of what is mounted there and whether that
  * is a mount's root.  -1 when this kernel cannot say (no statx(), or no
  * STATX_ATTR_MOUNT_ROOT), else whether it holds.
  */
-static int pin_holds_by_statx(struct pin_parent *pp, const char *parent,
+static int pin_holds_by_statx(struct nolink_parent *pp, const char *parent,
 			      const char *base, uint64_t dev, uint64_t ino)
 {
 	struct pin_statx sx;
 	int pfd, rc;
 
-	pfd = pin_parent_fd(pp, parent);
+	pfd = nolink_parent_fd(pp, parent);
 	if (pfd < 0)
 		return 0;
 	memset(&sx, 0, sizeof(sx));
@@ -180,8 +140,8 @@ static int pin_holds_by_statx(struct pin_parent *pp, const char *parent,
 	       sx.dev_minor == minor((dev_t)dev) && sx.ino == ino;
 }
 
-static bool pin_holds(struct pin_parent *pp, const char *path, uint64_t dev,
-		      uint64_t ino)
+static bool pin_holds(struct nolink_parent *pp, const char *path,
+		      uint64_t dev, uint64_t ino)
 {
 	char parent[PATH_MAX];
 	const char *base;
@@ -213,7 +173,7 @@ int walls_apply(int fd, int *listener, int *abi, const char **what)
 	struct stat st;
 	const char **paths = NULL;
 	struct landlock_rule *rules = NULL;
-	struct pin_parent pp = { .fd = -1 };
+	struct nolink_parent pp = NOLINK_PARENT_INIT;
 	static char pinmsg[300];
 	char *blob = NULL, *p, *end, *q;
 	size_t have = 0, i, body;
