@@ -25,17 +25,14 @@
 
 #include "nolink.h"
 #include "tap.h"
+#include "testdir.h"
 
 static char dir[64];
 
+/* @rel below the test's directory (testdir.h). */
 static const char *at(const char *rel)
 {
-	static char buf[4][256];
-	static int k;
-	char *b = buf[k++ % 4];
-
-	snprintf(b, sizeof(buf[0]), "%s%s", dir, rel);
-	return b;
+	return testdir_path(dir, rel);
 }
 
 static void split_is(const char *path, const char *parent, const char *base)

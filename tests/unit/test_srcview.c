@@ -29,18 +29,14 @@
 
 #include "init/srcview.h"
 #include "tap.h"
+#include "testdir.h"
 
 static char dir[64];
 
-/* @rel below the test's directory, as an absolute path (static). */
+/* @rel below the test's directory (testdir.h). */
 static const char *at(const char *rel)
 {
-	static char buf[4][256];
-	static int k;
-	char *b = buf[k++ % 4];
-
-	snprintf(b, sizeof(buf[0]), "%s%s", dir, rel);
-	return b;
+	return testdir_path(dir, rel);
 }
 
 /* Does the view serve @src (and show the file the sandbox has there)? */
