@@ -27,9 +27,10 @@
 #include <linux/openat2.h>
 
 /*
- * @path (relative to @dirfd) opened O_PATH with @flags added, resolved
- * with @resolve (RESOLVE_NO_SYMLINKS at least, which takes magic links
- * with it).  The fd, or -1 with errno.
+ * @path (relative to @dirfd) opened O_PATH with @flags added, with no
+ * symbolic or magic link anywhere in it (a trailing one included:
+ * ELOOP), @resolve added (RESOLVE_BENEATH, ...).  The fd, or -1 with
+ * errno.  Every no-link open of vbox-exec and vbox-init is this one.
  */
 static inline int nolink_open(int dirfd, const char *path, uint64_t flags,
 			      uint64_t resolve)
@@ -38,7 +39,7 @@ static inline int nolink_open(int dirfd, const char *path, uint64_t flags,
 
 	memset(&how, 0, sizeof(how));
 	how.flags = flags | O_PATH | O_CLOEXEC;
-	how.resolve = resolve | RESOLVE_NO_SYMLINKS;
+	how.resolve = resolve | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
 	return (int)syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
 }
 

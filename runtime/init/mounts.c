@@ -40,9 +40,9 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-#include <linux/openat2.h>
 
 #include "mounts_int.h"
+#include "nolink.h"
 #include "srcview.h"
 #include "steps.h"
 
@@ -145,21 +145,7 @@ static int attach(int fd, char *dest)
 }
 
 /*
- * @path opened O_PATH with no symbolic link anywhere in it (a trailing
- * one included: ELOOP).  The fd, or -1 with errno.
- */
-static int open_nolink(const char *path)
-{
-	struct open_how how = {
-		.flags = O_PATH | O_CLOEXEC,
-		.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
-	};
-
-	return (int)syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof(how));
-}
-
-/*
- * The mount point @dest of a cover, opened with open_nolink(); a missing
+ * The mount point @dest of a cover, opened with nolink_open(); a missing
  * one is made first (a directory when @dir, else an empty file), but
  * only if nothing is there, not even a dangling link.  -1 with errno.
  */
@@ -168,7 +154,7 @@ static int open_target(char *dest, bool dir)
 	struct stat st;
 	int fd;
 
-	fd = open_nolink(dest);
+	fd = nolink_open(AT_FDCWD, dest, 0, 0);
 	if (fd >= 0 || errno != ENOENT)
 		return fd;
 	if (lstat(dest, &st) == 0) {
@@ -177,7 +163,7 @@ static int open_target(char *dest, bool dir)
 	}
 	if (errno != ENOENT || make_path(dest, dir, dir ? 0755 : 0444) < 0)
 		return -1;
-	return open_nolink(dest);
+	return nolink_open(AT_FDCWD, dest, 0, 0);
 }
 
 /* Do @a and @b show the same file? */
@@ -236,7 +222,7 @@ static int attach_cover(int mfd, char *dest, bool dir, uint32_t row,
 		return -1;
 	}
 	close(fd);
-	check = open_nolink(dest);
+	check = nolink_open(AT_FDCWD, dest, 0, 0);
 	if (check < 0 || !same_file(check, mfd)) {
 		if (check >= 0)
 			close(check);
@@ -301,7 +287,7 @@ static int remount_ro(const char *dest, char *err, size_t errlen)
 	struct stat st;
 	int fd, ret;
 
-	fd = open_nolink(dest);
+	fd = nolink_open(AT_FDCWD, dest, 0, 0);
 	if (fd < 0 && errno != ELOOP)
 		return fail(err, errlen, "cannot remount '%s' read-only: %s",
 			    dest, strerror(errno));

@@ -14,6 +14,7 @@
 
 #include "fnv1a.h"
 #include "mounts_int.h"
+#include "nolink.h"
 #include "srcview.h"
 
 /* What is known of a path noted: a mount of the init lies strictly below
@@ -184,11 +185,6 @@ void srcview_note(struct srcview *v, const char *dest, bool same_path_bind)
 
 int srcview_take(struct srcview *v, const char *src)
 {
-	struct open_how how = {
-		.flags = O_PATH | O_CLOEXEC,
-		.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS |
-			   RESOLVE_BENEATH,
-	};
 	size_t n, i;
 
 	if (v->root < 0 || !clean(src) || !src[1])
@@ -200,8 +196,7 @@ int srcview_take(struct srcview *v, const char *src)
 	for (i = 1; i < n; i++)
 		if (src[i] == '/' && (flags_of(v, src, i) & NOTE_AT_OTHER))
 			return -1;
-	return (int)syscall(SYS_openat2, v->root, src + 1, &how,
-			    sizeof(how));
+	return nolink_open(v->root, src + 1, 0, RESOLVE_BENEATH);
 }
 
 void srcview_close(struct srcview *v)

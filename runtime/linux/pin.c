@@ -124,7 +124,7 @@ static int walk(const char *path, struct stat *st, char **link,
 			return 1;
 		return walk_by_component(path, st, link);
 	}
-	fd = nolink_open(AT_FDCWD, path, 0, RESOLVE_NO_MAGICLINKS);
+	fd = nolink_open(AT_FDCWD, path, 0, 0);
 	if (fd >= 0) {
 		if (fstat(fd, st) < 0) {
 			saved = errno;

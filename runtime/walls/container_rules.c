@@ -14,12 +14,11 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/openat2.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "container_rules.h"
+#include "nolink.h"
 
 /* Rights that mean something only on a directory. */
 #define CR_DIR_ONLY (CR_READ_DIR | CR_MAKE | CR_REMOVE)
@@ -291,15 +290,11 @@ static const char *const dev_writable[] = {
 /* What is at @n's path on the host: no symbolic link may be on the way. */
 static int probe_kind(struct build *b, struct node *n)
 {
-	struct open_how how = {
-		.flags = O_PATH | O_CLOEXEC,
-		.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
-	};
 	struct stat st;
 	size_t i;
 	int fd;
 
-	fd = (int)syscall(SYS_openat2, AT_FDCWD, n->path, &how, sizeof(how));
+	fd = nolink_open(AT_FDCWD, n->path, 0, 0);
 	/* The devices the launcher adds may be links (/dev/ptmx to
 	 * pts/ptmx): access through a link is checked at its target. */
 	if (fd < 0 && errno == ELOOP && n->region && n->row == LX_ROW_NONE &&

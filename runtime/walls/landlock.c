@@ -22,11 +22,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/openat2.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "landlock.h"
+#include "nolink.h"
 
 #ifndef SYS_landlock_create_ruleset
 #define SYS_landlock_create_ruleset 444
@@ -223,7 +223,6 @@ int landlock_restrict_rules(const struct landlock_rule *rules, unsigned n,
 {
 	struct ll_path_beneath_attr pb;
 	struct ll_ruleset_attr attr;
-	struct open_how how;
 	uint64_t handled;
 	size_t attr_size;
 	unsigned i;
@@ -253,11 +252,7 @@ int landlock_restrict_rules(const struct landlock_rule *rules, unsigned n,
 	if (rs < 0)
 		return -1;
 	for (i = 0; i < n; i++) {
-		memset(&how, 0, sizeof(how));
-		how.flags = O_PATH | O_CLOEXEC;
-		how.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
-		fd = (int)syscall(SYS_openat2, AT_FDCWD, rules[i].path, &how,
-				  sizeof(how));
+		fd = nolink_open(AT_FDCWD, rules[i].path, 0, 0);
 		if (fd < 0) {
 			if (errno == ENOENT || errno == ENOTDIR ||
 			    (rules[i].optional && (errno == ELOOP ||
