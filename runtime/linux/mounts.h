@@ -130,7 +130,7 @@ int linux_launch_instantiate(const struct lx_artifact *art,
  * linux_launch_instantiate_frame - the same with every LX_LAUNCH mount
  * left out: the sandbox the plan's table would have without its launch
  * rows, from which the launcher guesses bubblewrap's argument list
- * before the rows are looked at (launch.c, "early argument list").
+ * before the rows are looked at (runner.c, "the early argument list").
  */
 int linux_launch_instantiate_frame(const struct lx_artifact *art,
 				   const struct launch_stop *stop,

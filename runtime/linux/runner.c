@@ -152,11 +152,8 @@ void runner_abort(struct tree *t)
 		tree_end_stray(t->runner, STRAY_WAIT_MS);
 		t->runner = 0;
 	} else if (t->runner > 0) {
+		/* Killed first: an end of the list never reaches it. */
 		kill(t->runner, SIGKILL);
-		if (t->args_fd >= 0) {
-			close(t->args_fd);
-			t->args_fd = -1;
-		}
 		while (waitpid(t->runner, &status, 0) < 0 && errno == EINTR)
 			;
 		t->runner = 0;
@@ -266,8 +263,8 @@ int runner_send_setup(struct tree *t, const struct launch_request *req,
 	struct wbuf real = { 0 };
 	int rc = 0;
 
+	bwrap_args_render(sa, &real);
 	if (t->args_early) {
-		bwrap_args_render(sa, &real);
 		if (early->len == real.len &&
 		    memcmp(early->p, real.p, real.len) == 0) {
 			vx_log("bubblewrap's list: the early one (sent %.3f ms "
@@ -284,8 +281,6 @@ int runner_send_setup(struct tree *t, const struct launch_request *req,
 			wbuf_release(&real);
 			return -1;
 		}
-	} else {
-		bwrap_args_render(sa, &real);
 	}
 	rc = bwrap_args_write(t->args_fd, &real, err);
 	wbuf_release(&real);

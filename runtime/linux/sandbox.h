@@ -147,7 +147,7 @@ int sandbox_build(const struct plan *plan, const char *plan_path,
  * sandbox_build_frame - the same without the plan's launch rows
  * (linux_launch_instantiate_frame()) and without host notes: what
  * bubblewrap's part of the argument list most likely is, known before
- * the rows are looked at (launch.c, "the early argument list").
+ * the rows are looked at (runner.c, "the early argument list").
  */
 int sandbox_build_frame(const struct plan *plan, const char *plan_path,
 			const char *workdir, bool disable_userns,

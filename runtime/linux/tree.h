@@ -31,7 +31,7 @@
  * @t_spawn, @t_args, @t_started: clock readings for --log (bubblewrap's
  *                               start, its argument list sent, CH_STARTED)
  * @args_fd: our end of bubblewrap's argument socket (-1 once closed)
- * @args_early: bubblewrap has the early argument list (launch.c)
+ * @args_early: bubblewrap has the early argument list (runner.c)
  * @walls: the walls prepared for this launch (runtime/walls/walls.h)
  * @sup: the socket supervisor, once the command's listener is taken
  * @ct: container mode's decisions (NULL in namespace mode): no PID
@@ -80,7 +80,7 @@ void tree_kill(void *ctx);
 
 /*
  * tree_end_stray - the bubblewrap @runner holds an argument list that
- * is not to be run, and its init has been told so (CH_ABANDON, launch.c):
+ * is not to be run, and its init has been told so (CH_ABANDON, runner.c):
  * the init exits at that message, bubblewrap after it.  Reap bubblewrap,
  * waiting at most @wait_ms; past that, SIGKILL it, then every child of
  * vbox-exec in another PID namespace (the init of a bubblewrap killed
