@@ -383,6 +383,29 @@ golden_state() {
 	fi
 }
 
+# digest_failures STAGE DIR - each failed or erred test under DIR (its
+# .trs says so): its name, its "not ok" lines, the seed a random test
+# printed (the line that repeats the run) and the end of its log.  Kept
+# in $failures_file and printed again after the summary: CI shows the end
+# of the output, and a log thousands of lines up is a flake nobody can
+# name.
+digest_failures() {
+	local stage=$1 dir=$2 trs log
+
+	[ -d "$dir" ] || return 0
+	find "$dir" -name '*.trs' -print 2>/dev/null | LC_ALL=C sort |
+		while IFS= read -r trs; do
+			grep -q '^:test-result: \(FAIL\|ERROR\)' "$trs" ||
+				continue
+			log=${trs%.trs}.log
+			echo "$stage: ${log#"$dir"/}"
+			{ grep -E '^(not ok|# seed|Bail out)' "$log" || :; } \
+				2>/dev/null | head -n 12 | sed 's/^/    /'
+			echo "    ... the log ends:"
+			{ tail -n 6 "$log" || :; } 2>/dev/null | sed 's/^/    /'
+		done >>"$failures_file" || :
+}
+
 # run_check DIR - make check in DIR; on failure print the failed tests' logs.
 run_check() {
 	local dir=$1
@@ -390,6 +413,7 @@ run_check() {
 	if ! make -C "$dir" -j"$jobs" check; then
 		echo "---- $dir/test-suite.log" >&2
 		cat "$dir/test-suite.log" >&2 || true
+		digest_failures "make check in $dir" "$dir"
 		return 1
 	fi
 }
@@ -450,6 +474,10 @@ st_distcheck() {
 		>"$log" 2>&1; then
 		tail -n 80 "$log" >&2
 		echo "build.sh: make distcheck failed (full log: $log)" >&2
+		# The tarball's tree is left behind when its check fails.
+		for sub in _build/vbox-*/_build/sub; do
+			digest_failures distcheck "$sub"
+		done
 		return 1
 	fi
 	grep -A1 'ready for distribution' "$log" || tail -n 5 "$log"
@@ -484,6 +512,9 @@ cmd_check() {
 
 	ensure_deps
 	bootstrap
+	mkdir -p _build
+	failures_file=$top/_build/failed-tests.txt
+	: >"$failures_file"
 	stage build st_build
 	build_ok=$((1 - failed))
 	if [ "$build_ok" -eq 1 ]; then
@@ -509,6 +540,11 @@ cmd_check() {
 	done
 	line=$(IFS=';'; echo "${summary[*]}")
 	line=${line//;/ | }
+	if [ -s "$failures_file" ]; then
+		echo
+		echo "failed tests (the seed line repeats a random test's run):"
+		cat "$failures_file"
+	fi
 	if [ "$failed" -ne 0 ]; then
 		echo "build.sh check: FAILED ($line; total $((SECONDS - t0))s)"
 		exit 1
