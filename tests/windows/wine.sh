@@ -198,12 +198,21 @@ each_case() {
 		chmod 644 "$d/$name.plan"
 		vx --dry-run "$D\\$name.plan" -- cmd /c "echo a b"
 		cp "$workdir/out" "$d/$name.dry1"
+		cp "$workdir/err" "$d/$name.err1"
 		rc1=$rc
 		vx --dry-run "$D\\$name.plan" -- cmd /c "echo a b"
-		check "$tag: $name: --dry-run exits 0, byte-identical twice" \
-			sh -c '[ "$1" -eq 0 ] && [ "$2" -eq 0 ] &&
-				cmp -s "$3" "$4"' _ "$rc1" "$rc" "$d/$name.dry1" \
-			"$workdir/out"
+		if [ "$rc1" -eq 0 ] && [ "$rc" -eq 0 ] &&
+			cmp -s "$d/$name.dry1" "$workdir/out"; then
+			ok "$tag: $name: --dry-run exits 0, byte-identical twice"
+		else
+			not_ok "$tag: $name: --dry-run exits 0, byte-identical twice"
+			echo "#   exits $rc1 and $rc; the first run's stderr:"
+			tr -d '\r' <"$d/$name.err1" | sed 's/^/#   /' | head -n 20
+			echo "#   the second run's:"
+			tr -d '\r' <"$workdir/err" | sed 's/^/#   /' | head -n 20
+			diff "$d/$name.dry1" "$workdir/out" | sed 's/^/#   /' |
+				head -n 20
+		fi
 		# The expected dry runs are goldens of their own:
 		# VBOX_GOLDEN=update rewrites them, =all makes a missing one.
 		check "$tag: $name: --dry-run prints the expected ACEs in order" \
@@ -291,10 +300,18 @@ each_case() {
 			[ "$rc" -eq 1 ]
 		check "$tag: the killed launcher's records stay in the state" \
 			grep -q '"holder"' "$d/state/deny_acl_state.json"
-		vx --state-dir="$state" "$D\\g.plan" -- "$P" exit 0
-		check "$tag: the next launch repairs: no record is left" \
-			sh -c '[ "$1" -eq 0 ] && ! grep -q "\"holder\"" "$2"' _ \
-			"$rc" "$d/state/deny_acl_state.json"
+		cp "$d/state/deny_acl_state.json" "$workdir/state.before"
+		vx --log --state-dir="$state" "$D\\g.plan" -- "$P" exit 0
+		if [ "$rc" -eq 0 ] &&
+			! grep -q '"holder"' "$d/state/deny_acl_state.json"; then
+			ok "$tag: the next launch repairs: no record is left"
+		else
+			not_ok "$tag: the next launch repairs: no record is left"
+			echo "#   exit $rc; its stderr, the state before, after:"
+			tr -d '\r' <"$workdir/err" | sed 's/^/#   /' | head -n 30
+			sed 's/^/#   /' "$workdir/state.before"
+			sed 's/^/#   /' "$d/state/deny_acl_state.json"
+		fi
 	else
 		not_ok "$tag: the grandchild's pid file appeared"
 		kill "$launcher" 2>/dev/null || :
